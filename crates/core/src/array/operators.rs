@@ -1,0 +1,254 @@
+//! Rust operators on arrays: `+ - * / %` and unary `-` between arrays, arrays and scalars,
+//! scalars and arrays (NumPy broadcasting), and `+= -= *= /= %=`. Each operator panics with
+//! the error's message at the caller's location; each has a `try_` twin returning `Result`.
+//! `/` is true division: integer arrays give `f64` arrays, as in NumPy.
+
+use super::{or_panic, Array};
+use crate::backend::ArrayBackend;
+use crate::dtype::{c128, c64, Element, Numeric, Real};
+use crate::error::Result;
+use crate::ops::{Add, Div, Mul, Neg, Rem, Sub};
+use std::ops;
+
+/// True division for every numeric type: floats and complex divide directly, integers are
+/// converted to `f64` first (NumPy's `true_divide`).
+pub trait TrueDivide: Numeric {
+    /// `a / b` broadcast.
+    fn true_divide<B: ArrayBackend>(
+        a: &Array<Self, B>,
+        b: &Array<Self, B>,
+    ) -> Result<Array<Self::Mean, B>>;
+    /// `a / s`.
+    fn true_divide_scalar<B: ArrayBackend>(
+        a: &Array<Self, B>,
+        s: Self,
+    ) -> Result<Array<Self::Mean, B>>;
+    /// `s / a`.
+    fn true_divide_scalar_rev<B: ArrayBackend>(
+        s: Self,
+        a: &Array<Self, B>,
+    ) -> Result<Array<Self::Mean, B>>;
+}
+
+macro_rules! true_divide_direct {
+    ($($t:ty),*) => {$(
+        impl TrueDivide for $t {
+            fn true_divide<B: ArrayBackend>(a: &Array<$t, B>, b: &Array<$t, B>) -> Result<Array<$t, B>> {
+                a.zip_op(Div, b)
+            }
+            fn true_divide_scalar<B: ArrayBackend>(a: &Array<$t, B>, s: $t) -> Result<Array<$t, B>> {
+                a.scalar_op(Div, s)
+            }
+            fn true_divide_scalar_rev<B: ArrayBackend>(s: $t, a: &Array<$t, B>) -> Result<Array<$t, B>> {
+                a.scalar_op_rev(Div, s)
+            }
+        }
+    )*};
+}
+true_divide_direct!(f32, f64, c64, c128);
+
+macro_rules! true_divide_via_f64 {
+    ($($t:ty),*) => {$(
+        impl TrueDivide for $t {
+            fn true_divide<B: ArrayBackend>(a: &Array<$t, B>, b: &Array<$t, B>) -> Result<Array<f64, B>> {
+                a.check_device(b, "true_divide")?;
+                crate::layout::broadcast_shapes("true_divide", a.shape(), b.shape())?;
+                a.astype::<f64>()?.zip_op(Div, &b.astype::<f64>()?)
+            }
+            fn true_divide_scalar<B: ArrayBackend>(a: &Array<$t, B>, s: $t) -> Result<Array<f64, B>> {
+                a.astype::<f64>()?.scalar_op(Div, s as f64)
+            }
+            fn true_divide_scalar_rev<B: ArrayBackend>(s: $t, a: &Array<$t, B>) -> Result<Array<f64, B>> {
+                a.astype::<f64>()?.scalar_op_rev(Div, s as f64)
+            }
+        }
+    )*};
+}
+true_divide_via_f64!(u8, i32, i64);
+
+impl<T: Numeric, B: ArrayBackend> Array<T, B> {
+    /// `self + other`, broadcast.
+    pub fn try_add(&self, other: &Self) -> Result<Self> {
+        self.zip_op(Add, other)
+    }
+    /// `self - other`, broadcast.
+    pub fn try_sub(&self, other: &Self) -> Result<Self> {
+        self.zip_op(Sub, other)
+    }
+    /// `self * other`, broadcast.
+    pub fn try_mul(&self, other: &Self) -> Result<Self> {
+        self.zip_op(Mul, other)
+    }
+    /// `-self`.
+    pub fn try_neg(&self) -> Result<Self> {
+        self.map_op(Neg)
+    }
+    /// `self += other` (other broadcast to self's shape).
+    pub fn try_add_assign(&mut self, other: &Self) -> Result<()> {
+        self.zip_op_inplace(Add, other)
+    }
+    /// `self -= other`.
+    pub fn try_sub_assign(&mut self, other: &Self) -> Result<()> {
+        self.zip_op_inplace(Sub, other)
+    }
+    /// `self *= other`.
+    pub fn try_mul_assign(&mut self, other: &Self) -> Result<()> {
+        self.zip_op_inplace(Mul, other)
+    }
+}
+
+impl<T: TrueDivide, B: ArrayBackend> Array<T, B> {
+    /// True division `self / other`, broadcast (integers give `f64`).
+    pub fn try_div(&self, other: &Self) -> Result<Array<T::Mean, B>> {
+        T::true_divide(self, other)
+    }
+}
+
+impl<T: Real, B: ArrayBackend> Array<T, B> {
+    /// Python's remainder `self % other` (sign of the divisor), broadcast.
+    pub fn try_rem(&self, other: &Self) -> Result<Self> {
+        self.zip_op(Rem, other)
+    }
+}
+
+/// Binary operators between arrays (all four owned/borrowed combinations).
+macro_rules! array_binop {
+    ($Tr:ident, $m:ident, $bound:ident, $try:ident, $Out:ty) => {
+        impl<T: $bound, B: ArrayBackend> ops::$Tr<&Array<T, B>> for &Array<T, B> {
+            type Output = $Out;
+            #[track_caller]
+            fn $m(self, rhs: &Array<T, B>) -> $Out {
+                or_panic(self.$try(rhs))
+            }
+        }
+        impl<T: $bound, B: ArrayBackend> ops::$Tr<Array<T, B>> for &Array<T, B> {
+            type Output = $Out;
+            #[track_caller]
+            fn $m(self, rhs: Array<T, B>) -> $Out {
+                or_panic(self.$try(&rhs))
+            }
+        }
+        impl<T: $bound, B: ArrayBackend> ops::$Tr<&Array<T, B>> for Array<T, B> {
+            type Output = $Out;
+            #[track_caller]
+            fn $m(self, rhs: &Array<T, B>) -> $Out {
+                or_panic(self.$try(rhs))
+            }
+        }
+        impl<T: $bound, B: ArrayBackend> ops::$Tr<Array<T, B>> for Array<T, B> {
+            type Output = $Out;
+            #[track_caller]
+            fn $m(self, rhs: Array<T, B>) -> $Out {
+                or_panic(self.$try(&rhs))
+            }
+        }
+    };
+}
+array_binop!(Add, add, Numeric, try_add, Array<T, B>);
+array_binop!(Sub, sub, Numeric, try_sub, Array<T, B>);
+array_binop!(Mul, mul, Numeric, try_mul, Array<T, B>);
+array_binop!(Div, div, TrueDivide, try_div, Array<T::Mean, B>);
+array_binop!(Rem, rem, Real, try_rem, Array<T, B>);
+
+/// Binary operators between an array and a scalar of its element type.
+macro_rules! array_scalar_binop {
+    ($Tr:ident, $m:ident, $bound:ident, |$a:ident, $s:ident| $body:expr, $Out:ty) => {
+        impl<T: $bound, B: ArrayBackend> ops::$Tr<T> for &Array<T, B> {
+            type Output = $Out;
+            #[track_caller]
+            fn $m(self, $s: T) -> $Out {
+                let $a = self;
+                or_panic($body)
+            }
+        }
+        impl<T: $bound, B: ArrayBackend> ops::$Tr<T> for Array<T, B> {
+            type Output = $Out;
+            #[track_caller]
+            fn $m(self, $s: T) -> $Out {
+                let $a = &self;
+                or_panic($body)
+            }
+        }
+    };
+}
+array_scalar_binop!(Add, add, Numeric, |a, s| a.scalar_op(Add, s), Array<T, B>);
+array_scalar_binop!(Sub, sub, Numeric, |a, s| a.scalar_op(Sub, s), Array<T, B>);
+array_scalar_binop!(Mul, mul, Numeric, |a, s| a.scalar_op(Mul, s), Array<T, B>);
+array_scalar_binop!(Div, div, TrueDivide, |a, s| T::true_divide_scalar(a, s), Array<T::Mean, B>);
+array_scalar_binop!(Rem, rem, Real, |a, s| a.scalar_op(Rem, s), Array<T, B>);
+
+/// Binary operators with the scalar on the left (`2.0 * &a`), one impl per element type.
+macro_rules! scalar_array_binop {
+    ($($t:ty),*) => {$(
+        scalar_array_binop!(@one $t, Add, add, |s, a| a.scalar_op_rev(Add, s), Array<$t, B>);
+        scalar_array_binop!(@one $t, Sub, sub, |s, a| a.scalar_op_rev(Sub, s), Array<$t, B>);
+        scalar_array_binop!(@one $t, Mul, mul, |s, a| a.scalar_op_rev(Mul, s), Array<$t, B>);
+        scalar_array_binop!(@one $t, Div, div, |s, a| <$t as TrueDivide>::true_divide_scalar_rev(s, a),
+            Array<<$t as Element>::Mean, B>);
+    )*};
+    (@one $t:ty, $Tr:ident, $m:ident, |$s:ident, $a:ident| $body:expr, $Out:ty) => {
+        impl<B: ArrayBackend> ops::$Tr<&Array<$t, B>> for $t {
+            type Output = $Out;
+            #[track_caller]
+            fn $m(self, rhs: &Array<$t, B>) -> $Out {
+                let ($s, $a) = (self, rhs);
+                or_panic($body)
+            }
+        }
+        impl<B: ArrayBackend> ops::$Tr<Array<$t, B>> for $t {
+            type Output = $Out;
+            #[track_caller]
+            fn $m(self, rhs: Array<$t, B>) -> $Out {
+                let ($s, $a) = (self, &rhs);
+                or_panic($body)
+            }
+        }
+    };
+}
+scalar_array_binop!(u8, i32, i64, f32, f64, c64, c128);
+
+impl<T: Numeric, B: ArrayBackend> ops::Neg for &Array<T, B> {
+    type Output = Array<T, B>;
+    #[track_caller]
+    fn neg(self) -> Array<T, B> {
+        or_panic(self.try_neg())
+    }
+}
+impl<T: Numeric, B: ArrayBackend> ops::Neg for Array<T, B> {
+    type Output = Array<T, B>;
+    #[track_caller]
+    fn neg(self) -> Array<T, B> {
+        or_panic(self.try_neg())
+    }
+}
+
+/// Compound assignment with an array or a scalar on the right.
+macro_rules! assign_op {
+    ($Tr:ident, $m:ident, $bound:ident, $Op:ident) => {
+        impl<T: $bound, B: ArrayBackend> ops::$Tr<&Array<T, B>> for Array<T, B> {
+            #[track_caller]
+            fn $m(&mut self, rhs: &Array<T, B>) {
+                or_panic(self.zip_op_inplace($Op, rhs))
+            }
+        }
+        impl<T: $bound, B: ArrayBackend> ops::$Tr<Array<T, B>> for Array<T, B> {
+            #[track_caller]
+            fn $m(&mut self, rhs: Array<T, B>) {
+                or_panic(self.zip_op_inplace($Op, &rhs))
+            }
+        }
+        impl<T: $bound, B: ArrayBackend> ops::$Tr<T> for Array<T, B> {
+            #[track_caller]
+            fn $m(&mut self, rhs: T) {
+                or_panic(self.scalar_op_inplace($Op, rhs))
+            }
+        }
+    };
+}
+assign_op!(AddAssign, add_assign, Numeric, Add);
+assign_op!(SubAssign, sub_assign, Numeric, Sub);
+assign_op!(MulAssign, mul_assign, Numeric, Mul);
+assign_op!(DivAssign, div_assign, Inexact, Div);
+assign_op!(RemAssign, rem_assign, Real, Rem);
+
+use crate::dtype::Inexact;

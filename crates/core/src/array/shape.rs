@@ -1,0 +1,206 @@
+//! Views: reshape, transpose, slicing (immutable and mutable), broadcasting. Every op here
+//! changes the layout only and shares the buffer, except `reshape` of a view whose strides
+//! do not allow it, which copies.
+
+use super::Array;
+use crate::backend::ArrayBackend;
+use crate::dtype::Element;
+use crate::error::{Error, Result};
+use crate::layout::{shape_size, Layout};
+use crate::ops::{BinaryOp, UnaryOp};
+use crate::slice::{apply_slice, SliceArg};
+
+/// Resolves a NumPy reshape argument with at most one `-1` against `size` elements.
+pub fn resolve_shape(
+    op: &'static str,
+    shape: &[isize],
+    size: usize,
+    from: &[usize],
+) -> Result<Vec<usize>> {
+    let mut infer = None;
+    let mut known = 1usize;
+    for (i, &d) in shape.iter().enumerate() {
+        if d == -1 {
+            if infer.replace(i).is_some() {
+                return Err(Error::invalid(
+                    op,
+                    "can only specify one unknown dimension (-1)",
+                ));
+            }
+        } else if d < 0 {
+            return Err(Error::invalid(
+                op,
+                format!("negative dimension {d} in {shape:?}"),
+            ));
+        } else {
+            known *= d as usize;
+        }
+    }
+    let mut out: Vec<usize> = shape.iter().map(|&d| d.max(0) as usize).collect();
+    if let Some(i) = infer {
+        if known == 0 || size % known != 0 {
+            return Err(Error::invalid(
+                op,
+                format!(
+                    "cannot reshape array of size {size} (shape {from:?}) into shape {shape:?}"
+                ),
+            ));
+        }
+        out[i] = size / known;
+    }
+    if shape_size(&out) != size {
+        return Err(Error::invalid(
+            op,
+            format!("cannot reshape array of size {size} (shape {from:?}) into shape {shape:?}"),
+        ));
+    }
+    Ok(out)
+}
+
+impl<T: Element, B: ArrayBackend> Array<T, B> {
+    /// A new shape with the same elements in C order; one dimension may be `-1` (inferred).
+    /// A view when the strides allow it, else a copy.
+    ///
+    /// ```
+    /// # use cuprite_core::*;
+    /// # fn demo<B: ArrayBackend>(dev: &B) -> Result<()> {
+    /// let a = Array::<i64, B>::ramp(6, 0, 1, dev)?;
+    /// assert_eq!(a.reshape(&[-1, 3])?.shape(), &[2, 3]);
+    /// # Ok(()) }
+    /// ```
+    pub fn reshape(&self, shape: &[isize]) -> Result<Self> {
+        let shape = resolve_shape("reshape", shape, self.size(), self.shape())?;
+        match self.layout.reshaped(&shape) {
+            Some(l) => Ok(self.with_layout(l)),
+            None => {
+                let c = self.copy()?;
+                Ok(c.with_layout(Layout::contiguous(&shape)))
+            }
+        }
+    }
+
+    /// The elements as a 1-d array (a view when possible).
+    pub fn ravel(&self) -> Result<Self> {
+        self.reshape(&[-1])
+    }
+
+    /// The elements as a new 1-d array (always a copy).
+    pub fn flatten(&self) -> Result<Self> {
+        let c = self.copy()?;
+        Ok(c.with_layout(Layout::contiguous(&[self.size()])))
+    }
+
+    /// Axes reversed (a view).
+    pub fn t(&self) -> Self {
+        self.with_layout(self.layout.transposed())
+    }
+
+    /// Axes reversed (a view); same as [`Array::t`].
+    pub fn transpose(&self) -> Self {
+        self.t()
+    }
+
+    /// Axes reordered: axis `i` of the result is axis `axes[i]` of `self` (a view).
+    pub fn permute_dims(&self, axes: &[isize]) -> Result<Self> {
+        Ok(self.with_layout(self.layout.permute("permute_dims", axes)?))
+    }
+
+    /// Basic indexing with [`s!`](crate::s): ranges with steps, indices, new axes, ellipsis.
+    /// The result is a view sharing the buffer.
+    ///
+    /// ```
+    /// # use cuprite_core::*;
+    /// # fn demo<B: ArrayBackend>(dev: &B) -> Result<()> {
+    /// let a = Array::<i64, B>::ramp(10, 0, 1, dev)?;
+    /// assert_eq!(a.slice(&s![..;-3])?.to_vec()?, vec![9, 6, 3, 0]);
+    /// # Ok(()) }
+    /// ```
+    pub fn slice(&self, args: &[SliceArg]) -> Result<Self> {
+        Ok(self.with_layout(apply_slice(&self.layout, args)?))
+    }
+
+    /// A mutable view: writes through it reach `self`.
+    ///
+    /// ```
+    /// # use cuprite_core::*;
+    /// # fn demo<B: ArrayBackend>(dev: &B) -> Result<()> {
+    /// let mut a = Array::<i32, B>::zeros(&[2, 3], dev)?;
+    /// a.slice_mut(&s![.., 1])?.fill(7)?;
+    /// assert_eq!(a.to_vec()?, vec![0, 7, 0, 0, 7, 0]);
+    /// # Ok(()) }
+    /// ```
+    pub fn slice_mut(&mut self, args: &[SliceArg]) -> Result<ArrayViewMut<'_, T, B>> {
+        let layout = apply_slice(&self.layout, args)?;
+        Ok(ArrayViewMut { base: self, layout })
+    }
+
+    /// A read-only view with the shape broadcast to `shape` (zero strides).
+    pub fn broadcast_to(&self, shape: &[usize]) -> Result<Self> {
+        Ok(self.with_layout(self.layout.broadcast_to("broadcast_to", shape)?))
+    }
+}
+
+/// A mutable view into an array, from [`Array::slice_mut`]. Writes reach the array it borrows.
+pub struct ArrayViewMut<'a, T: Element, B: ArrayBackend> {
+    base: &'a mut Array<T, B>,
+    layout: Layout,
+}
+
+impl<T: Element, B: ArrayBackend> ArrayViewMut<'_, T, B> {
+    /// The shape of the view.
+    pub fn shape(&self) -> &[usize] {
+        self.layout.shape()
+    }
+
+    /// An immutable array of the view's current contents (shares the buffer until the next
+    /// write, which copies on write).
+    pub fn to_array(&self) -> Array<T, B> {
+        self.base.with_layout(self.layout.clone())
+    }
+
+    /// Runs an in-place op on the base with the view's layout.
+    fn with_view<R>(&mut self, f: impl FnOnce(&mut Array<T, B>) -> Result<R>) -> Result<R> {
+        let saved = std::mem::replace(&mut self.base.layout, self.layout.clone());
+        let r = f(self.base);
+        self.base.layout = saved;
+        r
+    }
+
+    /// Writes `src` (broadcast to the view's shape) into the view.
+    pub fn assign(&mut self, src: &Array<T, B>) -> Result<()> {
+        self.with_view(|a| a.assign(src))
+    }
+
+    /// Sets every element of the view to `value`.
+    pub fn fill(&mut self, value: T) -> Result<()> {
+        self.with_view(|a| a.fill(value))
+    }
+
+    /// `view = op(view)` in place.
+    pub fn map_op_inplace<K: UnaryOp<T, Out = T>>(&mut self, op: K) -> Result<()> {
+        self.with_view(|a| a.map_op_inplace(op))
+    }
+
+    /// `view = op(view, other)` in place, `other` broadcast to the view's shape.
+    pub fn zip_op_inplace<K: BinaryOp<T, Out = T>>(
+        &mut self,
+        op: K,
+        other: &Array<T, B>,
+    ) -> Result<()> {
+        self.with_view(|a| a.zip_op_inplace(op, other))
+    }
+
+    /// `view = op(view, s)` in place.
+    pub fn scalar_op_inplace<K: BinaryOp<T, Out = T>>(&mut self, op: K, s: T) -> Result<()> {
+        self.with_view(|a| a.scalar_op_inplace(op, s))
+    }
+
+    /// A mutable view of a part of this view.
+    pub fn slice_mut(&mut self, args: &[SliceArg]) -> Result<ArrayViewMut<'_, T, B>> {
+        let layout = apply_slice(&self.layout, args)?;
+        Ok(ArrayViewMut {
+            base: self.base,
+            layout,
+        })
+    }
+}

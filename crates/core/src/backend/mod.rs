@@ -1,0 +1,38 @@
+//! The backend trait family. A backend is a device handle (`Cpu`, `Cuda`) implementing a small
+//! set of primitives on flat buffers plus [`Layout`]s, grouped by kind: memory
+//! ([`BackendBase`]), element-wise ([`ElementwiseOps`]), reductions ([`ReduceOps`]), sorting
+//! ([`SortOps`]), indexing ([`IndexOps`], [`MaskOps`]) and products ([`MatmulOps`]). Core resolves shapes,
+//! broadcasting, dtypes and errors before calling a primitive, so a primitive receives layouts
+//! that already agree. [`ArrayBackend`] is the sum of them all: the bound user code writes.
+//!
+//! [`Layout`]: crate::Layout
+
+mod elementwise;
+mod index;
+mod mask;
+mod matmul;
+mod memory;
+mod reduce;
+mod sort;
+
+pub use elementwise::ElementwiseOps;
+pub use index::IndexOps;
+pub use mask::MaskOps;
+pub use matmul::MatmulOps;
+pub use memory::BackendBase;
+pub use reduce::{ArgKind, ReduceOps};
+pub use sort::SortOps;
+
+/// The buffer type of backend `B` for element type `T`.
+pub type Buf<B, T> = <B as BackendBase>::Buffer<T>;
+
+/// Everything an array backend provides. Write user code generic over `B: ArrayBackend`.
+pub trait ArrayBackend:
+    BackendBase + ElementwiseOps + ReduceOps + SortOps + IndexOps + MaskOps + MatmulOps
+{
+}
+
+impl<B> ArrayBackend for B where
+    B: BackendBase + ElementwiseOps + ReduceOps + SortOps + IndexOps + MaskOps + MatmulOps
+{
+}

@@ -1,0 +1,48 @@
+//! Reduction primitives: reductions over any set of axes, arg-reductions, scans.
+
+use super::memory::BackendBase;
+use crate::dtype::Element;
+use crate::error::Result;
+use crate::layout::Layout;
+use crate::ops::{ReduceOp, ScanOp};
+
+/// Which extremum an arg-reduction looks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArgKind {
+    /// Index of the first smallest value (the first NaN if any, as NumPy).
+    Min,
+    /// Index of the first largest value (the first NaN if any, as NumPy).
+    Max,
+}
+
+/// Reductions and scans.
+pub trait ReduceOps: BackendBase {
+    /// Reduces the (sorted, distinct) `axes` of the view; the output is C-contiguous with the
+    /// remaining axes in order (a single element when every axis is reduced).
+    fn reduce<T: Element, K: ReduceOp<T>>(
+        &self,
+        op: K,
+        x: &Self::Buffer<T>,
+        lx: &Layout,
+        axes: &[usize],
+    ) -> Result<Self::Buffer<K::Out>>;
+
+    /// Index along `axis` of the extremum (the axis has length > 0); output shape is the
+    /// view's shape without `axis`.
+    fn arg_reduce<T: Element>(
+        &self,
+        kind: ArgKind,
+        x: &Self::Buffer<T>,
+        lx: &Layout,
+        axis: usize,
+    ) -> Result<Self::Buffer<i64>>;
+
+    /// Inclusive scan along `axis`; output has the view's shape, C-contiguous.
+    fn scan<T: Element, K: ScanOp<T>>(
+        &self,
+        op: K,
+        x: &Self::Buffer<T>,
+        lx: &Layout,
+        axis: usize,
+    ) -> Result<Self::Buffer<K::Out>>;
+}

@@ -1,0 +1,106 @@
+//! The one error type of cuprite. Every variant names the operation that failed and carries
+//! the shapes, dtypes or axes involved, so a message alone says what went wrong.
+
+use crate::dtype::DType;
+
+/// Result alias used throughout cuprite.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Everything that can go wrong in cuprite.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum Error {
+    /// Two shapes that must be equal (or compatible for the op) are not.
+    #[error("{op}: shape mismatch: {lhs:?} vs {rhs:?}")]
+    ShapeMismatch {
+        op: &'static str,
+        lhs: Vec<usize>,
+        rhs: Vec<usize>,
+    },
+    /// Shapes that cannot be broadcast together.
+    #[error("{op}: operands could not be broadcast together with shapes {lhs:?} and {rhs:?}")]
+    Broadcast {
+        op: &'static str,
+        lhs: Vec<usize>,
+        rhs: Vec<usize>,
+    },
+    /// An axis outside `-ndim..ndim`.
+    #[error("{op}: axis {axis} is out of bounds for an array of dimension {ndim}")]
+    AxisOutOfRange {
+        op: &'static str,
+        axis: isize,
+        ndim: usize,
+    },
+    /// An index outside the bounds of its axis.
+    #[error("{op}: index {index} is out of bounds for axis {axis} with size {size}")]
+    IndexOutOfRange {
+        op: &'static str,
+        index: i64,
+        axis: usize,
+        size: usize,
+    },
+    /// An argument that makes no sense for the op (the message says which and why).
+    #[error("{op}: {msg}")]
+    InvalidArgument { op: &'static str, msg: String },
+    /// The op does not accept this dtype.
+    #[error("{op}: unsupported dtype {dtype}")]
+    UnsupportedDType { op: &'static str, dtype: DType },
+    /// Arrays living on different devices met in one op.
+    #[error("{op}: arrays are on different devices ({lhs} and {rhs}); move one with to_device")]
+    DeviceMismatch {
+        op: &'static str,
+        lhs: String,
+        rhs: String,
+    },
+    /// A device allocation failed even after the cache was freed.
+    #[error("out of memory: requested {requested} bytes, {free} bytes free")]
+    OutOfMemory { requested: usize, free: usize },
+    /// The backend cannot be used on this machine (the reason says what to do).
+    #[error("backend {backend} unavailable: {reason}")]
+    BackendUnavailable {
+        backend: &'static str,
+        reason: String,
+    },
+    /// A backend library call failed.
+    #[error("{op}: backend failure: {msg}")]
+    Backend { op: &'static str, msg: String },
+    /// A linear-algebra routine met a singular or otherwise invalid matrix.
+    #[error("{op}: {msg} (batch index {batch})")]
+    LinAlg {
+        op: &'static str,
+        msg: String,
+        batch: usize,
+    },
+}
+
+impl Error {
+    /// Shorthand for [`Error::InvalidArgument`].
+    pub fn invalid(op: &'static str, msg: impl Into<String>) -> Self {
+        Error::InvalidArgument {
+            op,
+            msg: msg.into(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_name_the_op_and_shapes() {
+        let e = Error::Broadcast {
+            op: "add",
+            lhs: vec![2, 3],
+            rhs: vec![4],
+        };
+        assert_eq!(
+            e.to_string(),
+            "add: operands could not be broadcast together with shapes [2, 3] and [4]"
+        );
+        let e = Error::UnsupportedDType {
+            op: "sort",
+            dtype: DType::C64,
+        };
+        assert_eq!(e.to_string(), "sort: unsupported dtype complex64");
+    }
+}

@@ -1,0 +1,435 @@
+//! Layouts: how an n-dimensional view maps onto a flat buffer (shape, element strides that may
+//! be zero or negative, and an offset). Views, transposes, slices and broadcasts are layout
+//! changes only; backends receive a layout with every buffer and never compute shapes.
+
+use crate::error::{Error, Result};
+
+/// Shape, strides (in elements, possibly 0 or negative) and offset of a view into a buffer.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Layout {
+    shape: Vec<usize>,
+    strides: Vec<isize>,
+    offset: usize,
+}
+
+/// C-order (row-major) strides of a shape.
+pub fn c_strides(shape: &[usize]) -> Vec<isize> {
+    let mut strides = vec![0isize; shape.len()];
+    let mut acc = 1isize;
+    for (s, &d) in strides.iter_mut().zip(shape).rev() {
+        *s = acc;
+        acc *= d.max(1) as isize;
+    }
+    strides
+}
+
+/// Number of elements of a shape (1 for the 0-d shape).
+pub fn shape_size(shape: &[usize]) -> usize {
+    shape.iter().product()
+}
+
+/// Resolves a possibly negative axis against `ndim`.
+pub fn normalize_axis(op: &'static str, axis: isize, ndim: usize) -> Result<usize> {
+    let n = ndim as isize;
+    if axis < -n || axis >= n {
+        return Err(Error::AxisOutOfRange { op, axis, ndim });
+    }
+    Ok(if axis < 0 {
+        (axis + n) as usize
+    } else {
+        axis as usize
+    })
+}
+
+/// Resolves a list of axes, rejecting duplicates; returns them sorted.
+pub fn normalize_axes(op: &'static str, axes: &[isize], ndim: usize) -> Result<Vec<usize>> {
+    let mut out = Vec::with_capacity(axes.len());
+    for &a in axes {
+        let ax = normalize_axis(op, a, ndim)?;
+        if out.contains(&ax) {
+            return Err(Error::invalid(op, format!("repeated axis {a} in {axes:?}")));
+        }
+        out.push(ax);
+    }
+    out.sort_unstable();
+    Ok(out)
+}
+
+/// NumPy broadcasting of two shapes.
+///
+/// ```
+/// use cuprite_core::broadcast_shapes;
+/// assert_eq!(broadcast_shapes("add", &[8, 1, 6], &[7, 1]).unwrap(), vec![8, 7, 6]);
+/// assert!(broadcast_shapes("add", &[3], &[4]).is_err());
+/// ```
+pub fn broadcast_shapes(op: &'static str, a: &[usize], b: &[usize]) -> Result<Vec<usize>> {
+    let n = a.len().max(b.len());
+    let mut out = vec![0; n];
+    for i in 0..n {
+        let da = if i + a.len() >= n {
+            a[i + a.len() - n]
+        } else {
+            1
+        };
+        let db = if i + b.len() >= n {
+            b[i + b.len() - n]
+        } else {
+            1
+        };
+        out[i] = if da == db || db == 1 {
+            da
+        } else if da == 1 {
+            db
+        } else {
+            return Err(Error::Broadcast {
+                op,
+                lhs: a.to_vec(),
+                rhs: b.to_vec(),
+            });
+        };
+    }
+    Ok(out)
+}
+
+impl Layout {
+    /// A C-contiguous layout of `shape` starting at offset 0.
+    pub fn contiguous(shape: &[usize]) -> Self {
+        Layout {
+            strides: c_strides(shape),
+            shape: shape.to_vec(),
+            offset: 0,
+        }
+    }
+
+    /// A layout from its parts. The caller guarantees every reachable offset is in bounds.
+    pub fn new(shape: Vec<usize>, strides: Vec<isize>, offset: usize) -> Self {
+        assert_eq!(
+            shape.len(),
+            strides.len(),
+            "layout: rank of shape and strides"
+        );
+        Layout {
+            shape,
+            strides,
+            offset,
+        }
+    }
+
+    /// The shape.
+    pub fn shape(&self) -> &[usize] {
+        &self.shape
+    }
+    /// The strides, in elements.
+    pub fn strides(&self) -> &[isize] {
+        &self.strides
+    }
+    /// Offset of element `[0, 0, ...]` in the buffer, in elements.
+    pub fn offset(&self) -> usize {
+        self.offset
+    }
+    /// Number of dimensions.
+    pub fn ndim(&self) -> usize {
+        self.shape.len()
+    }
+    /// Number of elements.
+    pub fn size(&self) -> usize {
+        shape_size(&self.shape)
+    }
+
+    /// True when the view is C-contiguous (dimensions of size 1 may have any stride).
+    pub fn is_c_contiguous(&self) -> bool {
+        if self.size() == 0 {
+            return true;
+        }
+        let mut expected = 1isize;
+        for (&d, &s) in self.shape.iter().zip(&self.strides).rev() {
+            if d != 1 {
+                if s != expected {
+                    return false;
+                }
+                expected *= d as isize;
+            }
+        }
+        true
+    }
+
+    /// `Some(offset)` when the view is one contiguous C-order run starting at `offset`.
+    pub fn contiguous_offset(&self) -> Option<usize> {
+        self.is_c_contiguous().then_some(self.offset)
+    }
+
+    /// The smallest and one past the largest buffer offset the view touches (`None` if empty).
+    pub fn offset_range(&self) -> Option<(usize, usize)> {
+        if self.size() == 0 {
+            return None;
+        }
+        let (mut lo, mut hi) = (self.offset as isize, self.offset as isize);
+        for (&d, &s) in self.shape.iter().zip(&self.strides) {
+            let span = (d as isize - 1) * s;
+            if span < 0 {
+                lo += span;
+            } else {
+                hi += span;
+            }
+        }
+        Some((lo as usize, hi as usize + 1))
+    }
+
+    /// True when no two indices of the view share a buffer element (no zero strides over
+    /// dimensions longer than 1 and no overlap), so it is safe to write through.
+    pub fn is_writeable_without_overlap(&self) -> bool {
+        let mut dims: Vec<(usize, usize)> = self
+            .shape
+            .iter()
+            .zip(&self.strides)
+            .filter(|(&d, _)| d > 1)
+            .map(|(&d, &s)| (d, s.unsigned_abs()))
+            .collect();
+        dims.sort_by_key(|&(_, s)| s);
+        let mut extent = 1usize;
+        for (d, s) in dims {
+            if s < extent {
+                return false;
+            }
+            extent = s * (d - 1) + extent;
+        }
+        true
+    }
+
+    /// Reorders the axes: axis `i` of the result is axis `axes[i]` of `self`.
+    pub fn permute(&self, op: &'static str, axes: &[isize]) -> Result<Layout> {
+        if axes.len() != self.ndim() {
+            return Err(Error::invalid(
+                op,
+                format!(
+                    "axes {axes:?} do not match an array of dimension {}",
+                    self.ndim()
+                ),
+            ));
+        }
+        let mut seen = vec![false; self.ndim()];
+        let mut shape = Vec::with_capacity(axes.len());
+        let mut strides = Vec::with_capacity(axes.len());
+        for &a in axes {
+            let ax = normalize_axis(op, a, self.ndim())?;
+            if seen[ax] {
+                return Err(Error::invalid(op, format!("repeated axis in {axes:?}")));
+            }
+            seen[ax] = true;
+            shape.push(self.shape[ax]);
+            strides.push(self.strides[ax]);
+        }
+        Ok(Layout::new(shape, strides, self.offset))
+    }
+
+    /// The axes reversed.
+    pub fn transposed(&self) -> Layout {
+        let mut l = self.clone();
+        l.shape.reverse();
+        l.strides.reverse();
+        l
+    }
+
+    /// Broadcasts the view to `shape` (zero strides on the new and stretched axes).
+    pub fn broadcast_to(&self, op: &'static str, shape: &[usize]) -> Result<Layout> {
+        let n = shape.len();
+        let err = || Error::Broadcast {
+            op,
+            lhs: self.shape.clone(),
+            rhs: shape.to_vec(),
+        };
+        if self.ndim() > n {
+            return Err(err());
+        }
+        let lead = n - self.ndim();
+        let mut strides = vec![0isize; n];
+        for i in 0..n {
+            if i < lead {
+                continue;
+            }
+            let (d, s) = (self.shape[i - lead], self.strides[i - lead]);
+            if d == shape[i] {
+                strides[i] = if d == 1 { 0 } else { s };
+            } else if d == 1 {
+                strides[i] = 0;
+            } else {
+                return Err(err());
+            }
+        }
+        Ok(Layout::new(shape.to_vec(), strides, self.offset))
+    }
+
+    /// A view with a new shape without copying, when the strides allow it (NumPy's no-copy
+    /// reshape rule); `None` when a copy is needed. `shape` must have the same size.
+    pub fn reshaped(&self, shape: &[usize]) -> Option<Layout> {
+        debug_assert_eq!(shape_size(shape), self.size());
+        if self.is_c_contiguous() {
+            return Some(Layout::new(shape.to_vec(), c_strides(shape), self.offset));
+        }
+        // Group old axes into runs that are contiguous among themselves and split/merge them.
+        let old: Vec<(usize, isize)> = self
+            .shape
+            .iter()
+            .zip(&self.strides)
+            .filter(|(&d, _)| d != 1)
+            .map(|(&d, &s)| (d, s))
+            .collect();
+        let new_dims: Vec<usize> = shape.to_vec();
+        let mut new_strides = vec![0isize; new_dims.len()];
+        let (mut oi, mut ni) = (0usize, 0usize);
+        while ni < new_dims.len() || oi < old.len() {
+            if ni < new_dims.len() && new_dims[ni] == 1 {
+                new_strides[ni] = 0;
+                ni += 1;
+                continue;
+            }
+            if oi >= old.len() || ni >= new_dims.len() {
+                return None;
+            }
+            let (mut np, mut op) = (new_dims[ni], old[oi].0);
+            let (ni0, oi0) = (ni, oi);
+            while np != op {
+                if np < op {
+                    ni += 1;
+                    if ni >= new_dims.len() {
+                        return None;
+                    }
+                    np *= new_dims[ni];
+                } else {
+                    oi += 1;
+                    if oi >= old.len() {
+                        return None;
+                    }
+                    op *= old[oi].0;
+                }
+            }
+            for k in oi0..oi {
+                if old[k].1 != old[k + 1].1 * old[k + 1].0 as isize {
+                    return None;
+                }
+            }
+            let mut stride = old[oi].1;
+            for k in (ni0..=ni).rev() {
+                new_strides[k] = stride;
+                stride *= new_dims[k] as isize;
+            }
+            ni += 1;
+            oi += 1;
+        }
+        Some(Layout::new(shape.to_vec(), new_strides, self.offset))
+    }
+
+    /// The view restricted to `start, start+step, ...` (`len` elements) along `axis`.
+    pub fn slice_axis(&self, axis: usize, start: usize, len: usize, step: isize) -> Layout {
+        let mut l = self.clone();
+        if len > 0 {
+            l.offset = (self.offset as isize + start as isize * self.strides[axis]) as usize;
+        }
+        l.shape[axis] = len;
+        l.strides[axis] = if len > 1 {
+            self.strides[axis] * step
+        } else {
+            self.strides[axis]
+        };
+        l
+    }
+
+    /// The view at index `i` of `axis`, with that axis removed.
+    pub fn index_axis(&self, axis: usize, i: usize) -> Layout {
+        let mut l = self.clone();
+        l.offset = (self.offset as isize + i as isize * self.strides[axis]) as usize;
+        l.shape.remove(axis);
+        l.strides.remove(axis);
+        l
+    }
+
+    /// Inserts an axis of length 1 at position `axis`.
+    pub fn insert_axis(&self, axis: usize) -> Layout {
+        let mut l = self.clone();
+        l.shape.insert(axis, 1);
+        l.strides.insert(axis, 0);
+        l
+    }
+
+    /// Removes an axis of length 1.
+    pub fn remove_axis(&self, axis: usize) -> Layout {
+        debug_assert_eq!(self.shape[axis], 1);
+        let mut l = self.clone();
+        l.shape.remove(axis);
+        l.strides.remove(axis);
+        l
+    }
+
+    /// Moves the given axes to the end (in the order given), keeping the others in order.
+    pub fn axes_to_end(&self, axes: &[usize]) -> Layout {
+        let mut perm: Vec<usize> = (0..self.ndim()).filter(|a| !axes.contains(a)).collect();
+        perm.extend_from_slice(axes);
+        Layout::new(
+            perm.iter().map(|&a| self.shape[a]).collect(),
+            perm.iter().map(|&a| self.strides[a]).collect(),
+            self.offset,
+        )
+    }
+
+    /// Buffer offset of a multi-index (no bounds check beyond debug assertions).
+    pub fn offset_of(&self, index: &[usize]) -> usize {
+        debug_assert_eq!(index.len(), self.ndim());
+        let mut o = self.offset as isize;
+        for (&i, &s) in index.iter().zip(&self.strides) {
+            o += i as isize * s;
+        }
+        o as usize
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn contiguity() {
+        let l = Layout::contiguous(&[2, 3, 4]);
+        assert_eq!(l.strides(), &[12, 4, 1]);
+        assert!(l.is_c_contiguous());
+        assert!(!l.transposed().is_c_contiguous());
+        assert!(Layout::contiguous(&[0, 3]).is_c_contiguous());
+        assert_eq!(l.offset_range(), Some((0, 24)));
+    }
+
+    #[test]
+    fn negative_strides_and_ranges() {
+        let l = Layout::contiguous(&[5]).slice_axis(0, 4, 5, -1);
+        assert_eq!(l.offset(), 4);
+        assert_eq!(l.strides(), &[-1]);
+        assert_eq!(l.offset_range(), Some((0, 5)));
+        assert!(l.is_writeable_without_overlap());
+    }
+
+    #[test]
+    fn broadcast_layout_has_zero_strides() {
+        let l = Layout::contiguous(&[3, 1])
+            .broadcast_to("t", &[2, 3, 4])
+            .unwrap();
+        assert_eq!(l.strides(), &[0, 1, 0]);
+        assert!(!l.is_writeable_without_overlap());
+        assert!(Layout::contiguous(&[3]).broadcast_to("t", &[4]).is_err());
+    }
+
+    #[test]
+    fn reshape_without_copy() {
+        let t = Layout::contiguous(&[4, 6]).transposed();
+        assert!(t.reshaped(&[24]).is_none());
+        let split = t.reshaped(&[2, 3, 4]).unwrap();
+        assert_eq!(split.strides(), &[3, 1, 6]);
+        let l = Layout::contiguous(&[4, 6]).slice_axis(1, 0, 3, 2);
+        assert_eq!(l.reshaped(&[2, 2, 3]).unwrap().strides(), &[12, 6, 2]);
+        assert!(l.reshaped(&[12]).is_none());
+    }
+
+    #[test]
+    fn axes_normalise() {
+        assert_eq!(normalize_axis("t", -1, 3).unwrap(), 2);
+        assert!(normalize_axis("t", 3, 3).is_err());
+        assert!(normalize_axes("t", &[0, -3], 3).is_err());
+    }
+}

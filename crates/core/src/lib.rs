@@ -1,0 +1,23 @@
+//! cuprite-core: element types, layouts, broadcasting, errors, the backend trait family and
+//! the [`Array`] API of cuprite. Core resolves shapes, strides, broadcasting and dtypes once,
+//! for every backend, and calls a backend's primitives on flat buffers plus layouts. It never
+//! names a backend: `cuprite-cpu` and `cuprite-cuda` implement [`ArrayBackend`].
+
+pub mod array;
+pub mod backend;
+pub mod dtype;
+pub mod error;
+pub mod layout;
+pub mod ops;
+pub mod slice;
+pub mod testing;
+
+pub use array::{Array, ArrayViewMut, Axes, TrueDivide};
+pub use backend::{ArgKind, ArrayBackend, BackendBase, Buf};
+pub use dtype::{
+    c128, c64, result_type, ComplexElement, DType, Element, Float, Inexact, Integer, Numeric, Real,
+    Scalar,
+};
+pub use error::{Error, Result};
+pub use layout::{broadcast_shapes, Layout};
+pub use slice::{SliceArg, ELLIPSIS, NEW_AXIS};

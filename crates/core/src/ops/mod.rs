@@ -1,0 +1,80 @@
+//! Scalar operations as values: each op is a small `Copy` struct implementing [`UnaryOp`],
+//! [`BinaryOp`], [`ReduceOp`] or [`ScanOp`] for the element types it accepts. The CPU backend
+//! runs `apply` in monomorphised loops; a device backend looks the op up by its `NAME` and
+//! generates the same expression in its kernel language. Core picks the op; backends only
+//! iterate.
+
+use crate::dtype::Element;
+
+mod arith;
+mod compare;
+mod math;
+mod reduce;
+
+pub use arith::*;
+pub use compare::*;
+pub use math::*;
+pub use reduce::*;
+
+/// An element-wise function of one value.
+pub trait UnaryOp<T: Element>: Copy + Send + Sync + 'static {
+    /// The output element type.
+    type Out: Element;
+    /// A stable name (`"sin"`, `"abs"`) identifying the op to every backend.
+    const NAME: &'static str;
+    /// The op on one value.
+    fn apply(&self, x: T) -> Self::Out;
+}
+
+/// An element-wise function of two values of the same type.
+pub trait BinaryOp<T: Element>: Copy + Send + Sync + 'static {
+    /// The output element type.
+    type Out: Element;
+    /// A stable name (`"add"`, `"lt"`) identifying the op to every backend.
+    const NAME: &'static str;
+    /// The op on one pair of values.
+    fn apply(&self, a: T, b: T) -> Self::Out;
+}
+
+/// A reduction: `finish(combine(fold(init, x0), fold(init, x1), ...), count)`.
+///
+/// `fold` and `combine` must be associative and commutative up to rounding, so backends may
+/// split the input in any order and use several accumulators.
+pub trait ReduceOp<T: Element>: Copy + Send + Sync + 'static {
+    /// The accumulator.
+    type Acc: Copy + Send + Sync + 'static;
+    /// The output element type.
+    type Out: Element;
+    /// A stable name identifying the op to every backend.
+    const NAME: &'static str;
+    /// The accumulator of no elements.
+    fn init(&self) -> Self::Acc;
+    /// Adds one element to an accumulator.
+    fn fold(&self, acc: Self::Acc, x: T) -> Self::Acc;
+    /// Merges two accumulators.
+    fn combine(&self, a: Self::Acc, b: Self::Acc) -> Self::Acc;
+    /// Turns the accumulator of `count` elements into the result.
+    fn finish(&self, acc: Self::Acc, count: usize) -> Self::Out;
+}
+
+/// An inclusive scan (cumulative op): `out[i] = step(out[i-1], x[i])`, `out[-1] = init`.
+pub trait ScanOp<T: Element>: Copy + Send + Sync + 'static {
+    /// The output element type.
+    type Out: Element;
+    /// A stable name identifying the op to every backend.
+    const NAME: &'static str;
+    /// The value before the first element.
+    fn init(&self) -> Self::Out;
+    /// One step of the scan.
+    fn step(&self, acc: Self::Out, x: T) -> Self::Out;
+}
+
+/// Defines a zero-sized op struct with a doc comment.
+macro_rules! op_struct {
+    ($(#[$m:meta])* $name:ident) => {
+        $(#[$m])*
+        #[derive(Clone, Copy, Debug, Default, PartialEq)]
+        pub struct $name;
+    };
+}
+pub(crate) use op_struct;

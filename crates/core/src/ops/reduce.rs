@@ -1,0 +1,303 @@
+//! Reduction and scan ops: sum, prod, mean, min/max (NaN-propagating), all/any,
+//! count_nonzero, the NaN-ignoring variants, cumsum/cumprod.
+
+use super::{op_struct, ReduceOp, ScanOp};
+use crate::dtype::{Element, Numeric, Real};
+
+op_struct!(
+    /// Sum in the accumulation type (`i64` for bool and integers).
+    Sum
+);
+op_struct!(
+    /// Product in the accumulation type.
+    Prod
+);
+op_struct!(
+    /// Arithmetic mean in the mean type (`f64` for bool and integers).
+    Mean
+);
+op_struct!(
+    /// Smallest value; NaN if any is NaN. Empty input has no identity (core rejects it).
+    Min
+);
+op_struct!(
+    /// Largest value; NaN if any is NaN. Empty input has no identity (core rejects it).
+    Max
+);
+op_struct!(
+    /// Smallest non-NaN value (NaN if all are NaN).
+    NanMin
+);
+op_struct!(
+    /// Largest non-NaN value (NaN if all are NaN).
+    NanMax
+);
+op_struct!(
+    /// Sum treating NaN as zero.
+    NanSum
+);
+op_struct!(
+    /// Every value truthy.
+    All
+);
+op_struct!(
+    /// Some value truthy.
+    Any
+);
+op_struct!(
+    /// Number of truthy values.
+    CountNonzero
+);
+op_struct!(
+    /// Inclusive running sum in the accumulation type.
+    CumSum
+);
+op_struct!(
+    /// Inclusive running product in the accumulation type.
+    CumProd
+);
+
+impl<T: Element> ReduceOp<T> for Sum {
+    type Acc = T::Accum;
+    type Out = T::Accum;
+    const NAME: &'static str = "sum";
+    #[inline(always)]
+    fn init(&self) -> T::Accum {
+        T::Accum::ZERO
+    }
+    #[inline(always)]
+    fn fold(&self, acc: T::Accum, x: T) -> T::Accum {
+        acc.add(x.cast())
+    }
+    #[inline(always)]
+    fn combine(&self, a: T::Accum, b: T::Accum) -> T::Accum {
+        a.add(b)
+    }
+    #[inline(always)]
+    fn finish(&self, acc: T::Accum, _count: usize) -> T::Accum {
+        acc
+    }
+}
+
+impl<T: Element> ReduceOp<T> for NanSum {
+    type Acc = T::Accum;
+    type Out = T::Accum;
+    const NAME: &'static str = "nansum";
+    #[inline(always)]
+    fn init(&self) -> T::Accum {
+        T::Accum::ZERO
+    }
+    #[inline(always)]
+    fn fold(&self, acc: T::Accum, x: T) -> T::Accum {
+        if x.is_nan_value() {
+            acc
+        } else {
+            acc.add(x.cast())
+        }
+    }
+    #[inline(always)]
+    fn combine(&self, a: T::Accum, b: T::Accum) -> T::Accum {
+        a.add(b)
+    }
+    #[inline(always)]
+    fn finish(&self, acc: T::Accum, _count: usize) -> T::Accum {
+        acc
+    }
+}
+
+impl<T: Element> ReduceOp<T> for Prod {
+    type Acc = T::Accum;
+    type Out = T::Accum;
+    const NAME: &'static str = "prod";
+    #[inline(always)]
+    fn init(&self) -> T::Accum {
+        T::Accum::ONE
+    }
+    #[inline(always)]
+    fn fold(&self, acc: T::Accum, x: T) -> T::Accum {
+        acc.mul(x.cast())
+    }
+    #[inline(always)]
+    fn combine(&self, a: T::Accum, b: T::Accum) -> T::Accum {
+        a.mul(b)
+    }
+    #[inline(always)]
+    fn finish(&self, acc: T::Accum, _count: usize) -> T::Accum {
+        acc
+    }
+}
+
+impl<T: Element> ReduceOp<T> for Mean {
+    type Acc = T::Mean;
+    type Out = T::Mean;
+    const NAME: &'static str = "mean";
+    #[inline(always)]
+    fn init(&self) -> T::Mean {
+        T::Mean::ZERO
+    }
+    #[inline(always)]
+    fn fold(&self, acc: T::Mean, x: T) -> T::Mean {
+        acc.add(x.cast())
+    }
+    #[inline(always)]
+    fn combine(&self, a: T::Mean, b: T::Mean) -> T::Mean {
+        a.add(b)
+    }
+    #[inline(always)]
+    fn finish(&self, acc: T::Mean, count: usize) -> T::Mean {
+        acc / T::Mean::from_usize(count)
+    }
+}
+
+macro_rules! extremum {
+    ($name:ident, $numpy:literal, $init:ident, $better:tt, nan_propagates = $prop:literal) => {
+        impl<T: Real> ReduceOp<T> for $name {
+            type Acc = T;
+            type Out = T;
+            const NAME: &'static str = $numpy;
+            #[inline(always)]
+            fn init(&self) -> T {
+                if !$prop && T::DTYPE.is_float() {
+                    // NaN marks "nothing seen yet" for the NaN-ignoring variants of floats.
+                    T::from_scalar(crate::dtype::Scalar::F64(f64::NAN))
+                } else {
+                    T::$init()
+                }
+            }
+            #[inline(always)]
+            fn fold(&self, acc: T, x: T) -> T {
+                if $prop {
+                    if acc.is_nan_value() || x.is_nan_value() {
+                        if acc.is_nan_value() { acc } else { x }
+                    } else if x $better acc {
+                        x
+                    } else {
+                        acc
+                    }
+                } else if x.is_nan_value() {
+                    acc
+                } else if acc.is_nan_value() || x $better acc {
+                    x
+                } else {
+                    acc
+                }
+            }
+            #[inline(always)]
+            fn combine(&self, a: T, b: T) -> T {
+                self.fold(a, b)
+            }
+            #[inline(always)]
+            fn finish(&self, acc: T, _count: usize) -> T {
+                acc
+            }
+        }
+    };
+}
+extremum!(Min, "min", max_value, <, nan_propagates = true);
+extremum!(Max, "max", min_value, >, nan_propagates = true);
+extremum!(NanMin, "nanmin", max_value, <, nan_propagates = false);
+extremum!(NanMax, "nanmax", min_value, >, nan_propagates = false);
+
+macro_rules! bool_reduce {
+    ($name:ident, $numpy:literal, $init:literal, |$a:ident, $x:ident| $fold:expr, |$p:ident, $q:ident| $comb:expr) => {
+        impl<T: Element> ReduceOp<T> for $name {
+            type Acc = bool;
+            type Out = bool;
+            const NAME: &'static str = $numpy;
+            #[inline(always)]
+            fn init(&self) -> bool {
+                $init
+            }
+            #[inline(always)]
+            fn fold(&self, $a: bool, $x: T) -> bool {
+                $fold
+            }
+            #[inline(always)]
+            fn combine(&self, $p: bool, $q: bool) -> bool {
+                $comb
+            }
+            #[inline(always)]
+            fn finish(&self, acc: bool, _count: usize) -> bool {
+                acc
+            }
+        }
+    };
+}
+bool_reduce!(All, "all", true, |a, x| a & x.is_truthy(), |p, q| p & q);
+bool_reduce!(Any, "any", false, |a, x| a | x.is_truthy(), |p, q| p | q);
+
+impl<T: Element> ReduceOp<T> for CountNonzero {
+    type Acc = i64;
+    type Out = i64;
+    const NAME: &'static str = "count_nonzero";
+    #[inline(always)]
+    fn init(&self) -> i64 {
+        0
+    }
+    #[inline(always)]
+    fn fold(&self, acc: i64, x: T) -> i64 {
+        acc + x.is_truthy() as i64
+    }
+    #[inline(always)]
+    fn combine(&self, a: i64, b: i64) -> i64 {
+        a + b
+    }
+    #[inline(always)]
+    fn finish(&self, acc: i64, _count: usize) -> i64 {
+        acc
+    }
+}
+
+impl<T: Element> ScanOp<T> for CumSum {
+    type Out = T::Accum;
+    const NAME: &'static str = "cumsum";
+    #[inline(always)]
+    fn init(&self) -> T::Accum {
+        T::Accum::ZERO
+    }
+    #[inline(always)]
+    fn step(&self, acc: T::Accum, x: T) -> T::Accum {
+        acc.add(x.cast())
+    }
+}
+
+impl<T: Element> ScanOp<T> for CumProd {
+    type Out = T::Accum;
+    const NAME: &'static str = "cumprod";
+    #[inline(always)]
+    fn init(&self) -> T::Accum {
+        T::Accum::ONE
+    }
+    #[inline(always)]
+    fn step(&self, acc: T::Accum, x: T) -> T::Accum {
+        acc.mul(x.cast())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run<T: Element, R: ReduceOp<T>>(op: R, xs: &[T]) -> R::Out {
+        let acc = xs.iter().fold(op.init(), |a, &x| op.fold(a, x));
+        op.finish(acc, xs.len())
+    }
+
+    #[test]
+    fn extrema_and_nan() {
+        assert!(run(Max, &[1.0, f64::NAN, 3.0]).is_nan());
+        assert_eq!(run(NanMax, &[1.0, f64::NAN, 3.0]), 3.0);
+        assert!(run(NanMin, &[f64::NAN, f64::NAN]).is_nan());
+        assert_eq!(run(Min, &[3i32, -2, 7]), -2);
+        assert_eq!(run(NanMin, &[3u8, 2, 7]), 2);
+    }
+
+    #[test]
+    fn sums_use_the_accumulation_type() {
+        assert_eq!(run(Sum, &[true, true, false]), 2i64);
+        assert_eq!(run(Sum, &[200u8, 100]), 300i64);
+        assert_eq!(run(Mean, &[1i32, 2]), 1.5f64);
+        assert_eq!(run(NanSum, &[1.0f32, f32::NAN]), 1.0);
+        assert_eq!(run(CountNonzero, &[0.0, -0.0, 2.0]), 1);
+    }
+}

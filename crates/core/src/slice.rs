@@ -1,0 +1,246 @@
+//! Slicing arguments and the [`s!`](crate::s) macro: Python-style ranges with steps
+//! (negative included), single indices, new axes and an ellipsis.
+
+use crate::error::{Error, Result};
+use crate::layout::Layout;
+
+/// One component of a slice: a range with a step, an index, a new axis or an ellipsis.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SliceArg {
+    /// `start..stop;step` with Python semantics (negative values count from the end,
+    /// out-of-range bounds are clamped, `None` means "from the edge").
+    Range {
+        start: Option<isize>,
+        stop: Option<isize>,
+        step: isize,
+    },
+    /// A single index (negative counts from the end); removes the axis.
+    Index(isize),
+    /// Inserts an axis of length 1 (NumPy's `np.newaxis`).
+    NewAxis,
+    /// Stands for as many full ranges as needed (NumPy's `...`).
+    Ellipsis,
+}
+
+/// `np.newaxis` for [`s!`](crate::s).
+pub const NEW_AXIS: SliceArg = SliceArg::NewAxis;
+/// `...` for [`s!`](crate::s).
+pub const ELLIPSIS: SliceArg = SliceArg::Ellipsis;
+
+impl SliceArg {
+    /// Sets the step of a range (used by `s![a..b;step]`).
+    pub fn step_by(self, step: isize) -> SliceArg {
+        match self {
+            SliceArg::Range { start, stop, .. } => SliceArg::Range { start, stop, step },
+            other => other,
+        }
+    }
+}
+
+macro_rules! impl_slice_from {
+    ($($t:ty),*) => {$(
+        impl From<$t> for SliceArg {
+            fn from(i: $t) -> Self { SliceArg::Index(i as isize) }
+        }
+        impl From<std::ops::Range<$t>> for SliceArg {
+            fn from(r: std::ops::Range<$t>) -> Self {
+                SliceArg::Range { start: Some(r.start as isize), stop: Some(r.end as isize), step: 1 }
+            }
+        }
+        impl From<std::ops::RangeInclusive<$t>> for SliceArg {
+            fn from(r: std::ops::RangeInclusive<$t>) -> Self {
+                let end = *r.end() as isize;
+                SliceArg::Range {
+                    start: Some(*r.start() as isize),
+                    stop: if end == -1 { None } else { Some(end + 1) },
+                    step: 1,
+                }
+            }
+        }
+        impl From<std::ops::RangeFrom<$t>> for SliceArg {
+            fn from(r: std::ops::RangeFrom<$t>) -> Self {
+                SliceArg::Range { start: Some(r.start as isize), stop: None, step: 1 }
+            }
+        }
+        impl From<std::ops::RangeTo<$t>> for SliceArg {
+            fn from(r: std::ops::RangeTo<$t>) -> Self {
+                SliceArg::Range { start: None, stop: Some(r.end as isize), step: 1 }
+            }
+        }
+        impl From<std::ops::RangeToInclusive<$t>> for SliceArg {
+            fn from(r: std::ops::RangeToInclusive<$t>) -> Self {
+                let end = r.end as isize;
+                SliceArg::Range { start: None, stop: if end == -1 { None } else { Some(end + 1) }, step: 1 }
+            }
+        }
+    )*};
+}
+impl_slice_from!(i32, i64, isize, usize);
+
+impl From<std::ops::RangeFull> for SliceArg {
+    fn from(_: std::ops::RangeFull) -> Self {
+        SliceArg::Range {
+            start: None,
+            stop: None,
+            step: 1,
+        }
+    }
+}
+
+/// Builds a `Vec<SliceArg>` from NumPy-like slice syntax.
+///
+/// `a..b`, `a..`, `..b`, `..`, `a..=b`, a step after `;` (`..;-1` reverses), an integer index,
+/// [`NEW_AXIS`] and [`ELLIPSIS`].
+///
+/// ```
+/// use cuprite_core::{s, SliceArg, NEW_AXIS, ELLIPSIS};
+/// let args = s![1..4;2, -1, NEW_AXIS, ..;-1, ELLIPSIS];
+/// assert_eq!(args.len(), 5);
+/// assert_eq!(args[1], SliceArg::Index(-1));
+/// ```
+#[macro_export]
+macro_rules! s {
+    ($($r:expr $(; $step:expr)?),* $(,)?) => {
+        vec![$( $crate::SliceArg::from($r)$(.step_by($step as isize))? ),*]
+    };
+}
+
+/// Applies slice arguments to a layout (NumPy basic indexing).
+pub fn apply_slice(layout: &Layout, args: &[SliceArg]) -> Result<Layout> {
+    const OP: &str = "slice";
+    let consumed = args
+        .iter()
+        .filter(|a| matches!(a, SliceArg::Range { .. } | SliceArg::Index(_)))
+        .count();
+    let ellipses = args.iter().filter(|a| **a == SliceArg::Ellipsis).count();
+    if ellipses > 1 {
+        return Err(Error::invalid(
+            OP,
+            "an index can only have a single ellipsis",
+        ));
+    }
+    if consumed > layout.ndim() {
+        return Err(Error::invalid(
+            OP,
+            format!(
+                "too many indices: array is {}-dimensional, but {consumed} were indexed (shape {:?})",
+                layout.ndim(),
+                layout.shape()
+            ),
+        ));
+    }
+    let mut expanded: Vec<SliceArg> = Vec::with_capacity(args.len() + layout.ndim());
+    for a in args {
+        if *a == SliceArg::Ellipsis {
+            for _ in 0..layout.ndim() - consumed {
+                expanded.push(SliceArg::from(..));
+            }
+        } else {
+            expanded.push(*a);
+        }
+    }
+    if ellipses == 0 {
+        for _ in consumed..layout.ndim() {
+            expanded.push(SliceArg::from(..));
+        }
+    }
+    let mut out = layout.clone();
+    let mut axis = 0usize; // position in `out`
+    for a in expanded {
+        match a {
+            SliceArg::NewAxis => {
+                out = out.insert_axis(axis);
+                axis += 1;
+            }
+            SliceArg::Index(i) => {
+                let n = out.shape()[axis];
+                let idx = if i < 0 { i + n as isize } else { i };
+                if idx < 0 || idx >= n as isize {
+                    return Err(Error::IndexOutOfRange {
+                        op: OP,
+                        index: i as i64,
+                        axis,
+                        size: n,
+                    });
+                }
+                out = out.index_axis(axis, idx as usize);
+            }
+            SliceArg::Range { start, stop, step } => {
+                let n = out.shape()[axis];
+                let (s, len) = range_indices(OP, n, start, stop, step)?;
+                out = out.slice_axis(axis, s, len, step);
+                axis += 1;
+            }
+            SliceArg::Ellipsis => unreachable!("ellipsis expanded above"),
+        }
+    }
+    Ok(out)
+}
+
+/// Python's `slice.indices`: the first index and the number of elements selected.
+pub fn range_indices(
+    op: &'static str,
+    n: usize,
+    start: Option<isize>,
+    stop: Option<isize>,
+    step: isize,
+) -> Result<(usize, usize)> {
+    if step == 0 {
+        return Err(Error::invalid(op, "slice step cannot be zero"));
+    }
+    let n = n as isize;
+    let clamp = |v: isize, lo: isize, hi: isize| v.max(lo).min(hi);
+    let norm = |v: isize| if v < 0 { v + n } else { v };
+    let (s, e) = if step > 0 {
+        (
+            start.map_or(0, |v| clamp(norm(v), 0, n)),
+            stop.map_or(n, |v| clamp(norm(v), 0, n)),
+        )
+    } else {
+        (
+            start.map_or(n - 1, |v| clamp(norm(v), -1, n - 1)),
+            stop.map_or(-1, |v| clamp(norm(v), -1, n - 1)),
+        )
+    };
+    let len = if step > 0 {
+        if e > s {
+            (e - s + step - 1) / step
+        } else {
+            0
+        }
+    } else if s > e {
+        (s - e + (-step) - 1) / (-step)
+    } else {
+        0
+    };
+    Ok((if len > 0 { s as usize } else { 0 }, len as usize))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::s;
+
+    #[test]
+    fn python_slice_semantics() {
+        assert_eq!(range_indices("t", 10, Some(2), Some(8), 3).unwrap(), (2, 2));
+        assert_eq!(range_indices("t", 10, None, None, -1).unwrap(), (9, 10));
+        assert_eq!(range_indices("t", 10, Some(-3), None, 1).unwrap(), (7, 3));
+        assert_eq!(range_indices("t", 10, Some(20), None, 1).unwrap(), (0, 0));
+        assert_eq!(range_indices("t", 5, Some(3), Some(0), -2).unwrap(), (3, 2));
+        assert!(range_indices("t", 5, None, None, 0).is_err());
+    }
+
+    #[test]
+    fn slices_compose_into_layouts() {
+        let l = Layout::contiguous(&[4, 5, 6]);
+        let v = apply_slice(&l, &s![1, ..;-2, NEW_AXIS, 2..]).unwrap();
+        assert_eq!(v.shape(), &[3, 1, 4]);
+        assert_eq!(v.strides(), &[-12, 0, 1]);
+        assert_eq!(v.offset(), 30 + 24 + 2);
+        let e = apply_slice(&l, &s![ELLIPSIS, -1]).unwrap();
+        assert_eq!(e.shape(), &[4, 5]);
+        assert!(apply_slice(&l, &s![0, 0, 0, 0]).is_err());
+        assert!(apply_slice(&l, &s![4]).is_err());
+    }
+}

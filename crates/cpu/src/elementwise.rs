@@ -1,0 +1,159 @@
+//! Element-wise primitives of the CPU backend: contiguous operands run as slice loops split
+//! over rayon (the compiler vectorises them); anything else runs through ndarray's `Zip` on
+//! strided views, in parallel above the size threshold.
+
+use crate::buffer::CpuBuffer;
+use crate::memory::gather_map;
+use crate::par;
+use crate::view::{contiguous, contiguous_mut, view, view_mut};
+use crate::Cpu;
+use cuprite_core::backend::ElementwiseOps;
+use cuprite_core::ops::{BinaryOp, UnaryOp};
+use cuprite_core::{Element, Layout, Result};
+use ndarray::Zip;
+
+impl ElementwiseOps for Cpu {
+    fn unary<T: Element, K: UnaryOp<T>>(
+        &self,
+        op: K,
+        x: &CpuBuffer<T>,
+        lx: &Layout,
+    ) -> Result<CpuBuffer<K::Out>> {
+        Ok(CpuBuffer::new(gather_map(x.as_slice(), lx, |v| {
+            op.apply(v)
+        })))
+    }
+
+    fn binary<T: Element, K: BinaryOp<T>>(
+        &self,
+        op: K,
+        a: &CpuBuffer<T>,
+        la: &Layout,
+        b: &CpuBuffer<T>,
+        lb: &Layout,
+    ) -> Result<CpuBuffer<K::Out>> {
+        let n = la.size();
+        let mut out = vec![K::Out::ZERO; n];
+        let (sa, sb) = (a.as_slice(), b.as_slice());
+        if let (Some(ca), Some(cb)) = (contiguous(sa, la), contiguous(sb, lb)) {
+            par::map2(&mut out, ca, cb, |&x, &y| op.apply(x, y));
+        } else {
+            let mut ov = view_mut(&mut out, &Layout::contiguous(la.shape()));
+            let z = Zip::from(&mut ov).and(view(sa, la)).and(view(sb, lb));
+            if n >= par::PAR_MIN {
+                z.par_for_each(|o, &x, &y| *o = op.apply(x, y));
+            } else {
+                z.for_each(|o, &x, &y| *o = op.apply(x, y));
+            }
+        }
+        Ok(CpuBuffer::new(out))
+    }
+
+    fn binary_scalar<T: Element, K: BinaryOp<T>>(
+        &self,
+        op: K,
+        a: &CpuBuffer<T>,
+        la: &Layout,
+        s: T,
+        scalar_first: bool,
+    ) -> Result<CpuBuffer<K::Out>> {
+        let out = if scalar_first {
+            gather_map(a.as_slice(), la, |x| op.apply(s, x))
+        } else {
+            gather_map(a.as_slice(), la, |x| op.apply(x, s))
+        };
+        Ok(CpuBuffer::new(out))
+    }
+
+    fn unary_inplace<T: Element, K: UnaryOp<T, Out = T>>(
+        &self,
+        op: K,
+        x: &mut CpuBuffer<T>,
+        lx: &Layout,
+    ) -> Result<()> {
+        let n = lx.size();
+        let d = x.make_mut();
+        if let Some(c) = contiguous_mut(d, lx) {
+            par::update(c, |v| *v = op.apply(*v));
+            return Ok(());
+        }
+        let mut v = view_mut(d, lx);
+        if n >= par::PAR_MIN {
+            v.par_map_inplace(|e| *e = op.apply(*e));
+        } else {
+            v.map_inplace(|e| *e = op.apply(*e));
+        }
+        Ok(())
+    }
+
+    fn binary_inplace<T: Element, K: BinaryOp<T, Out = T>>(
+        &self,
+        op: K,
+        a: &mut CpuBuffer<T>,
+        la: &Layout,
+        b: &CpuBuffer<T>,
+        lb: &Layout,
+    ) -> Result<()> {
+        let n = la.size();
+        let sb = b.as_slice();
+        let d = a.make_mut();
+        if let (Some(ca), Some(cb)) = (contiguous_mut(d, la), contiguous(sb, lb)) {
+            par::update2(ca, cb, |x, &y| *x = op.apply(*x, y));
+            return Ok(());
+        }
+        let mut av = view_mut(d, la);
+        let z = Zip::from(&mut av).and(view(sb, lb));
+        if n >= par::PAR_MIN {
+            z.par_for_each(|x, &y| *x = op.apply(*x, y));
+        } else {
+            z.for_each(|x, &y| *x = op.apply(*x, y));
+        }
+        Ok(())
+    }
+
+    fn binary_scalar_inplace<T: Element, K: BinaryOp<T, Out = T>>(
+        &self,
+        op: K,
+        a: &mut CpuBuffer<T>,
+        la: &Layout,
+        s: T,
+    ) -> Result<()> {
+        let n = la.size();
+        let d = a.make_mut();
+        if let Some(c) = contiguous_mut(d, la) {
+            par::update(c, |x| *x = op.apply(*x, s));
+            return Ok(());
+        }
+        let mut v = view_mut(d, la);
+        if n >= par::PAR_MIN {
+            v.par_map_inplace(|x| *x = op.apply(*x, s));
+        } else {
+            v.map_inplace(|x| *x = op.apply(*x, s));
+        }
+        Ok(())
+    }
+
+    fn where_<T: Element>(
+        &self,
+        cond: &CpuBuffer<bool>,
+        lc: &Layout,
+        a: &CpuBuffer<T>,
+        la: &Layout,
+        b: &CpuBuffer<T>,
+        lb: &Layout,
+    ) -> Result<CpuBuffer<T>> {
+        let n = la.size();
+        let mut out = vec![T::ZERO; n];
+        let mut ov = view_mut(&mut out, &Layout::contiguous(la.shape()));
+        let z = Zip::from(&mut ov)
+            .and(view(cond.as_slice(), lc))
+            .and(view(a.as_slice(), la))
+            .and(view(b.as_slice(), lb));
+        if n >= par::PAR_MIN {
+            z.par_for_each(|o, &c, &x, &y| *o = if c { x } else { y });
+        } else {
+            z.for_each(|o, &c, &x, &y| *o = if c { x } else { y });
+        }
+        Ok(CpuBuffer::new(out))
+    }
+}

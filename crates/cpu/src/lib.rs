@@ -1,0 +1,36 @@
+//! cuprite-cpu: the [`Cpu`] backend of cuprite. Buffers are reference-counted vectors; the
+//! primitives run contiguous fast paths on slices split over rayon above a size threshold, and
+//! a general strided path on ndarray views. Matrix products use matrixmultiply.
+
+mod buffer;
+mod elementwise;
+mod index;
+mod mask;
+mod matmul;
+mod memory;
+mod par;
+mod reduce;
+mod sort;
+mod view;
+
+pub use buffer::CpuBuffer;
+
+/// The CPU device handle. Every `Cpu` names the same device (the host), so arrays made
+/// with different handles mix freely.
+///
+/// ```
+/// use cuprite_core::Array;
+/// use cuprite_cpu::Cpu;
+/// let dev = Cpu::new();
+/// let a = Array::<f64, Cpu>::ones(&[2, 3], &dev).unwrap();
+/// assert_eq!((&a + 1.0).to_vec().unwrap(), vec![2.0; 6]);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Cpu;
+
+impl Cpu {
+    /// The host device.
+    pub fn new() -> Self {
+        Cpu
+    }
+}

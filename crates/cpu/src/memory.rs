@@ -1,0 +1,141 @@
+//! Memory primitives of the CPU backend: allocation, copies (contiguous memcpy or a parallel
+//! strided gather), fills, casts and ramps.
+
+use crate::buffer::CpuBuffer;
+use crate::par;
+use crate::view::{contiguous, contiguous_mut, view, view_mut};
+use crate::Cpu;
+use cuprite_core::{BackendBase, Element, Layout, Numeric, Result};
+use ndarray::Zip;
+use rayon::prelude::*;
+
+/// Number of elements above which strided loops run in parallel.
+const PAR_STRIDED_MIN: usize = par::PAR_MIN;
+
+/// Applies `f` to every element of a view, writing a new C-order vector.
+pub(crate) fn gather_map<T: Element, O: Element>(
+    data: &[T],
+    layout: &Layout,
+    f: impl Fn(T) -> O + Sync + Send,
+) -> Vec<O> {
+    let n = layout.size();
+    let mut out = vec![O::ZERO; n];
+    if let Some(src) = contiguous(data, layout) {
+        par::map1(&mut out, src, |&x| f(x));
+    } else {
+        let mut ov = view_mut(&mut out, &Layout::contiguous(layout.shape()));
+        let iv = view(data, layout);
+        let z = Zip::from(&mut ov).and(&iv);
+        if n >= PAR_STRIDED_MIN {
+            z.par_for_each(|o, &x| *o = f(x));
+        } else {
+            z.for_each(|o, &x| *o = f(x));
+        }
+    }
+    out
+}
+
+impl BackendBase for Cpu {
+    type Buffer<T: Element> = CpuBuffer<T>;
+
+    fn label(&self) -> String {
+        "cpu".to_string()
+    }
+
+    fn synchronize(&self) -> Result<()> {
+        Ok(())
+    }
+
+    fn buffer_len<T: Element>(&self, buf: &CpuBuffer<T>) -> usize {
+        buf.len()
+    }
+
+    fn full<T: Element>(&self, len: usize, value: T) -> Result<CpuBuffer<T>> {
+        if value == T::ZERO && !value.is_nan_value() {
+            // Zeroed allocation: the OS hands out zero pages lazily.
+            return Ok(CpuBuffer::new(vec![T::ZERO; len]));
+        }
+        // Zero pages first, then a parallel fill touches them from every core.
+        let mut v = vec![T::ZERO; len];
+        par::update(&mut v, |x| *x = value);
+        Ok(CpuBuffer::new(v))
+    }
+
+    fn from_vec<T: Element>(&self, data: Vec<T>) -> Result<CpuBuffer<T>> {
+        Ok(CpuBuffer::new(data))
+    }
+
+    fn to_vec<T: Element>(&self, buf: &CpuBuffer<T>, layout: &Layout) -> Result<Vec<T>> {
+        Ok(gather_map(buf.as_slice(), layout, |x| x))
+    }
+
+    fn copy<T: Element>(&self, buf: &CpuBuffer<T>, layout: &Layout) -> Result<CpuBuffer<T>> {
+        Ok(CpuBuffer::new(gather_map(buf.as_slice(), layout, |x| x)))
+    }
+
+    fn assign<T: Element>(
+        &self,
+        dst: &mut CpuBuffer<T>,
+        dst_layout: &Layout,
+        src: &CpuBuffer<T>,
+        src_layout: &Layout,
+    ) -> Result<()> {
+        let n = dst_layout.size();
+        let s = src.as_slice();
+        let d = dst.make_mut();
+        if let (Some(dc), Some(sc)) = (contiguous_mut(d, dst_layout), contiguous(s, src_layout)) {
+            par::update2(dc, sc, |o, &x| *o = x);
+            return Ok(());
+        }
+        let mut dv = view_mut(d, dst_layout);
+        let sv = view(s, src_layout);
+        let z = Zip::from(&mut dv).and(&sv);
+        if n >= PAR_STRIDED_MIN {
+            z.par_for_each(|o, &x| *o = x);
+        } else {
+            z.for_each(|o, &x| *o = x);
+        }
+        Ok(())
+    }
+
+    fn fill<T: Element>(&self, dst: &mut CpuBuffer<T>, layout: &Layout, value: T) -> Result<()> {
+        let n = layout.size();
+        let d = dst.make_mut();
+        if let Some(dc) = contiguous_mut(d, layout) {
+            par::update(dc, |o| *o = value);
+            return Ok(());
+        }
+        let mut dv = view_mut(d, layout);
+        if n >= PAR_STRIDED_MIN {
+            dv.par_map_inplace(|o| *o = value);
+        } else {
+            dv.map_inplace(|o| *o = value);
+        }
+        Ok(())
+    }
+
+    fn make_unique<T: Element>(&self, buf: &mut CpuBuffer<T>) -> Result<()> {
+        buf.make_mut();
+        Ok(())
+    }
+
+    fn cast<T: Element, U: Element>(
+        &self,
+        buf: &CpuBuffer<T>,
+        layout: &Layout,
+    ) -> Result<CpuBuffer<U>> {
+        Ok(CpuBuffer::new(gather_map(buf.as_slice(), layout, |x| {
+            x.cast::<U>()
+        })))
+    }
+
+    fn arange<T: Numeric>(&self, n: usize, start: T, step: T) -> Result<CpuBuffer<T>> {
+        let mut out = Vec::with_capacity(n);
+        (0..n)
+            .into_par_iter()
+            .with_min_len(par::CHUNK)
+            .map(|i| start.add(T::from_usize(i).mul(step)))
+            .collect_into_vec(&mut out);
+        Ok(CpuBuffer::new(out))
+    }
+}

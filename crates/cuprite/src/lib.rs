@@ -1,0 +1,45 @@
+//! cuprite: NumPy/CuPy-style n-dimensional arrays for Rust, on the CPU or on NVIDIA GPUs.
+//!
+//! Write one function generic over `B: ArrayBackend` and run it on any backend the cargo
+//! features compile in: [`Cpu`] (feature `cpu`, the default) or `Cuda` (feature `cuda`).
+//!
+//! ```
+//! use cuprite::prelude::*;
+//!
+//! fn normalise<B: ArrayBackend>(m: &Array<f64, B>) -> Result<Array<f64, B>> {
+//!     let centred = m - &m.mean_axes(0, true)?;
+//!     Ok(&centred / &m.std_axes(0, 0.0, true)?)
+//! }
+//!
+//! let dev = DefaultBackend::default();
+//! let m = Array::<f64, _>::from_vec(vec![1.0, 2.0, 3.0, 6.0], &[2, 2], &dev)?;
+//! let z = normalise(&m)?;
+//! assert_eq!(z.to_vec()?, vec![-1.0, -1.0, 1.0, 1.0]);
+//! # Ok::<(), cuprite::Error>(())
+//! ```
+
+pub use cuprite_core::*;
+
+#[cfg(feature = "cpu")]
+pub use cuprite_cpu::Cpu;
+
+mod interop;
+mod test_macro;
+
+pub use interop::NdarrayExt;
+
+/// The backend the enabled features select: [`Cpu`] with the default features.
+#[cfg(feature = "cpu")]
+pub type DefaultBackend = Cpu;
+
+/// Everything a user needs: `Array`, the backend traits, element traits, `s!`, errors.
+pub mod prelude {
+    pub use crate::interop::NdarrayExt;
+    pub use cuprite_core::{
+        c128, c64, s, Array, ArrayBackend, Axes, BackendBase, ComplexElement, DType, Element,
+        Error, Float, Inexact, Integer, Numeric, Real, Result, ELLIPSIS, NEW_AXIS,
+    };
+
+    #[cfg(feature = "cpu")]
+    pub use crate::{Cpu, DefaultBackend};
+}

@@ -1,0 +1,36 @@
+//! [`test_backends!`](crate::test_backends): one generic test body, one `#[test]` per
+//! compiled backend. Tests on device backends are `#[ignore]`d so a machine without the
+//! device reports them as ignored; run them with `--ignored` where the device exists.
+
+/// Expands generic test functions `fn name<B: ArrayBackend>(dev: &B)` into one `#[test]` per
+/// compiled backend, in modules `cpu` and `cuda`.
+///
+/// ```ignore
+/// fn adds<B: ArrayBackend>(dev: &B) { /* ... */ }
+/// cuprite::test_backends!(adds);
+/// ```
+#[macro_export]
+macro_rules! test_backends {
+    ($($name:ident),* $(,)?) => {
+        #[cfg(feature = "cpu")]
+        mod cpu {
+            $(
+                #[test]
+                fn $name() {
+                    super::$name(&$crate::Cpu::new());
+                }
+            )*
+        }
+        #[cfg(feature = "cuda")]
+        mod cuda {
+            $(
+                #[test]
+                #[ignore = "needs an NVIDIA GPU: run with --ignored on a GPU host"]
+                fn $name() {
+                    let dev = $crate::Cuda::new(0).expect("CUDA device 0");
+                    super::$name(&dev);
+                }
+            )*
+        }
+    };
+}
