@@ -12,7 +12,7 @@ pub mod ops;
 pub mod slice;
 pub mod testing;
 
-pub use array::{Array, ArrayViewMut, Axes, TrueDivide};
+pub use array::*;
 pub use backend::{ArgKind, ArrayBackend, BackendBase, Buf};
 pub use dtype::{
     c128, c64, result_type, ComplexElement, DType, Element, Float, Inexact, Integer, Numeric, Real,

@@ -35,6 +35,7 @@ pub type DefaultBackend = Cpu;
 /// Everything a user needs: `Array`, the backend traits, element traits, `s!`, errors.
 pub mod prelude {
     pub use crate::interop::NdarrayExt;
+    pub use cuprite_core::array::*;
     pub use cuprite_core::{
         c128, c64, s, Array, ArrayBackend, Axes, BackendBase, ComplexElement, DType, Element,
         Error, Float, Inexact, Integer, Numeric, Real, Result, ELLIPSIS, NEW_AXIS,

@@ -3,12 +3,26 @@
 //! every op goes through; the API is spread over the sibling modules by theme.
 
 mod axes;
+mod compare;
 mod creation;
+mod display;
 mod elementwise;
+mod index;
+mod manip;
+mod mask;
+mod math;
 mod operators;
+mod products;
+mod reduce;
 mod shape;
+mod sort;
 
 pub use axes::Axes;
+#[allow(unused_imports)]
+pub use {
+    compare::*, creation::*, display::*, index::*, manip::*, mask::*, math::*, products::*,
+    reduce::*, sort::*,
+};
 pub use operators::TrueDivide;
 pub use shape::{resolve_shape, ArrayViewMut};
 
