@@ -1,1 +1,66 @@
-//! Shared helpers of the benchmarks.
+//! Shared pieces of cuprite's benchmarks: deterministic input data (sin waves and a
+//! pseudo-random generator, never zeros or constants), the list of backends every bench
+//! group runs on ([`for_each_backend!`]), and the NumPy comparison runner (the workload list
+//! as data in [`workloads`], the prepared and checked cases in [`cases`], timing, the NumPy
+//! subprocess and the table in [`compare`]) so that `cargo xtask bench` can reuse them.
+
+pub mod api;
+pub mod cases;
+pub mod compare;
+pub mod data;
+pub mod workloads;
+
+pub use cases::{prepare, Case};
+pub use compare::{run_comparison, CompareOptions, Measurement};
+pub use workloads::{default_workloads, Rate, Workload, WorkloadId};
+
+/// Calls `$f(c, "<backend>", &device)` once per backend compiled in: `cpu` always, `cuda`
+/// (device 0) with the `cuda` feature. A bench group is a function generic over
+/// `B: ArrayBackend` taking `(&mut Criterion, &str, &B)`; adding a backend is one line here.
+///
+/// ```ignore
+/// fn group<B: ArrayBackend>(c: &mut Criterion, backend: &str, dev: &B) { /* ... */ }
+/// fn all(c: &mut Criterion) {
+///     cuprite_benches::for_each_backend!(group, c);
+/// }
+/// ```
+#[macro_export]
+macro_rules! for_each_backend {
+    ($f:path, $c:expr) => {{
+        $f($c, "cpu", &::cuprite::Cpu::new());
+        #[cfg(feature = "cuda")]
+        $f($c, "cuda", &::cuprite::Cuda::new(0).expect("CUDA device 0"));
+    }};
+}
+
+/// A short size label for bench names: `1e7` for 10 000 000, the plain number otherwise
+/// (`1000`, `2048`).
+pub fn size_label(n: usize) -> String {
+    if n >= 10 && n.is_power_of_two() {
+        return n.to_string();
+    }
+    let mut m = n;
+    let mut e = 0;
+    while m >= 10 && (m / 10) * 10 == m {
+        m /= 10;
+        e += 1;
+    }
+    if m == 1 && e >= 4 {
+        format!("1e{e}")
+    } else {
+        n.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::size_label;
+
+    #[test]
+    fn size_labels() {
+        assert_eq!(size_label(10_000_000), "1e7");
+        assert_eq!(size_label(1000), "1000");
+        assert_eq!(size_label(1 << 20), "1048576");
+        assert_eq!(size_label(5_000_000), "5000000");
+    }
+}

@@ -33,7 +33,7 @@ impl ElementwiseOps for Cpu {
         lb: &Layout,
     ) -> Result<CpuBuffer<K::Out>> {
         let n = la.size();
-        let mut out = vec![K::Out::ZERO; n];
+        let mut out = crate::alloc::zeroed_vec::<K::Out>(n);
         let (sa, sb) = (a.as_slice(), b.as_slice());
         if let (Some(ca), Some(cb)) = (contiguous(sa, la), contiguous(sb, lb)) {
             par::map2(&mut out, ca, cb, |&x, &y| op.apply(x, y));
@@ -143,7 +143,7 @@ impl ElementwiseOps for Cpu {
         lb: &Layout,
     ) -> Result<CpuBuffer<T>> {
         let n = la.size();
-        let mut out = vec![T::ZERO; n];
+        let mut out = crate::alloc::zeroed_vec::<T>(n);
         let mut ov = view_mut(&mut out, &Layout::contiguous(la.shape()));
         let z = Zip::from(&mut ov)
             .and(view(cond.as_slice(), lc))

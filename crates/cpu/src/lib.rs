@@ -2,6 +2,7 @@
 //! primitives run contiguous fast paths on slices split over rayon above a size threshold, and
 //! a general strided path on ndarray views. Matrix products use matrixmultiply.
 
+mod alloc;
 mod buffer;
 mod elementwise;
 mod index;
@@ -11,6 +12,7 @@ mod memory;
 mod par;
 mod reduce;
 mod sort;
+mod transpose;
 mod view;
 
 pub use buffer::CpuBuffer;

@@ -1,43 +1,219 @@
-//! Boolean-mask primitives of the CPU backend (being written).
+//! Boolean-mask primitives of the CPU backend: compaction (`mask_select`, `nonzero`),
+//! counting and masked assignment. Contiguous operands take a two-pass parallel path (count
+//! per chunk, then each chunk writes its own run of the output); strided ones run through
+//! ndarray views in C order.
+
+use crate::par;
+use crate::view::{contiguous, contiguous_mut, view, view_mut};
 use crate::{buffer::CpuBuffer, Cpu};
 use cuprite_core::backend::MaskOps;
 use cuprite_core::{Element, Error, Layout, Result};
+use rayon::prelude::*;
+
+/// Splits `out` into consecutive runs of the given lengths.
+fn split_runs<'a, O>(mut out: &'a mut [O], lens: &[usize]) -> Vec<&'a mut [O]> {
+    let mut runs = Vec::with_capacity(lens.len());
+    for &l in lens {
+        let (run, tail) = std::mem::take(&mut out).split_at_mut(l);
+        runs.push(run);
+        out = tail;
+    }
+    runs
+}
+
+/// `emit(i)` for every position `i` of `keep` (a contiguous slice) where `pred` holds, in
+/// order, collected into a vector; parallel in chunks above [`par::PAR_MIN`].
+fn compact<A: Sync, O: Copy + Default + Send + Sync>(
+    keep: &[A],
+    pred: impl Fn(&A) -> bool + Sync,
+    emit: impl Fn(usize) -> O + Sync,
+) -> Vec<O> {
+    if keep.len() < par::PAR_MIN {
+        return keep
+            .iter()
+            .enumerate()
+            .filter(|(_, k)| pred(k))
+            .map(|(i, _)| emit(i))
+            .collect();
+    }
+    let counts: Vec<usize> = keep
+        .par_chunks(par::CHUNK)
+        .map(|c| c.iter().filter(|k| pred(k)).count())
+        .collect();
+    let mut out = vec![O::default(); counts.iter().sum()];
+    let runs = split_runs(&mut out, &counts);
+    keep.par_chunks(par::CHUNK)
+        .zip(runs)
+        .enumerate()
+        .for_each(|(ci, (c, run))| {
+            let base = ci * par::CHUNK;
+            let mut w = run.iter_mut();
+            for (i, k) in c.iter().enumerate() {
+                if pred(k) {
+                    if let Some(slot) = w.next() {
+                        *slot = emit(base + i);
+                    }
+                }
+            }
+        });
+    out
+}
+
+/// Flat C-order positions of the truthy elements of a view.
+fn truthy_positions<T: Element>(data: &[T], lx: &Layout) -> Vec<usize> {
+    match contiguous(data, lx) {
+        Some(c) => compact(c, |x: &T| x.is_truthy(), |i| i),
+        None => view(data, lx)
+            .iter()
+            .enumerate()
+            .filter(|(_, x)| x.is_truthy())
+            .map(|(i, _)| i)
+            .collect(),
+    }
+}
 
 impl MaskOps for Cpu {
     fn mask_select<T: Element>(
         &self,
-        _x: &CpuBuffer<T>,
-        _lx: &Layout,
-        _m: &CpuBuffer<bool>,
-        _lm: &Layout,
+        x: &CpuBuffer<T>,
+        lx: &Layout,
+        mask: &CpuBuffer<bool>,
+        lm: &Layout,
     ) -> Result<(CpuBuffer<T>, usize)> {
-        Err(Error::Backend {
-            op: "mask_select",
-            msg: "WIP".into(),
-        })
+        let (xs, ms) = (x.as_slice(), mask.as_slice());
+        let out = match (contiguous(xs, lx), contiguous(ms, lm)) {
+            (Some(xc), Some(mc)) => compact(mc, |&m: &bool| m, |i| xc[i]),
+            _ => {
+                // Logical (C-order) iteration: `Zip` may visit in memory order instead.
+                view(xs, lx)
+                    .iter()
+                    .zip(view(ms, lm).iter())
+                    .filter(|(_, &m)| m)
+                    .map(|(&v, _)| v)
+                    .collect()
+            }
+        };
+        let n = out.len();
+        Ok((CpuBuffer::new(out), n))
     }
+
     fn nonzero<T: Element>(
         &self,
-        _x: &CpuBuffer<T>,
-        _lx: &Layout,
+        x: &CpuBuffer<T>,
+        lx: &Layout,
     ) -> Result<(CpuBuffer<i64>, usize)> {
-        Err(Error::Backend {
-            op: "nonzero",
-            msg: "WIP".into(),
+        let pos = truthy_positions(x.as_slice(), lx);
+        let ndim = lx.ndim();
+        let shape = lx.shape();
+        let mut out = vec![0i64; pos.len() * ndim];
+        if ndim > 0 {
+            let unravel = |row: &mut [i64], &p: &usize| {
+                let mut rem = p;
+                for d in (0..ndim).rev() {
+                    row[d] = (rem % shape[d]) as i64;
+                    rem /= shape[d];
+                }
+            };
+            if pos.len() < par::PAR_MIN {
+                out.chunks_mut(ndim)
+                    .zip(&pos)
+                    .for_each(|(r, p)| unravel(r, p));
+            } else {
+                out.par_chunks_mut(ndim)
+                    .zip(pos.par_iter())
+                    .with_min_len(par::CHUNK)
+                    .for_each(|(r, p)| unravel(r, p));
+            }
+        }
+        Ok((CpuBuffer::new(out), pos.len()))
+    }
+
+    fn count_nonzero<T: Element>(&self, x: &CpuBuffer<T>, lx: &Layout) -> Result<usize> {
+        let data = x.as_slice();
+        Ok(match contiguous(data, lx) {
+            Some(c) if c.len() >= par::PAR_MIN => c
+                .par_chunks(par::CHUNK)
+                .map(|c| c.iter().filter(|v| v.is_truthy()).count())
+                .sum(),
+            Some(c) => c.iter().filter(|v| v.is_truthy()).count(),
+            None => view(data, lx).iter().filter(|v| v.is_truthy()).count(),
         })
     }
+
     fn mask_assign<T: Element>(
         &self,
-        _d: &mut CpuBuffer<T>,
-        _ld: &Layout,
-        _m: &CpuBuffer<bool>,
-        _lm: &Layout,
-        _v: &CpuBuffer<T>,
-        _lv: &Layout,
+        dst: &mut CpuBuffer<T>,
+        ld: &Layout,
+        mask: &CpuBuffer<bool>,
+        lm: &Layout,
+        values: &CpuBuffer<T>,
+        lv: &Layout,
     ) -> Result<()> {
-        Err(Error::Backend {
-            op: "mask_assign",
-            msg: "WIP".into(),
-        })
+        let vals = crate::sort::c_order(values.as_slice(), lv);
+        let ms = mask.as_slice();
+        let single = vals.len() == 1;
+        let need = self.count_nonzero(mask, lm)?;
+        if !single && vals.len() != need {
+            return Err(Error::invalid(
+                "mask_assign",
+                format!(
+                    "{} values cannot be assigned to the {need} true elements of a mask of \
+                     shape {:?}",
+                    vals.len(),
+                    lm.shape()
+                ),
+            ));
+        }
+        if need == 0 {
+            return Ok(());
+        }
+        let value_at = |k: usize| if single { vals[0] } else { vals[k] };
+        let d = dst.make_mut();
+        if let (Some(dc), Some(mc)) = (contiguous_mut(d, ld), contiguous(ms, lm)) {
+            if dc.len() < par::PAR_MIN {
+                let mut k = 0;
+                for (o, &m) in dc.iter_mut().zip(mc) {
+                    if m {
+                        *o = value_at(k);
+                        k += 1;
+                    }
+                }
+            } else {
+                let counts: Vec<usize> = mc
+                    .par_chunks(par::CHUNK)
+                    .map(|c| c.iter().filter(|&&m| m).count())
+                    .collect();
+                let starts: Vec<usize> = counts
+                    .iter()
+                    .scan(0, |acc, &c| {
+                        let s = *acc;
+                        *acc += c;
+                        Some(s)
+                    })
+                    .collect();
+                dc.par_chunks_mut(par::CHUNK)
+                    .zip(mc.par_chunks(par::CHUNK))
+                    .zip(starts)
+                    .for_each(|((o, m), start)| {
+                        let mut k = start;
+                        for (o, &m) in o.iter_mut().zip(m) {
+                            if m {
+                                *o = value_at(k);
+                                k += 1;
+                            }
+                        }
+                    });
+            }
+            return Ok(());
+        }
+        // Logical (C-order) iteration, which pairs the k-th true element with value k.
+        let mut k = 0;
+        for (o, &m) in view_mut(d, ld).iter_mut().zip(view(ms, lm).iter()) {
+            if m {
+                *o = value_at(k);
+                k += 1;
+            }
+        }
+        Ok(())
     }
 }

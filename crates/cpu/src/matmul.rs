@@ -1,19 +1,299 @@
-//! Matrix products of the CPU backend (being written).
-use crate::{buffer::CpuBuffer, Cpu};
+//! Matrix products of the CPU backend: the batched GEMM primitive.
+//!
+//! f32/f64 run through matrixmultiply's `sgemm`/`dgemm` and c64/c128 through its
+//! `cgemm`/`zgemm` (crate feature `cgemm`), which take arbitrary row and column strides, so
+//! transposed, sliced, reversed (negative strides) and broadcast (zero strides) operands are
+//! read in place, without a copy. Integers (u8, i32, i64) use the blocked, rayon-parallel
+//! wrapping kernel of `gemm_int.rs`. Tiny products skip the packing machinery and run a
+//! direct loop. Batches loop over the batch index, in parallel over rayon when each product
+//! is too small for the GEMM to split it across threads.
+
+#[path = "gemm_int.rs"]
+mod gemm_int;
+
+use crate::buffer::CpuBuffer;
+use crate::Cpu;
 use cuprite_core::backend::MatmulOps;
-use cuprite_core::{Error, Layout, Numeric, Result};
+use cuprite_core::{c128, c64, DType, Error, Layout, Numeric, Result};
+use rayon::prelude::*;
+use std::any::Any;
+
+/// Below this many multiply-adds (`m * n * k`) a product runs the direct loop.
+const TINY: usize = 4 * 4 * 4;
+
+/// Below this `m*k + k*n`, matrixmultiply runs a product on one thread (its own heuristic,
+/// `1 << 14` per extra thread), so batches of such products are spread over rayon instead.
+const SMALL: usize = 1 << 15;
+
+/// One matrix operand: element `[i, j]` lives at `data[off + i * rs + j * cs]`.
+#[derive(Clone, Copy)]
+pub(crate) struct Mat<'a, T> {
+    pub(crate) data: &'a [T],
+    pub(crate) off: usize,
+    pub(crate) rs: isize,
+    pub(crate) cs: isize,
+}
+
+impl<T: Copy> Mat<'_, T> {
+    #[inline(always)]
+    pub(crate) fn at(&self, i: usize, j: usize) -> T {
+        self.data[(self.off as isize + i as isize * self.rs + j as isize * self.cs) as usize]
+    }
+}
+
+/// Reinterprets a buffer of `T` as a buffer of `U` when they are the same type.
+fn same<T: 'static, U: 'static>(x: &CpuBuffer<T>) -> Result<&CpuBuffer<U>> {
+    (x as &dyn Any)
+        .downcast_ref::<CpuBuffer<U>>()
+        .ok_or_else(|| backend_err("element type dispatch failed"))
+}
+
+fn backend_err(msg: &str) -> Error {
+    Error::Backend {
+        op: "matmul",
+        msg: msg.to_string(),
+    }
+}
+
+/// Direct loop `c = a @ b` for tiny products (every product computed: NaN and inf propagate).
+fn gemm_direct<T: Numeric>(m: usize, k: usize, n: usize, a: Mat<T>, b: Mat<T>, c: &mut [T]) {
+    for i in 0..m {
+        let row = &mut c[i * n..(i + 1) * n];
+        row.iter_mut().for_each(|x| *x = T::ZERO);
+        for p in 0..k {
+            let aip = a.at(i, p);
+            for (j, cij) in row.iter_mut().enumerate() {
+                *cij = cij.add(aip.mul(b.at(p, j)));
+            }
+        }
+    }
+}
+
+/// A GEMM kernel writing the row-major `m x n` block `c`.
+trait Kernel<T>: Fn(usize, usize, usize, Mat<T>, Mat<T>, &mut [T]) + Sync {}
+impl<T, F: Fn(usize, usize, usize, Mat<T>, Mat<T>, &mut [T]) + Sync> Kernel<T> for F {}
+
+macro_rules! mm_kernel {
+    ($name:ident, $t:ty, $raw:ty, $call:expr) => {
+        /// matrixmultiply on one product (any strides of `a` and `b`).
+        fn $name(m: usize, k: usize, n: usize, a: Mat<$t>, b: Mat<$t>, c: &mut [$t]) {
+            debug_assert_eq!(c.len(), m * n);
+            // SAFETY: core's layout (checked against the buffer length in `matmul`) keeps
+            // every element `off + i*rs + p*cs` (i < m, p < k) of `a`, and likewise of `b`,
+            // inside its slice; `c` holds exactly `m * n` elements written with strides
+            // (n, 1), which never alias. matrixmultiply accepts any (also negative or zero)
+            // strides for `a` and `b`, and `beta = 0` means `c` is not read.
+            unsafe {
+                let pa = a.data.as_ptr().add(a.off) as *const $raw;
+                let pb = b.data.as_ptr().add(b.off) as *const $raw;
+                let pc = c.as_mut_ptr() as *mut $raw;
+                $call(m, k, n, pa, a.rs, a.cs, pb, b.rs, b.cs, pc, n as isize, 1);
+            }
+        }
+    };
+}
+
+mm_kernel!(
+    kernel_f32,
+    f32,
+    f32,
+    |m, k, n, a, rsa, csa, b, rsb, csb, c, rsc, csc| {
+        matrixmultiply::sgemm(m, k, n, 1.0, a, rsa, csa, b, rsb, csb, 0.0, c, rsc, csc)
+    }
+);
+mm_kernel!(
+    kernel_f64,
+    f64,
+    f64,
+    |m, k, n, a, rsa, csa, b, rsb, csb, c, rsc, csc| {
+        matrixmultiply::dgemm(m, k, n, 1.0, a, rsa, csa, b, rsb, csb, 0.0, c, rsc, csc)
+    }
+);
+// num_complex::Complex<F> is #[repr(C)] { re, im }: the same layout as matrixmultiply's [F; 2].
+mm_kernel!(
+    kernel_c64,
+    c64,
+    [f32; 2],
+    |m, k, n, a, rsa, csa, b, rsb, csb, c, rsc, csc| {
+        use matrixmultiply::CGemmOption::Standard;
+        matrixmultiply::cgemm(
+            Standard,
+            Standard,
+            m,
+            k,
+            n,
+            [1.0, 0.0],
+            a,
+            rsa,
+            csa,
+            b,
+            rsb,
+            csb,
+            [0.0, 0.0],
+            c,
+            rsc,
+            csc,
+        )
+    }
+);
+mm_kernel!(
+    kernel_c128,
+    c128,
+    [f64; 2],
+    |m, k, n, a, rsa, csa, b, rsb, csb, c, rsc, csc| {
+        use matrixmultiply::CGemmOption::Standard;
+        matrixmultiply::zgemm(
+            Standard,
+            Standard,
+            m,
+            k,
+            n,
+            [1.0, 0.0],
+            a,
+            rsa,
+            csa,
+            b,
+            rsb,
+            csb,
+            [0.0, 0.0],
+            c,
+            rsc,
+            csc,
+        )
+    }
+);
+
+/// Checks the primitive's contract; returns (batch shape, m, k, n).
+fn check(
+    la: &Layout,
+    lb: &Layout,
+    len_a: usize,
+    len_b: usize,
+) -> Result<(Vec<usize>, usize, usize, usize)> {
+    let r = la.ndim();
+    if r < 2
+        || lb.ndim() != r
+        || la.shape()[..r - 2] != lb.shape()[..r - 2]
+        || la.shape()[r - 1] != lb.shape()[r - 2]
+    {
+        return Err(Error::ShapeMismatch {
+            op: "matmul",
+            lhs: la.shape().to_vec(),
+            rhs: lb.shape().to_vec(),
+        });
+    }
+    for (l, len) in [(la, len_a), (lb, len_b)] {
+        if l.offset_range().is_some_and(|(_, hi)| hi > len) {
+            return Err(backend_err(&format!(
+                "layout {:?} (strides {:?}, offset {}) exceeds a buffer of {len}",
+                l.shape(),
+                l.strides(),
+                l.offset()
+            )));
+        }
+    }
+    Ok((
+        la.shape()[..r - 2].to_vec(),
+        la.shape()[r - 2],
+        la.shape()[r - 1],
+        lb.shape()[r - 1],
+    ))
+}
+
+/// Buffer offset of batch item `idx` (C order over `batch`) for a layout's batch strides.
+fn batch_offset(l: &Layout, batch: &[usize], mut idx: usize) -> usize {
+    let mut off = l.offset() as isize;
+    for (ax, &d) in batch.iter().enumerate().rev() {
+        off += (idx % d) as isize * l.strides()[ax];
+        idx /= d;
+    }
+    off as usize
+}
+
+/// Runs `kernel` over every batch item of `a @ b`, writing the C-contiguous output.
+fn batched<T: Numeric>(
+    a: &[T],
+    la: &Layout,
+    b: &[T],
+    lb: &Layout,
+    kernel: impl Kernel<T>,
+) -> Result<Vec<T>> {
+    let (batch, m, k, n) = check(la, lb, a.len(), b.len())?;
+    let count: usize = batch.iter().product();
+    let mut out = vec![T::ZERO; count * m * n];
+    if out.is_empty() || k == 0 {
+        return Ok(out);
+    }
+    let r = la.ndim();
+    let (sa, sb) = (la.strides(), lb.strides());
+    let run = |idx: usize, c: &mut [T]| {
+        let ma = Mat {
+            data: a,
+            off: batch_offset(la, &batch, idx),
+            rs: sa[r - 2],
+            cs: sa[r - 1],
+        };
+        let mb = Mat {
+            data: b,
+            off: batch_offset(lb, &batch, idx),
+            rs: sb[r - 2],
+            cs: sb[r - 1],
+        };
+        if m * n * k <= TINY {
+            gemm_direct(m, k, n, ma, mb, c);
+        } else {
+            kernel(m, k, n, ma, mb, c);
+        }
+    };
+    if count > 1 && m * k + k * n < SMALL {
+        out.par_chunks_mut(m * n)
+            .enumerate()
+            .for_each(|(i, c)| run(i, c));
+    } else {
+        out.chunks_mut(m * n)
+            .enumerate()
+            .for_each(|(i, c)| run(i, c));
+    }
+    Ok(out)
+}
+
+/// Runs [`batched`] for the concrete type `U` (equal to `T`) and returns a `CpuBuffer<T>`.
+fn typed<T: Numeric, U: Numeric>(
+    a: &CpuBuffer<T>,
+    la: &Layout,
+    b: &CpuBuffer<T>,
+    lb: &Layout,
+    kernel: impl Kernel<U>,
+) -> Result<CpuBuffer<T>> {
+    let (a, b) = (same::<T, U>(a)?, same::<T, U>(b)?);
+    let out = batched(a.as_slice(), la, b.as_slice(), lb, kernel)?;
+    let boxed: Box<dyn Any> = Box::new(CpuBuffer::new(out));
+    boxed
+        .downcast::<CpuBuffer<T>>()
+        .map(|b| *b)
+        .map_err(|_| backend_err("element type dispatch failed"))
+}
 
 impl MatmulOps for Cpu {
     fn matmul<T: Numeric>(
         &self,
-        _a: &CpuBuffer<T>,
-        _la: &Layout,
-        _b: &CpuBuffer<T>,
-        _lb: &Layout,
+        a: &CpuBuffer<T>,
+        la: &Layout,
+        b: &CpuBuffer<T>,
+        lb: &Layout,
     ) -> Result<CpuBuffer<T>> {
-        Err(Error::Backend {
-            op: "matmul",
-            msg: "WIP".into(),
-        })
+        match T::DTYPE {
+            DType::F32 => typed::<T, f32>(a, la, b, lb, kernel_f32),
+            DType::F64 => typed::<T, f64>(a, la, b, lb, kernel_f64),
+            DType::C64 => typed::<T, c64>(a, la, b, lb, kernel_c64),
+            DType::C128 => typed::<T, c128>(a, la, b, lb, kernel_c128),
+            DType::U8 => typed::<T, u8>(a, la, b, lb, gemm_int::gemm::<u8, 4, 32>),
+            DType::I32 => typed::<T, i32>(a, la, b, lb, gemm_int::gemm::<i32, 4, 16>),
+            DType::I64 => typed::<T, i64>(a, la, b, lb, gemm_int::gemm::<i64, 4, 8>),
+            dtype => Err(Error::UnsupportedDType {
+                op: "matmul",
+                dtype,
+            }),
+        }
     }
 }

@@ -3,6 +3,7 @@
 
 use crate::buffer::CpuBuffer;
 use crate::par;
+use crate::transpose;
 use crate::view::{contiguous, contiguous_mut, view, view_mut};
 use crate::Cpu;
 use cuprite_core::{BackendBase, Element, Layout, Numeric, Result};
@@ -19,9 +20,11 @@ pub(crate) fn gather_map<T: Element, O: Element>(
     f: impl Fn(T) -> O + Sync + Send,
 ) -> Vec<O> {
     let n = layout.size();
-    let mut out = vec![O::ZERO; n];
+    let mut out = crate::alloc::zeroed_vec::<O>(n);
     if let Some(src) = contiguous(data, layout) {
         par::map1(&mut out, src, |&x| f(x));
+    } else if let Some(t) = transpose::as_transposed(layout) {
+        transpose::map_transposed(data, layout.offset(), &t, &mut out, f);
     } else {
         let mut ov = view_mut(&mut out, &Layout::contiguous(layout.shape()));
         let iv = view(data, layout);
@@ -51,13 +54,11 @@ impl BackendBase for Cpu {
     }
 
     fn full<T: Element>(&self, len: usize, value: T) -> Result<CpuBuffer<T>> {
-        if value == T::ZERO && !value.is_nan_value() {
-            // Zeroed allocation: the OS hands out zero pages lazily.
-            return Ok(CpuBuffer::new(vec![T::ZERO; len]));
+        // Zero pages first (free until touched), then a parallel fill when not zero.
+        let mut v = crate::alloc::zeroed_vec::<T>(len);
+        if value != T::ZERO || value.is_nan_value() {
+            par::update(&mut v, |x| *x = value);
         }
-        // Zero pages first, then a parallel fill touches them from every core.
-        let mut v = vec![T::ZERO; len];
-        par::update(&mut v, |x| *x = value);
         Ok(CpuBuffer::new(v))
     }
 
@@ -130,12 +131,14 @@ impl BackendBase for Cpu {
     }
 
     fn arange<T: Numeric>(&self, n: usize, start: T, step: T) -> Result<CpuBuffer<T>> {
-        let mut out = Vec::with_capacity(n);
-        (0..n)
-            .into_par_iter()
-            .with_min_len(par::CHUNK)
-            .map(|i| start.add(T::from_usize(i).mul(step)))
-            .collect_into_vec(&mut out);
+        let mut out = crate::alloc::zeroed_vec::<T>(n);
+        out.par_chunks_mut(par::CHUNK)
+            .enumerate()
+            .for_each(|(c, chunk)| {
+                for (j, o) in chunk.iter_mut().enumerate() {
+                    *o = start.add(T::from_usize(c * par::CHUNK + j).mul(step));
+                }
+            });
         Ok(CpuBuffer::new(out))
     }
 }

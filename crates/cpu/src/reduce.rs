@@ -1,44 +1,876 @@
-//! Reduction primitives of the CPU backend (being written).
-use crate::{buffer::CpuBuffer, Cpu};
+//! Reduction primitives of the CPU backend.
+//!
+//! `reduce` first simplifies the view into *kept* dimensions (output order, size-1 axes
+//! dropped, adjacent axes merged when their strides allow) and *reduced* dimensions (any
+//! order, since `fold`/`combine` are associative: negative strides flipped, sorted by stride,
+//! merged), then picks a loop:
+//!
+//! * everything reduced over one contiguous run: a pairwise tree of 8-lane folds, split over
+//!   rayon ([`reduce_slice`]);
+//! * the reduced axes innermost in memory (e.g. `sum(axis=1)` of a C-contiguous matrix): one
+//!   fold per output over its contiguous segments, parallel over outputs (or inside each
+//!   output when there are few);
+//! * a kept axis innermost (e.g. `sum(axis=0)`): whole rows are folded into a vector of
+//!   accumulators, parallel over the outer outputs or over row ranges whose vectors are
+//!   combined at the end;
+//! * anything else goes through the same two loops with strided reads.
+//!
+//! `arg_reduce` and `scan` work on a C-contiguous copy seen as `(outer, n, inner)`, folding
+//! lanes (`inner == 1`) or rows of `inner` elements at once, in parallel over independent
+//! lanes.
+
+use crate::buffer::CpuBuffer;
+use crate::memory::gather_map;
+use crate::par::{CHUNK, PAR_MIN};
+use crate::view::contiguous;
+use crate::Cpu;
 use cuprite_core::backend::ReduceOps;
 use cuprite_core::ops::{ReduceOp, ScanOp};
-use cuprite_core::{ArgKind, Element, Error, Layout, Result};
+use cuprite_core::{ArgKind, Element, Layout, Result, Scalar};
+use rayon::prelude::*;
+use std::cmp::Ordering;
+
+/// Independent accumulators of the innermost contiguous fold.
+const LANES: usize = 8;
+/// Length of the leaves of the pairwise reduction tree (below it: one 8-lane fold).
+const LEAF: usize = 4096;
+/// Columns of a row-accumulation block (keeps the accumulator vector in cache).
+const COL_BLOCK: usize = 1 << 14;
+
+fn threads() -> usize {
+    rayon::current_num_threads().max(1)
+}
+
+/// Folds a contiguous slice with [`LANES`] independent accumulators, combined at the end.
+#[inline(always)]
+fn fold_lanes<T: Element, K: ReduceOp<T>>(op: &K, xs: &[T]) -> K::Acc {
+    let mut acc = [op.init(); LANES];
+    let mut chunks = xs.chunks_exact(LANES);
+    for c in &mut chunks {
+        for i in 0..LANES {
+            acc[i] = op.fold(acc[i], c[i]);
+        }
+    }
+    let mut tail = op.init();
+    for &x in chunks.remainder() {
+        tail = op.fold(tail, x);
+    }
+    let a = op.combine(op.combine(acc[0], acc[1]), op.combine(acc[2], acc[3]));
+    let b = op.combine(op.combine(acc[4], acc[5]), op.combine(acc[6], acc[7]));
+    op.combine(op.combine(a, b), tail)
+}
+
+/// Reduces a contiguous slice: pairwise over [`LEAF`]-sized blocks (NumPy-like rounding),
+/// the halves in parallel above [`PAR_MIN`] elements.
+fn reduce_slice<T: Element, K: ReduceOp<T>>(op: &K, xs: &[T]) -> K::Acc {
+    if xs.len() <= LEAF {
+        return fold_lanes(op, xs);
+    }
+    let mid = (xs.len() / 2).div_ceil(LEAF) * LEAF;
+    let (l, r) = xs.split_at(mid.min(xs.len()));
+    if xs.len() >= PAR_MIN {
+        let (a, b) = rayon::join(|| reduce_slice(op, l), || reduce_slice(op, r));
+        op.combine(a, b)
+    } else {
+        op.combine(reduce_slice(op, l), reduce_slice(op, r))
+    }
+}
+
+/// Folds `len` elements at `start, start + stride, ...` (stride != 1) with 4 accumulators.
+#[inline]
+fn fold_strided<T: Element, K: ReduceOp<T>>(
+    op: &K,
+    data: &[T],
+    start: isize,
+    len: usize,
+    stride: isize,
+) -> K::Acc {
+    let at = |i: usize| data[(start + i as isize * stride) as usize];
+    let mut acc = [op.init(); 4];
+    let quads = len / 4;
+    for q in 0..quads {
+        for (l, a) in acc.iter_mut().enumerate() {
+            *a = op.fold(*a, at(q * 4 + l));
+        }
+    }
+    let mut tail = op.init();
+    for i in quads * 4..len {
+        tail = op.fold(tail, at(i));
+    }
+    op.combine(
+        op.combine(op.combine(acc[0], acc[1]), op.combine(acc[2], acc[3])),
+        tail,
+    )
+}
+
+/// A run of `len` elements from `start` with `stride`: a slice fold when contiguous.
+#[inline]
+fn fold_segment<T: Element, K: ReduceOp<T>>(
+    op: &K,
+    data: &[T],
+    start: isize,
+    len: usize,
+    stride: isize,
+) -> K::Acc {
+    if stride == 1 {
+        let s = start as usize;
+        reduce_slice(op, &data[s..s + len])
+    } else {
+        fold_strided(op, data, start, len, stride)
+    }
+}
+
+/// The same run as [`fold_segment`], split over rayon when long.
+fn fold_segment_par<T: Element, K: ReduceOp<T>>(
+    op: &K,
+    data: &[T],
+    start: isize,
+    len: usize,
+    stride: isize,
+) -> K::Acc {
+    if stride == 1 || len < PAR_MIN {
+        return fold_segment(op, data, start, len, stride);
+    }
+    let pieces = len.div_ceil(CHUNK);
+    (0..pieces)
+        .into_par_iter()
+        .map(|p| {
+            let a = p * CHUNK;
+            let n = CHUNK.min(len - a);
+            fold_strided(op, data, start + a as isize * stride, n, stride)
+        })
+        .reduce(|| op.init(), |a, b| op.combine(a, b))
+}
+
+/// Dimensions iterated in C order: shapes and signed strides (in elements).
+#[derive(Clone, Debug, Default)]
+struct Dims {
+    shape: Vec<usize>,
+    strides: Vec<isize>,
+}
+
+impl Dims {
+    fn size(&self) -> usize {
+        self.shape.iter().product()
+    }
+
+    /// Offset (relative) of the flat C-order position `i`.
+    fn offset_of(&self, mut i: usize) -> isize {
+        let mut off = 0isize;
+        for (&d, &s) in self.shape.iter().zip(&self.strides).rev() {
+            off += (i % d) as isize * s;
+            i /= d;
+        }
+        off
+    }
+
+    /// Calls `f(offset)` for the positions `start..start + count` in C order, reusing `idx`.
+    #[inline]
+    fn for_each_offset(
+        &self,
+        start: usize,
+        count: usize,
+        idx: &mut Vec<usize>,
+        mut f: impl FnMut(isize),
+    ) {
+        let nd = self.shape.len();
+        if nd == 0 {
+            if count > 0 {
+                f(0);
+            }
+            return;
+        }
+        idx.clear();
+        idx.resize(nd, 0);
+        let mut rem = start;
+        for k in (0..nd).rev() {
+            idx[k] = rem % self.shape[k];
+            rem /= self.shape[k];
+        }
+        let mut off = self.offset_of(start);
+        for n in 0..count {
+            f(off);
+            if n + 1 == count {
+                break;
+            }
+            let mut k = nd - 1;
+            loop {
+                idx[k] += 1;
+                off += self.strides[k];
+                if idx[k] < self.shape[k] {
+                    break;
+                }
+                off -= self.strides[k] * self.shape[k] as isize;
+                idx[k] = 0;
+                if k == 0 {
+                    break;
+                }
+                k -= 1;
+            }
+        }
+    }
+
+    /// Splits off the last dimension: `(outer dims, len, stride)`; `(empty, 1, 1)` if none.
+    fn split_last(&self) -> (Dims, usize, isize) {
+        match self.shape.len() {
+            0 => (Dims::default(), 1, 1),
+            n => (
+                Dims {
+                    shape: self.shape[..n - 1].to_vec(),
+                    strides: self.strides[..n - 1].to_vec(),
+                },
+                self.shape[n - 1],
+                self.strides[n - 1],
+            ),
+        }
+    }
+}
+
+/// Merges adjacent dimensions `(a, b)` of `d` where `stride[a] == stride[b] * shape[b]`.
+fn merge_adjacent(d: &mut Dims) {
+    let mut shape: Vec<usize> = Vec::with_capacity(d.shape.len());
+    let mut strides: Vec<isize> = Vec::with_capacity(d.shape.len());
+    for (&n, &s) in d.shape.iter().zip(&d.strides) {
+        if let (Some(pn), Some(ps)) = (shape.last_mut(), strides.last_mut()) {
+            if *ps == s * n as isize {
+                *pn *= n;
+                *ps = s;
+                continue;
+            }
+        }
+        shape.push(n);
+        strides.push(s);
+    }
+    d.shape = shape;
+    d.strides = strides;
+}
+
+/// Splits a view into kept dimensions (output order) and reduced dimensions (reordered by
+/// decreasing stride, flipped to positive strides), both merged; returns the base offset.
+fn plan(lx: &Layout, axes: &[usize]) -> (Dims, Dims, isize) {
+    let mut base = lx.offset() as isize;
+    let mut kept = Dims::default();
+    let mut red: Vec<(usize, isize)> = Vec::new();
+    for (ax, (&n, &s)) in lx.shape().iter().zip(lx.strides()).enumerate() {
+        if n == 1 {
+            continue;
+        }
+        if axes.contains(&ax) {
+            if s < 0 {
+                base += (n as isize - 1) * s;
+                red.push((n, -s));
+            } else {
+                red.push((n, s));
+            }
+        } else {
+            kept.shape.push(n);
+            kept.strides.push(s);
+        }
+    }
+    red.sort_by(|a, b| b.1.cmp(&a.1));
+    let mut red = Dims {
+        shape: red.iter().map(|r| r.0).collect(),
+        strides: red.iter().map(|r| r.1).collect(),
+    };
+    merge_adjacent(&mut kept);
+    merge_adjacent(&mut red);
+    (kept, red, base)
+}
+
+/// Folds every reduced position from `off` (sequentially; long contiguous runs pairwise).
+fn fold_positions<T: Element, K: ReduceOp<T>>(
+    op: &K,
+    data: &[T],
+    off: isize,
+    outer: &Dims,
+    len: usize,
+    stride: isize,
+    idx: &mut Vec<usize>,
+) -> K::Acc {
+    let mut acc = op.init();
+    outer.for_each_offset(0, outer.size(), idx, |o| {
+        acc = op.combine(acc, fold_segment(op, data, off + o, len, stride));
+    });
+    acc
+}
+
+/// Like [`fold_positions`], split over rayon (one output with a large reduction).
+fn fold_positions_par<T: Element, K: ReduceOp<T>>(
+    op: &K,
+    data: &[T],
+    off: isize,
+    outer: &Dims,
+    len: usize,
+    stride: isize,
+) -> K::Acc {
+    let n_outer = outer.size();
+    if n_outer >= 4 * threads() {
+        let per = n_outer.div_ceil(4 * threads());
+        (0..n_outer.div_ceil(per))
+            .into_par_iter()
+            .map(|t| {
+                let a = t * per;
+                let cnt = per.min(n_outer - a);
+                let mut idx = Vec::new();
+                let mut acc = op.init();
+                outer.for_each_offset(a, cnt, &mut idx, |o| {
+                    acc = op.combine(acc, fold_segment(op, data, off + o, len, stride));
+                });
+                acc
+            })
+            .reduce(|| op.init(), |a, b| op.combine(a, b))
+    } else {
+        let mut idx = Vec::new();
+        let mut acc = op.init();
+        outer.for_each_offset(0, n_outer, &mut idx, |o| {
+            acc = op.combine(acc, fold_segment_par(op, data, off + o, len, stride));
+        });
+        acc
+    }
+}
+
+/// Reduced axes innermost: one fold per output.
+fn reduce_per_output<T: Element, K: ReduceOp<T>>(
+    op: &K,
+    data: &[T],
+    kept: &Dims,
+    red: &Dims,
+    base: isize,
+    count: usize,
+) -> Vec<K::Out> {
+    let n_out = kept.size();
+    let rsize = red.size();
+    let (outer, len, stride) = red.split_last();
+    let mut out = vec![K::Out::ZERO; n_out];
+    let many_outputs = n_out >= 2 * threads() || rsize < PAR_MIN;
+    if !many_outputs {
+        for (p, o) in out.iter_mut().enumerate() {
+            let off = base + kept.offset_of(p);
+            *o = op.finish(
+                fold_positions_par(op, data, off, &outer, len, stride),
+                count,
+            );
+        }
+        return out;
+    }
+    let body = |first: usize, chunk: &mut [K::Out]| {
+        let mut idx = Vec::new();
+        let mut kidx = Vec::new();
+        let n = chunk.len();
+        let mut it = chunk.iter_mut();
+        kept.for_each_offset(first, n, &mut kidx, |k| {
+            let acc = fold_positions(op, data, base + k, &outer, len, stride, &mut idx);
+            if let Some(o) = it.next() {
+                *o = op.finish(acc, count);
+            }
+        });
+    };
+    if n_out * rsize < PAR_MIN {
+        body(0, &mut out);
+    } else {
+        let per = n_out
+            .div_ceil(8 * threads())
+            .max(CHUNK.div_ceil(rsize.max(1)))
+            .max(1);
+        out.par_chunks_mut(per)
+            .enumerate()
+            .for_each(|(c, chunk)| body(c * per, chunk));
+    }
+    out
+}
+
+/// Folds the rows at the reduced positions `start..start + cnt` (from `off`) into `acc`
+/// (`acc.len()` columns with stride `sv`), in column blocks.
+#[allow(clippy::too_many_arguments)]
+fn fold_rows<T: Element, K: ReduceOp<T>>(
+    op: &K,
+    data: &[T],
+    off: isize,
+    sv: isize,
+    red: &Dims,
+    start: usize,
+    cnt: usize,
+    acc: &mut [K::Acc],
+    idx: &mut Vec<usize>,
+) {
+    let m = acc.len();
+    let mut c0 = 0;
+    while c0 < m {
+        let w = COL_BLOCK.min(m - c0);
+        let a = &mut acc[c0..c0 + w];
+        let col = off + c0 as isize * sv;
+        red.for_each_offset(start, cnt, idx, |r| {
+            let row = col + r;
+            if sv == 1 {
+                let s = row as usize;
+                for (a, &x) in a.iter_mut().zip(&data[s..s + w]) {
+                    *a = op.fold(*a, x);
+                }
+            } else {
+                for (j, a) in a.iter_mut().enumerate() {
+                    *a = op.fold(*a, data[(row + j as isize * sv) as usize]);
+                }
+            }
+        });
+        c0 += w;
+    }
+}
+
+/// A kept axis innermost: rows of the reduced positions accumulate into vectors.
+fn reduce_rows<T: Element, K: ReduceOp<T>>(
+    op: &K,
+    data: &[T],
+    kept: &Dims,
+    red: &Dims,
+    base: isize,
+    count: usize,
+) -> Vec<K::Out> {
+    let (outer, m, sv) = kept.split_last();
+    let n_outer = outer.size();
+    let rsize = red.size();
+    let mut out = vec![K::Out::ZERO; n_outer * m];
+    let whole = |o: usize, chunk: &mut [K::Out]| {
+        let mut idx = Vec::new();
+        let mut acc = vec![op.init(); m];
+        let off = base + outer.offset_of(o);
+        fold_rows(op, data, off, sv, red, 0, rsize, &mut acc, &mut idx);
+        for (y, a) in chunk.iter_mut().zip(acc) {
+            *y = op.finish(a, count);
+        }
+    };
+    let total = n_outer * m * rsize;
+    if total < PAR_MIN {
+        for (o, chunk) in out.chunks_mut(m).enumerate() {
+            whole(o, chunk);
+        }
+    } else if n_outer >= 2 * threads() {
+        out.par_chunks_mut(m)
+            .enumerate()
+            .for_each(|(o, chunk)| whole(o, chunk));
+    } else {
+        // Few outer outputs: split the reduced rows over tasks, combine their vectors.
+        let tasks = (4 * threads())
+            .min(rsize)
+            .min((m * rsize).div_ceil(CHUNK).max(1));
+        let per = rsize.div_ceil(tasks.max(1));
+        for (o, chunk) in out.chunks_mut(m).enumerate() {
+            let off = base + outer.offset_of(o);
+            let acc = (0..rsize.div_ceil(per))
+                .into_par_iter()
+                .map(|t| {
+                    let a = t * per;
+                    let mut idx = Vec::new();
+                    let mut acc = vec![op.init(); m];
+                    fold_rows(
+                        op,
+                        data,
+                        off,
+                        sv,
+                        red,
+                        a,
+                        per.min(rsize - a),
+                        &mut acc,
+                        &mut idx,
+                    );
+                    acc
+                })
+                .reduce_with(|mut a, b| {
+                    for (x, y) in a.iter_mut().zip(b) {
+                        *x = op.combine(*x, y);
+                    }
+                    a
+                })
+                .unwrap_or_else(|| vec![op.init(); m]);
+            for (y, a) in chunk.iter_mut().zip(acc) {
+                *y = op.finish(a, count);
+            }
+        }
+    }
+    out
+}
+
+/// The reduction of `axes` of the view `lx` of `data` (see the module docs).
+pub(crate) fn reduce_view<T: Element, K: ReduceOp<T>>(
+    op: &K,
+    data: &[T],
+    lx: &Layout,
+    axes: &[usize],
+) -> Vec<K::Out> {
+    let count: usize = axes.iter().map(|&a| lx.shape()[a]).product();
+    let n_out: usize = lx
+        .shape()
+        .iter()
+        .enumerate()
+        .filter(|(a, _)| !axes.contains(a))
+        .map(|(_, &d)| d)
+        .product();
+    if lx.size() == 0 {
+        return vec![op.finish(op.init(), count); n_out];
+    }
+    if let (Some(xs), true) = (contiguous(data, lx), n_out == 1) {
+        return vec![op.finish(reduce_slice(op, xs), count)];
+    }
+    let (kept, red, base) = plan(lx, axes);
+    if red.shape.is_empty() {
+        // Nothing to combine: every output is one element.
+        let mut l = lx.clone();
+        for &a in axes.iter().rev() {
+            l = l.index_axis(a, 0);
+        }
+        return gather_map(data, &l, |x| op.finish(op.fold(op.init(), x), count));
+    }
+    if kept.shape.is_empty() {
+        let (outer, len, stride) = red.split_last();
+        return vec![op.finish(
+            fold_positions_par(op, data, base, &outer, len, stride),
+            count,
+        )];
+    }
+    let kept_inner = kept.strides.last().map_or(isize::MAX, |s| s.abs());
+    let red_inner = *red.strides.last().unwrap_or(&isize::MAX);
+    if kept_inner < red_inner {
+        reduce_rows(op, data, &kept, &red, base, count)
+    } else {
+        reduce_per_output(op, data, &kept, &red, base, count)
+    }
+}
+
+/// True when `x` beats `best` for the arg-reduction `kind` (ties keep the first). Neither is
+/// NaN here. Real types compare directly (the match folds away per type); bool and complex
+/// use the sort order (complex: lexicographic, as NumPy).
+#[inline(always)]
+fn beats<T: Element>(kind: ArgKind, x: &T, best: &T) -> bool {
+    macro_rules! cmp {
+        ($a:expr, $b:expr) => {
+            match kind {
+                ArgKind::Max => $a > $b,
+                ArgKind::Min => $a < $b,
+            }
+        };
+    }
+    match (x.to_scalar(), best.to_scalar()) {
+        (Scalar::F64(a), Scalar::F64(b)) => cmp!(a, b),
+        (Scalar::F32(a), Scalar::F32(b)) => cmp!(a, b),
+        (Scalar::I64(a), Scalar::I64(b)) => cmp!(a, b),
+        (Scalar::I32(a), Scalar::I32(b)) => cmp!(a, b),
+        (Scalar::U8(a), Scalar::U8(b)) => cmp!(a, b),
+        _ => {
+            let want = match kind {
+                ArgKind::Max => Ordering::Greater,
+                ArgKind::Min => Ordering::Less,
+            };
+            x.sort_cmp(best) == want
+        }
+    }
+}
+
+/// First index of the extremum of a non-empty lane (the first NaN if any).
+fn arg_lane<T: Element>(kind: ArgKind, xs: &[T]) -> (usize, T) {
+    let mut bi = 0;
+    let mut bv = xs[0];
+    if bv.is_nan_value() {
+        return (0, bv);
+    }
+    for (i, x) in xs.iter().enumerate().skip(1) {
+        if x.is_nan_value() {
+            return (i, *x);
+        }
+        if beats(kind, x, &bv) {
+            bi = i;
+            bv = *x;
+        }
+    }
+    (bi, bv)
+}
+
+/// [`arg_lane`] split over rayon: chunk winners are combined in order.
+fn arg_lane_par<T: Element>(kind: ArgKind, xs: &[T]) -> usize {
+    if xs.len() < PAR_MIN {
+        return arg_lane(kind, xs).0;
+    }
+    let winners: Vec<(usize, T)> = xs
+        .par_chunks(CHUNK)
+        .enumerate()
+        .map(|(c, ch)| {
+            let (i, v) = arg_lane(kind, ch);
+            (c * CHUNK + i, v)
+        })
+        .collect();
+    let (mut bi, mut bv) = winners[0];
+    for &(i, v) in &winners {
+        if bv.is_nan_value() {
+            break;
+        }
+        if v.is_nan_value() || beats(kind, &v, &bv) {
+            bi = i;
+            bv = v;
+        }
+    }
+    bi
+}
+
+/// The arg-reduction down the columns `c0..c0 + out.len()` of `xs` (`n` rows of `inner`
+/// columns) into `out`.
+fn arg_rows<T: Element>(
+    kind: ArgKind,
+    xs: &[T],
+    n: usize,
+    inner: usize,
+    c0: usize,
+    out: &mut [i64],
+) {
+    let w = out.len();
+    let mut bv: Vec<T> = xs[c0..c0 + w].to_vec();
+    out.iter_mut().for_each(|o| *o = 0);
+    for i in 1..n {
+        let row = &xs[i * inner + c0..i * inner + c0 + w];
+        for ((b, o), x) in bv.iter_mut().zip(out.iter_mut()).zip(row) {
+            if !b.is_nan_value() && (x.is_nan_value() || beats(kind, x, b)) {
+                *b = *x;
+                *o = i as i64;
+            }
+        }
+    }
+}
+
+/// `(outer, n, inner)` of a shape around `axis`.
+fn split_around(shape: &[usize], axis: usize) -> (usize, usize, usize) {
+    (
+        shape[..axis].iter().product(),
+        shape[axis],
+        shape[axis + 1..].iter().product(),
+    )
+}
+
+/// Contiguous elements of a view: the slice itself or a C-order copy.
+fn contiguous_data<'a, T: Element>(data: &'a [T], lx: &Layout, copy: &'a mut Vec<T>) -> &'a [T] {
+    match contiguous(data, lx) {
+        Some(s) => s,
+        None => {
+            *copy = gather_map(data, lx, |x| x);
+            copy
+        }
+    }
+}
+
+/// Inclusive scan of `n` rows of `inner` columns (`xs`) into `out`.
+fn scan_block<T: Element, K: ScanOp<T>>(
+    op: &K,
+    xs: &[T],
+    n: usize,
+    inner: usize,
+    out: &mut [K::Out],
+) {
+    if inner == 1 {
+        let mut acc = op.init();
+        for (o, &x) in out.iter_mut().zip(xs) {
+            acc = op.step(acc, x);
+            *o = acc;
+        }
+        return;
+    }
+    for (o, &x) in out[..inner].iter_mut().zip(&xs[..inner]) {
+        *o = op.step(op.init(), x);
+    }
+    for i in 1..n {
+        let (prev, cur) = out[(i - 1) * inner..(i + 1) * inner].split_at_mut(inner);
+        let row = &xs[i * inner..(i + 1) * inner];
+        if inner >= PAR_MIN {
+            cur.par_chunks_mut(CHUNK)
+                .zip(prev.par_chunks(CHUNK))
+                .zip(row.par_chunks(CHUNK))
+                .for_each(|((c, p), r)| {
+                    for ((c, &p), &x) in c.iter_mut().zip(p.iter()).zip(r) {
+                        *c = op.step(p, x);
+                    }
+                });
+        } else {
+            for ((c, &p), &x) in cur.iter_mut().zip(prev.iter()).zip(row) {
+                *c = op.step(p, x);
+            }
+        }
+    }
+}
 
 impl ReduceOps for Cpu {
     fn reduce<T: Element, K: ReduceOp<T>>(
         &self,
-        _op: K,
-        _x: &CpuBuffer<T>,
-        _lx: &Layout,
-        _axes: &[usize],
+        op: K,
+        x: &CpuBuffer<T>,
+        lx: &Layout,
+        axes: &[usize],
     ) -> Result<CpuBuffer<K::Out>> {
-        Err(Error::Backend {
-            op: K::NAME,
-            msg: "WIP".into(),
-        })
+        Ok(CpuBuffer::new(reduce_view(&op, x.as_slice(), lx, axes)))
     }
+
     fn arg_reduce<T: Element>(
         &self,
-        _kind: ArgKind,
-        _x: &CpuBuffer<T>,
-        _lx: &Layout,
-        _axis: usize,
+        kind: ArgKind,
+        x: &CpuBuffer<T>,
+        lx: &Layout,
+        axis: usize,
     ) -> Result<CpuBuffer<i64>> {
-        Err(Error::Backend {
-            op: "argmin",
-            msg: "WIP".into(),
-        })
+        let (outer, n, inner) = split_around(lx.shape(), axis);
+        let mut out = vec![0i64; outer * inner];
+        if out.is_empty() || n == 0 {
+            return Ok(CpuBuffer::new(out));
+        }
+        let mut copy = Vec::new();
+        let xs = contiguous_data(x.as_slice(), lx, &mut copy);
+        let par = lx.size() >= PAR_MIN;
+        if inner == 1 {
+            if par && outer >= 2 * threads() {
+                let per = CHUNK.div_ceil(n).max(1);
+                out.par_chunks_mut(per)
+                    .zip(xs.par_chunks(per * n))
+                    .for_each(|(o, lanes)| {
+                        for (o, lane) in o.iter_mut().zip(lanes.chunks(n)) {
+                            *o = arg_lane(kind, lane).0 as i64;
+                        }
+                    });
+            } else {
+                for (o, lane) in out.iter_mut().zip(xs.chunks(n)) {
+                    *o = arg_lane_par(kind, lane) as i64;
+                }
+            }
+        } else if par && outer >= 2 * threads() {
+            out.par_chunks_mut(inner)
+                .zip(xs.par_chunks(n * inner))
+                .for_each(|(o, b)| arg_rows(kind, b, n, inner, 0, o));
+        } else {
+            for (o, b) in out.chunks_mut(inner).zip(xs.chunks(n * inner)) {
+                if par {
+                    // Column blocks of one (n, inner) block in parallel.
+                    const W: usize = COL_BLOCK / 4;
+                    o.par_chunks_mut(W)
+                        .enumerate()
+                        .for_each(|(c, o)| arg_rows(kind, b, n, inner, c * W, o));
+                } else {
+                    arg_rows(kind, b, n, inner, 0, o);
+                }
+            }
+        }
+        Ok(CpuBuffer::new(out))
     }
+
     fn scan<T: Element, K: ScanOp<T>>(
         &self,
-        _op: K,
-        _x: &CpuBuffer<T>,
-        _lx: &Layout,
-        _axis: usize,
+        op: K,
+        x: &CpuBuffer<T>,
+        lx: &Layout,
+        axis: usize,
     ) -> Result<CpuBuffer<K::Out>> {
-        Err(Error::Backend {
-            op: K::NAME,
-            msg: "WIP".into(),
-        })
+        let (outer, n, inner) = split_around(lx.shape(), axis);
+        let total = lx.size();
+        let mut out = vec![K::Out::ZERO; total];
+        if total == 0 {
+            return Ok(CpuBuffer::new(out));
+        }
+        let mut copy = Vec::new();
+        let xs = contiguous_data(x.as_slice(), lx, &mut copy);
+        let block = n * inner;
+        if total >= PAR_MIN && outer >= 2 {
+            let per = CHUNK.div_ceil(block).max(1);
+            out.par_chunks_mut(per * block)
+                .zip(xs.par_chunks(per * block))
+                .for_each(|(o, b)| {
+                    for (o, b) in o.chunks_mut(block).zip(b.chunks(block)) {
+                        scan_block(&op, b, n, inner, o);
+                    }
+                });
+        } else {
+            for (o, b) in out.chunks_mut(block).zip(xs.chunks(block)) {
+                scan_block(&op, b, n, inner, o);
+            }
+        }
+        Ok(CpuBuffer::new(out))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cuprite_core::ops::{CumSum, Max, Sum};
+
+    /// Reference: fold every output's elements one by one, by multi-index.
+    fn naive_sum(data: &[f64], lx: &Layout, axes: &[usize]) -> Vec<f64> {
+        let shape = lx.shape();
+        let kept: Vec<usize> = (0..shape.len()).filter(|a| !axes.contains(a)).collect();
+        let n_out: usize = kept.iter().map(|&a| shape[a]).product();
+        let mut out = vec![0.0; n_out];
+        let total = lx.size();
+        let mut idx = vec![0usize; shape.len()];
+        for _ in 0..total {
+            let mut p = 0;
+            for &a in &kept {
+                p = p * shape[a] + idx[a];
+            }
+            out[p] += data[lx.offset_of(&idx)];
+            for k in (0..shape.len()).rev() {
+                idx[k] += 1;
+                if idx[k] < shape[k] {
+                    break;
+                }
+                idx[k] = 0;
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn every_path_matches_a_naive_loop() {
+        // Integer-valued data: every summation order gives the exact result.
+        let data: Vec<f64> = (0..2 * 3 * 50 * 700).map(|i| (i % 97) as f64).collect();
+        let base = Layout::contiguous(&[2, 3, 50, 700]);
+        let views = [
+            base.clone(),
+            base.permute("t", &[3, 1, 0, 2]).unwrap(),
+            base.slice_axis(3, 699, 350, -2),
+            base.slice_axis(2, 0, 1, 1),
+            Layout::contiguous(&[3, 1, 700])
+                .broadcast_to("t", &[2, 3, 50, 700])
+                .unwrap(),
+        ];
+        let axes_sets: [&[usize]; 8] = [
+            &[],
+            &[0],
+            &[1],
+            &[3],
+            &[0, 2],
+            &[1, 3],
+            &[0, 1, 2],
+            &[0, 1, 2, 3],
+        ];
+        for l in &views {
+            for axes in axes_sets {
+                let got = reduce_view(&Sum, &data, l, axes);
+                assert_eq!(got, naive_sum(&data, l, axes), "{l:?} {axes:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn nan_propagates_through_lanes() {
+        let mut data = vec![1.0f64; 100_000];
+        data[77_777] = f64::NAN;
+        let l = Layout::contiguous(&[100_000]);
+        assert!(reduce_view(&Max, &data, &l, &[0])[0].is_nan());
+        let l2 = Layout::contiguous(&[1000, 100]);
+        let m = reduce_view(&Max, &data, &l2, &[0]);
+        assert!(m[77].is_nan() && m[76] == 1.0);
+    }
+
+    #[test]
+    fn scans_and_args_on_strided_views() {
+        let data: Vec<i64> = (0..24).collect();
+        let l = Layout::contiguous(&[4, 6]).transposed();
+        let cpu = Cpu;
+        let buf = CpuBuffer::new(data);
+        let s = cpu.scan(CumSum, &buf, &l, 1).unwrap();
+        assert_eq!(&s.as_slice()[..4], &[0, 6, 18, 36]);
+        let a = cpu.arg_reduce(ArgKind::Min, &buf, &l, 0).unwrap();
+        assert_eq!(a.as_slice(), &[0, 0, 0, 0]);
+        let a = cpu.arg_reduce(ArgKind::Max, &buf, &l, 1).unwrap();
+        assert_eq!(a.as_slice(), &[3; 6]);
     }
 }

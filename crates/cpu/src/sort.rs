@@ -1,42 +1,296 @@
-//! Sorting primitives of the CPU backend (being written).
+//! Sorting primitives of the CPU backend. Every op works lane by lane along an axis: the view
+//! is read with the axis last (contiguous lanes are used in place, anything else is gathered
+//! once), lanes run in parallel over rayon, and the result is written back in the view's axis
+//! order. Long lanes of real, integer and bool types use the stable LSD radix sort of
+//! [`radix`]; short lanes and complex types use the stable `sort_by(Element::sort_cmp)`.
+
+#[path = "radix.rs"]
+mod radix;
+
+use crate::memory::gather_map;
+use crate::par;
+use crate::view::contiguous;
 use crate::{buffer::CpuBuffer, Cpu};
 use cuprite_core::backend::SortOps;
-use cuprite_core::{Element, Error, Layout, Result};
+use cuprite_core::layout::c_strides;
+use cuprite_core::{DType, Element, Layout, Result, Scalar};
+use radix::{
+    advise_huge_pages, f32_key, f64_key, i32_key, i64_key, radix_sort, RadixKey, RADIX_MIN,
+};
+use rayon::prelude::*;
+use std::borrow::Cow;
+use std::cmp::Ordering;
+
+/// The elements of a view in C order: the buffer itself when contiguous, else a copy.
+pub(crate) fn c_order<'a, T: Element>(data: &'a [T], layout: &Layout) -> Cow<'a, [T]> {
+    match contiguous(data, layout) {
+        Some(s) => Cow::Borrowed(s),
+        None => Cow::Owned(gather_map(data, layout, |x| x)),
+    }
+}
+
+/// Runs `f(src_lane, out_lane)` on every lane of the view along `axis` and returns the
+/// outputs as a C-contiguous vector of the view's shape.
+fn lanes_map<T: Element, O: Element>(
+    data: &[T],
+    lx: &Layout,
+    axis: usize,
+    f: impl Fn(&[T], &mut [O]) + Sync + Send,
+) -> Vec<O> {
+    let n = lx.size();
+    if n == 0 {
+        return Vec::new();
+    }
+    let ndim = lx.ndim();
+    let len = lx.shape()[axis];
+    let last = lx.axes_to_end(&[axis]);
+    let src = c_order(data, &last);
+    let mut work = vec![O::ZERO; n];
+    advise_huge_pages(&mut work);
+    if n < par::PAR_MIN || n == len {
+        work.chunks_mut(len)
+            .zip(src.chunks(len))
+            .for_each(|(o, s)| f(s, o));
+    } else {
+        work.par_chunks_mut(len)
+            .zip(src.par_chunks(len))
+            .with_min_len((par::PAR_MIN / len).max(1))
+            .for_each(|(o, s)| f(s, o));
+    }
+    if axis == ndim - 1 {
+        return work;
+    }
+    // `work` holds the lanes axis-last; view it in the original axis order and copy.
+    let ws = c_strides(last.shape());
+    let strides: Vec<isize> = (0..ndim)
+        .map(|i| match i.cmp(&axis) {
+            Ordering::Less => ws[i],
+            Ordering::Equal => ws[ndim - 1],
+            Ordering::Greater => ws[i - 1],
+        })
+        .collect();
+    gather_map(&work, &Layout::new(lx.shape().to_vec(), strides, 0), |x| x)
+}
+
+/// The 64-bit radix key of an f64 or i64 (only called for those types).
+#[inline(always)]
+fn key64<T: Element>(x: &T) -> u64 {
+    match x.to_scalar() {
+        Scalar::F64(v) => f64_key(v),
+        Scalar::I64(v) => i64_key(v),
+        _ => 0,
+    }
+}
+
+/// The 32-bit radix key of an f32, i32, u8 or bool (only called for those types).
+#[inline(always)]
+fn key32<T: Element>(x: &T) -> u32 {
+    match x.to_scalar() {
+        Scalar::F32(v) => f32_key(v),
+        Scalar::I32(v) => i32_key(v),
+        Scalar::U8(v) => v as u32,
+        Scalar::Bool(v) => v as u32,
+        _ => 0,
+    }
+}
+
+/// Width of the radix key of `T`, or `None` for the types sorted by comparison (complex).
+fn key_bits<T: Element>() -> Option<u32> {
+    match T::DTYPE {
+        DType::F64 | DType::I64 => Some(64),
+        DType::F32 | DType::I32 | DType::U8 | DType::Bool => Some(32),
+        DType::C64 | DType::C128 => None,
+    }
+}
+
+/// Stable sort of one lane `src` into `out`.
+fn sort_lane<T: Element>(src: &[T], out: &mut [T]) {
+    let n = src.len();
+    match key_bits::<T>() {
+        Some(bits) if n >= RADIX_MIN => {
+            let mut scratch = vec![T::ZERO; n];
+            if bits == 64 {
+                radix_sort(src, out, &mut scratch, key64::<T>);
+            } else {
+                radix_sort(src, out, &mut scratch, key32::<T>);
+            }
+        }
+        _ => {
+            out.copy_from_slice(src);
+            out.sort_by(T::sort_cmp);
+        }
+    }
+}
+
+/// Stable radix argsort of one lane by `(key, position)` pairs.
+fn argsort_pairs<T: Element, K: RadixKey + Default>(
+    src: &[T],
+    out: &mut [i64],
+    key: impl Fn(&T) -> K + Sync,
+) {
+    let n = src.len();
+    let mut pairs: Vec<(K, u32)> = Vec::with_capacity(n);
+    src.par_iter()
+        .with_min_len(par::CHUNK)
+        .enumerate()
+        .map(|(i, x)| (key(x), i as u32))
+        .collect_into_vec(&mut pairs);
+    let mut sorted = vec![(K::default(), 0u32); n];
+    let mut scratch = vec![(K::default(), 0u32); n];
+    radix_sort(&pairs, &mut sorted, &mut scratch, |p| p.0);
+    drop(scratch);
+    par::map1(out, &sorted, |p| p.1 as i64);
+}
+
+/// Stable argsort of one lane `src` into `out` (indices along the lane).
+fn argsort_lane<T: Element>(src: &[T], out: &mut [i64]) {
+    let n = src.len();
+    match key_bits::<T>() {
+        Some(bits) if n >= RADIX_MIN && n <= u32::MAX as usize => {
+            if bits == 64 {
+                argsort_pairs(src, out, key64::<T>);
+            } else {
+                argsort_pairs(src, out, key32::<T>);
+            }
+        }
+        _ => {
+            out.iter_mut().enumerate().for_each(|(i, o)| *o = i as i64);
+            out.sort_by(|&a, &b| src[a as usize].sort_cmp(&src[b as usize]));
+        }
+    }
+}
 
 impl SortOps for Cpu {
-    fn sort<T: Element>(
-        &self,
-        _x: &CpuBuffer<T>,
-        _lx: &Layout,
-        _axis: usize,
-    ) -> Result<CpuBuffer<T>> {
-        Err(Error::Backend {
-            op: "sort",
-            msg: "WIP".into(),
-        })
+    fn sort<T: Element>(&self, x: &CpuBuffer<T>, lx: &Layout, axis: usize) -> Result<CpuBuffer<T>> {
+        Ok(CpuBuffer::new(lanes_map(
+            x.as_slice(),
+            lx,
+            axis,
+            sort_lane::<T>,
+        )))
     }
+
     fn argsort<T: Element>(
         &self,
-        _x: &CpuBuffer<T>,
-        _lx: &Layout,
-        _axis: usize,
+        x: &CpuBuffer<T>,
+        lx: &Layout,
+        axis: usize,
     ) -> Result<CpuBuffer<i64>> {
-        Err(Error::Backend {
-            op: "argsort",
-            msg: "WIP".into(),
-        })
+        Ok(CpuBuffer::new(lanes_map(
+            x.as_slice(),
+            lx,
+            axis,
+            argsort_lane::<T>,
+        )))
     }
+
+    fn partition<T: Element>(
+        &self,
+        x: &CpuBuffer<T>,
+        lx: &Layout,
+        axis: usize,
+        kth: usize,
+    ) -> Result<CpuBuffer<T>> {
+        Ok(CpuBuffer::new(lanes_map(
+            x.as_slice(),
+            lx,
+            axis,
+            |s: &[T], o: &mut [T]| {
+                o.copy_from_slice(s);
+                o.select_nth_unstable_by(kth, T::sort_cmp);
+            },
+        )))
+    }
+
+    fn argpartition<T: Element>(
+        &self,
+        x: &CpuBuffer<T>,
+        lx: &Layout,
+        axis: usize,
+        kth: usize,
+    ) -> Result<CpuBuffer<i64>> {
+        Ok(CpuBuffer::new(lanes_map(
+            x.as_slice(),
+            lx,
+            axis,
+            |s: &[T], o: &mut [i64]| {
+                o.iter_mut().enumerate().for_each(|(i, v)| *v = i as i64);
+                o.select_nth_unstable_by(kth, |&a, &b| s[a as usize].sort_cmp(&s[b as usize]));
+            },
+        )))
+    }
+
     fn searchsorted<T: Element>(
         &self,
-        _s: &CpuBuffer<T>,
-        _ls: &Layout,
-        _v: &CpuBuffer<T>,
-        _lv: &Layout,
-        _right: bool,
+        sorted: &CpuBuffer<T>,
+        ls: &Layout,
+        values: &CpuBuffer<T>,
+        lv: &Layout,
+        right: bool,
     ) -> Result<CpuBuffer<i64>> {
-        Err(Error::Backend {
-            op: "searchsorted",
-            msg: "WIP".into(),
-        })
+        let s = c_order(sorted.as_slice(), ls);
+        let out = if right {
+            gather_map(values.as_slice(), lv, |v| {
+                s.partition_point(|x| x.sort_cmp(&v) != Ordering::Greater) as i64
+            })
+        } else {
+            gather_map(values.as_slice(), lv, |v| {
+                s.partition_point(|x| x.sort_cmp(&v) == Ordering::Less) as i64
+            })
+        };
+        Ok(CpuBuffer::new(out))
+    }
+
+    fn unique<T: Element>(&self, x: &CpuBuffer<T>, lx: &Layout) -> Result<(CpuBuffer<T>, usize)> {
+        let src = c_order(x.as_slice(), lx);
+        let mut sorted = vec![T::ZERO; src.len()];
+        sort_lane(&src, &mut sorted);
+        // Equal runs (NaNs and signed zeros included) collapse to their first element.
+        sorted.dedup_by(|b, a| a.sort_cmp(b) == Ordering::Equal);
+        let n = sorted.len();
+        Ok((CpuBuffer::new(sorted), n))
+    }
+
+    fn unique_all<T: Element>(
+        &self,
+        x: &CpuBuffer<T>,
+        lx: &Layout,
+    ) -> Result<(
+        CpuBuffer<T>,
+        CpuBuffer<i64>,
+        CpuBuffer<i64>,
+        CpuBuffer<i64>,
+        usize,
+    )> {
+        let src = c_order(x.as_slice(), lx);
+        let n = src.len();
+        let mut perm = vec![0i64; n];
+        argsort_lane(&src, &mut perm);
+        let (mut values, mut indices, mut counts) = (Vec::new(), Vec::new(), Vec::new());
+        let mut inverse = vec![0i64; n];
+        let mut start = 0;
+        while start < n {
+            let first = src[perm[start] as usize];
+            let mut end = start + 1;
+            while end < n && src[perm[end] as usize].sort_cmp(&first) == Ordering::Equal {
+                end += 1;
+            }
+            let g = values.len() as i64;
+            for &p in &perm[start..end] {
+                inverse[p as usize] = g;
+            }
+            values.push(first);
+            indices.push(perm[start]);
+            counts.push((end - start) as i64);
+            start = end;
+        }
+        let k = values.len();
+        Ok((
+            CpuBuffer::new(values),
+            CpuBuffer::new(indices),
+            CpuBuffer::new(inverse),
+            CpuBuffer::new(counts),
+            k,
+        ))
     }
 }

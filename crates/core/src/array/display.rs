@@ -1,1 +1,405 @@
-//! (being written)
+//! Printing arrays the way NumPy does: `Display` is `print(a)` (`[[1. 2.]\n [3. 4.]]`),
+//! `Debug` is `repr(a)` (`array([[1., 2.], ...], dtype=float32)`). Arrays of more than 1000
+//! elements are summarised with `...`, and only the printed corners are downloaded.
+
+use super::Array;
+use crate::backend::BackendBase;
+use crate::dtype::{DType, Element, Scalar};
+use crate::error::Result;
+use crate::slice::SliceArg;
+use std::fmt;
+
+/// Arrays with more elements than this are summarised (NumPy's `threshold`).
+pub const PRINT_THRESHOLD: usize = 1000;
+/// Elements kept at each end of a summarised axis (NumPy's `edgeitems`).
+pub const EDGE_ITEMS: usize = 3;
+/// Maximum printed line width (NumPy's `linewidth`).
+pub const LINE_WIDTH: usize = 75;
+/// Fractional digits of floats (NumPy's `precision`).
+const PRECISION: usize = 8;
+
+/// The printed part of an array: a dense block of host values plus, per axis, where the
+/// `...` goes (the number of leading items before it), if anywhere.
+struct Printed<T> {
+    shape: Vec<usize>,
+    data: Vec<T>,
+    gap: Vec<Option<usize>>,
+}
+
+/// Downloads the corners of `a` that the printout shows: one transfer per corner block.
+fn fetch<T: Element, B: BackendBase>(a: &Array<T, B>) -> Result<Printed<T>> {
+    let summarise = a.size() > PRINT_THRESHOLD;
+    let pieces: Vec<Vec<(SliceArg, usize)>> = a
+        .shape()
+        .iter()
+        .map(|&n| {
+            if summarise && n > 2 * EDGE_ITEMS {
+                let e = EDGE_ITEMS as isize;
+                vec![
+                    (SliceArg::from(..e), EDGE_ITEMS),
+                    (SliceArg::from(-e..), EDGE_ITEMS),
+                ]
+            } else {
+                vec![(SliceArg::from(..), n)]
+            }
+        })
+        .collect();
+    let shape: Vec<usize> = pieces.iter().map(|p| p.iter().map(|x| x.1).sum()).collect();
+    let gap = pieces
+        .iter()
+        .map(|p| (p.len() == 2).then_some(EDGE_ITEMS))
+        .collect();
+    let total: usize = shape.iter().product();
+    let mut data = vec![T::ZERO; total];
+    let ndim = shape.len();
+    // Iterate over every combination of pieces (2^k blocks for k summarised axes).
+    let counts: Vec<usize> = pieces.iter().map(|p| p.len()).collect();
+    let mut choice = vec![0usize; ndim];
+    loop {
+        let args: Vec<SliceArg> = (0..ndim).map(|ax| pieces[ax][choice[ax]].0).collect();
+        let block = a.with_layout(crate::slice::apply_slice(a.layout(), &args)?);
+        let values = block.to_vec()?;
+        let origin: Vec<usize> = (0..ndim)
+            .map(|ax| if choice[ax] == 1 { EDGE_ITEMS } else { 0 })
+            .collect();
+        let bshape = block.shape().to_vec();
+        for (flat, v) in values.into_iter().enumerate() {
+            let (mut rem, mut dst, mut stride) = (flat, 0usize, 1usize);
+            for ax in (0..ndim).rev() {
+                let i = rem % bshape[ax].max(1);
+                rem /= bshape[ax].max(1);
+                dst += (origin[ax] + i) * stride;
+                stride *= shape[ax];
+            }
+            data[dst] = v;
+        }
+        // Next combination.
+        let mut ax = ndim;
+        loop {
+            if ax == 0 {
+                return Ok(Printed { shape, data, gap });
+            }
+            ax -= 1;
+            choice[ax] += 1;
+            if choice[ax] < counts[ax] {
+                break;
+            }
+            choice[ax] = 0;
+        }
+    }
+}
+
+/// True when NumPy would print these floats in scientific notation.
+fn use_scientific(values: &[f64]) -> bool {
+    let (mut min, mut max, mut any) = (f64::INFINITY, 0.0f64, false);
+    for v in values.iter().map(|v| v.abs()) {
+        if v.is_finite() && v != 0.0 {
+            min = min.min(v);
+            max = max.max(v);
+            any = true;
+        }
+    }
+    any && (max >= 1e8 || min < 1e-4 || max / min > 1e3)
+}
+
+/// One float in positional notation with at most `PRECISION` fractional digits, trailing
+/// zeros removed (NumPy's default `floatmode='maxprec'`).
+fn format_float(v: f64) -> String {
+    if v.is_nan() {
+        return "nan".into();
+    }
+    if v.is_infinite() {
+        return if v > 0.0 { "inf".into() } else { "-inf".into() };
+    }
+    let m = format!("{:.*}", PRECISION, v);
+    let m = m.trim_end_matches('0');
+    m.to_string()
+}
+
+/// Floats in scientific notation with one common number of mantissa digits and exponent
+/// width, as NumPy prints them.
+fn format_scientific(values: &[f64]) -> Vec<String> {
+    let parts = |v: f64, digits: usize| -> (String, i32) {
+        let s = format!("{:.*e}", digits, v);
+        let (mant, exp) = s.split_once('e').unwrap_or((&s, "0"));
+        (mant.to_string(), exp.parse().unwrap_or(0))
+    };
+    let finite = values.iter().copied().filter(|v| v.is_finite());
+    let digits = finite
+        .clone()
+        .map(|v| {
+            let (m, _) = parts(v, PRECISION);
+            m.split('.')
+                .nth(1)
+                .unwrap_or("")
+                .trim_end_matches('0')
+                .len()
+        })
+        .max()
+        .unwrap_or(0);
+    let exp_width = finite
+        .map(|v| parts(v, digits).1.unsigned_abs().to_string().len())
+        .max()
+        .unwrap_or(2)
+        .max(2);
+    values
+        .iter()
+        .map(|&v| {
+            if !v.is_finite() {
+                return format_float(v);
+            }
+            let (m, e) = parts(v, digits);
+            let m = if m.contains('.') { m } else { format!("{m}.") };
+            let sign = if e < 0 { '-' } else { '+' };
+            format!("{m}e{sign}{:0w$}", e.unsigned_abs(), w = exp_width)
+        })
+        .collect()
+}
+
+/// Formats a set of floats the way NumPy formats one array of them.
+fn format_floats(values: &[f64]) -> Vec<String> {
+    let mut s = if use_scientific(values) {
+        format_scientific(values)
+    } else {
+        values.iter().map(|&v| format_float(v)).collect()
+    };
+    align_floats(&mut s);
+    s
+}
+
+/// Pads float strings so the decimal points line up (NumPy pads the fraction on the right).
+fn align_floats(strs: &mut [String]) {
+    let split = |s: &str| -> (usize, usize) {
+        match s.find(['.', 'e']) {
+            Some(p) if s.as_bytes()[p] == b'.' => (p, s.len() - p),
+            _ => (s.len(), 0),
+        }
+    };
+    // nan and inf take no part in the alignment; they are right-aligned afterwards.
+    let numeric = |s: &str| s.bytes().any(|b| b.is_ascii_digit());
+    let (mut wi, mut wf) = (0, 0);
+    for s in strs.iter().filter(|s| numeric(s)) {
+        let (i, f) = split(s);
+        wi = wi.max(i);
+        wf = wf.max(f);
+    }
+    for s in strs.iter_mut().filter(|s| numeric(s)) {
+        let (i, f) = split(s);
+        *s = format!("{}{}{}", " ".repeat(wi - i), s, " ".repeat(wf - f));
+    }
+}
+
+/// Formats every printed value to a string of one common width.
+fn format_values<T: Element>(data: &[T]) -> Vec<String> {
+    let scalars: Vec<Scalar> = data.iter().map(|v| v.to_scalar()).collect();
+    let mut out: Vec<String> = match T::DTYPE {
+        DType::F32 | DType::F64 => {
+            let vals: Vec<f64> = scalars.iter().map(scalar_re).collect();
+            format_floats(&vals)
+        }
+        DType::C64 | DType::C128 => {
+            let re: Vec<f64> = scalars.iter().map(scalar_re).collect();
+            let im: Vec<f64> = scalars.iter().map(scalar_im).collect();
+            let abs_im: Vec<f64> = im.iter().map(|v| v.abs()).collect();
+            let r = format_floats(&re);
+            let i = format_floats(&abs_im);
+            r.iter()
+                .zip(&i)
+                .zip(&im)
+                .map(|((a, b), v)| {
+                    let sign = if v.is_sign_negative() && !v.is_nan() {
+                        '-'
+                    } else {
+                        '+'
+                    };
+                    format!("{a}{sign}{}j", b.trim())
+                })
+                .collect()
+        }
+        DType::Bool => scalars
+            .iter()
+            .map(|s| match s {
+                Scalar::Bool(true) => "True".to_string(),
+                _ => "False".to_string(),
+            })
+            .collect(),
+        _ => scalars
+            .iter()
+            .map(|s| match *s {
+                Scalar::U8(v) => v.to_string(),
+                Scalar::I32(v) => v.to_string(),
+                Scalar::I64(v) => v.to_string(),
+                _ => unreachable!("integer dtypes only"),
+            })
+            .collect(),
+    };
+    let width = out.iter().map(|s| s.len()).max().unwrap_or(0);
+    for s in out.iter_mut() {
+        *s = format!("{s:>width$}");
+    }
+    out
+}
+
+fn scalar_re(s: &Scalar) -> f64 {
+    match *s {
+        Scalar::F32(v) => v as f64,
+        Scalar::F64(v) => v,
+        Scalar::C64(v) => v.re as f64,
+        Scalar::C128(v) => v.re,
+        _ => 0.0,
+    }
+}
+
+fn scalar_im(s: &Scalar) -> f64 {
+    match *s {
+        Scalar::C64(v) => v.im as f64,
+        Scalar::C128(v) => v.im,
+        _ => 0.0,
+    }
+}
+
+/// Writes the nested-bracket body; `indent` is the column where the outer `[` sits.
+fn write_nested(
+    out: &mut String,
+    p: &Printed<String>,
+    sep: &str,
+    indent: usize,
+    axis: usize,
+    offset: usize,
+) {
+    let ndim = p.shape.len();
+    out.push('[');
+    let n = p.shape[axis];
+    let stride: usize = p.shape[axis + 1..].iter().product();
+    if axis + 1 == ndim {
+        let mut col = indent + axis + 1;
+        for i in 0..n {
+            let mut item = p.data[offset + i].clone();
+            if i + 1 < n || p.gap[axis] == Some(n) {
+                item.push_str(sep.trim_end());
+            }
+            let piece_len = item.len() + if i > 0 { 1 } else { 0 };
+            if i > 0 {
+                if col + piece_len > LINE_WIDTH {
+                    out.push('\n');
+                    out.push_str(&" ".repeat(indent + axis + 1));
+                    col = indent + axis + 1;
+                } else {
+                    out.push(' ');
+                    col += 1;
+                }
+            }
+            out.push_str(&item);
+            col += item.len();
+            if p.gap[axis] == Some(i + 1) {
+                out.push_str(" ...");
+                out.push_str(sep.trim_end());
+                col += 4 + sep.trim_end().len();
+            }
+        }
+    } else {
+        let blank_lines = "\n".repeat(ndim - axis - 1);
+        for i in 0..n {
+            if i > 0 {
+                out.push_str(sep.trim_end());
+                out.push_str(&blank_lines);
+                out.push_str(&" ".repeat(indent + axis + 1));
+            }
+            write_nested(out, p, sep, indent, axis + 1, offset + i * stride);
+            if p.gap[axis] == Some(i + 1) {
+                out.push_str(sep.trim_end());
+                out.push_str(&blank_lines);
+                out.push_str(&" ".repeat(indent + axis + 1));
+                out.push_str("...");
+            }
+        }
+    }
+    out.push(']');
+}
+
+fn render<T: Element, B: BackendBase>(a: &Array<T, B>, sep: &str, indent: usize) -> Result<String> {
+    let printed = fetch(a)?;
+    let strs = format_values(&printed.data);
+    if printed.shape.is_empty() {
+        return Ok(strs[0].trim().to_string());
+    }
+    let p = Printed {
+        shape: printed.shape,
+        data: strs,
+        gap: printed.gap,
+    };
+    let mut out = String::new();
+    if a.size() == 0 {
+        out.push_str("[]");
+        return Ok(out);
+    }
+    write_nested(&mut out, &p, sep, indent, 0, 0);
+    Ok(out)
+}
+
+/// The dtypes NumPy's repr leaves implicit.
+fn default_dtype(d: DType) -> bool {
+    matches!(d, DType::F64 | DType::I64 | DType::Bool | DType::C128)
+}
+
+impl<T: Element, B: BackendBase> fmt::Display for Array<T, B> {
+    /// Like NumPy's `str(a)`; downloads only the printed elements.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match render(self, " ", 0) {
+            Ok(s) => f.write_str(&s),
+            Err(e) => write!(
+                f,
+                "<array on {} could not be read: {e}>",
+                self.device.label()
+            ),
+        }
+    }
+}
+
+impl<T: Element, B: BackendBase> fmt::Debug for Array<T, B> {
+    /// Like NumPy's `repr(a)`; downloads only the printed elements.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let body = match render(self, ", ", 6) {
+            Ok(s) => s,
+            Err(e) => {
+                return write!(
+                    f,
+                    "<array on {} could not be read: {e}>",
+                    self.device.label()
+                )
+            }
+        };
+        let mut extras = Vec::new();
+        if (self.size() == 0 && self.ndim() > 1) || self.size() > PRINT_THRESHOLD {
+            extras.push(format!("shape={:?}", ShapeTuple(self.shape())));
+        }
+        if self.size() == 0 || !default_dtype(T::DTYPE) {
+            extras.push(format!("dtype={}", T::DTYPE));
+        }
+        let text = format!("array({body}");
+        if extras.is_empty() {
+            return write!(f, "{text})");
+        }
+        let extras = extras.join(", ");
+        let last_line = text.rsplit('\n').next().unwrap_or("").len();
+        if last_line + extras.len() + 1 > LINE_WIDTH {
+            write!(f, "{text},\n      {extras})")
+        } else {
+            write!(f, "{text}, {extras})")
+        }
+    }
+}
+
+/// Prints a shape as a Python tuple: `(2, 3)`, `(4,)`.
+struct ShapeTuple<'a>(&'a [usize]);
+
+impl fmt::Debug for ShapeTuple<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let parts: Vec<String> = self.0.iter().map(|d| d.to_string()).collect();
+        if parts.len() == 1 {
+            write!(f, "({},)", parts[0])
+        } else {
+            write!(f, "({})", parts.join(", "))
+        }
+    }
+}

@@ -18,13 +18,13 @@ mod shape;
 mod sort;
 
 pub use axes::Axes;
+pub use operators::TrueDivide;
+pub use shape::{resolve_shape, ArrayViewMut};
 #[allow(unused_imports)]
 pub use {
     compare::*, creation::*, display::*, index::*, manip::*, mask::*, math::*, products::*,
     reduce::*, sort::*,
 };
-pub use operators::TrueDivide;
-pub use shape::{resolve_shape, ArrayViewMut};
 
 use crate::backend::{ArrayBackend, BackendBase};
 use crate::dtype::{DType, Element};
@@ -226,17 +226,5 @@ impl<T: Element, B: BackendBase> Array<T, B> {
     pub fn astype<U: Element>(&self) -> Result<Array<U, B>> {
         let buf = self.device.cast::<T, U>(&self.buf, &self.layout)?;
         Ok(Array::from_contiguous(buf, self.shape(), &self.device))
-    }
-}
-
-impl<T: Element, B: BackendBase> std::fmt::Debug for Array<T, B> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "Array<{}, {}>(shape={:?})",
-            T::DTYPE,
-            self.device.label(),
-            self.shape()
-        )
     }
 }

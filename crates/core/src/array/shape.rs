@@ -67,6 +67,7 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
     /// let a = Array::<i64, B>::ramp(6, 0, 1, dev)?;
     /// assert_eq!(a.reshape(&[-1, 3])?.shape(), &[2, 3]);
     /// # Ok(()) }
+    /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
     /// ```
     pub fn reshape(&self, shape: &[isize]) -> Result<Self> {
         let shape = resolve_shape("reshape", shape, self.size(), self.shape())?;

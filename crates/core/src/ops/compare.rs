@@ -1,8 +1,9 @@
 //! Comparison and logical ops: `== != < <= > >=` producing bool, NaN-propagating
-//! `maximum`/`minimum`, NaN-ignoring `fmax`/`fmin`, and truthiness-based logical ops.
+//! `maximum`/`minimum`, NaN-ignoring `fmax`/`fmin`, truthiness-based logical ops, the
+//! classifications `isnan`/`isinf`/`isfinite` and NumPy's `isclose`.
 
 use super::{op_struct, BinaryOp, UnaryOp};
-use crate::dtype::{Element, Real};
+use crate::dtype::{c128, Element, Numeric, Real, Scalar};
 
 op_struct!(
     /// `a == b`.
@@ -159,5 +160,99 @@ impl<T: Element> UnaryOp<T> for LogicalNot {
     #[inline(always)]
     fn apply(&self, x: T) -> bool {
         !x.is_truthy()
+    }
+}
+
+op_struct!(
+    /// NaN (a complex value with a NaN part); always false for bool and integers.
+    IsNan
+);
+op_struct!(
+    /// Positive or negative infinity (a complex value with an infinite part); always false
+    /// for bool and integers.
+    IsInf
+);
+op_struct!(
+    /// Neither NaN nor infinite (complex: both parts); always true for bool and integers.
+    IsFinite
+);
+
+impl<T: Element> UnaryOp<T> for IsNan {
+    type Out = bool;
+    const NAME: &'static str = "isnan";
+    #[inline(always)]
+    fn apply(&self, x: T) -> bool {
+        x.is_nan_value()
+    }
+}
+impl<T: Element> UnaryOp<T> for IsInf {
+    type Out = bool;
+    const NAME: &'static str = "isinf";
+    #[inline(always)]
+    fn apply(&self, x: T) -> bool {
+        match x.to_scalar() {
+            Scalar::F32(v) => v.is_infinite(),
+            Scalar::F64(v) => v.is_infinite(),
+            Scalar::C64(v) => v.re.is_infinite() || v.im.is_infinite(),
+            Scalar::C128(v) => v.re.is_infinite() || v.im.is_infinite(),
+            _ => false,
+        }
+    }
+}
+impl<T: Element> UnaryOp<T> for IsFinite {
+    type Out = bool;
+    const NAME: &'static str = "isfinite";
+    #[inline(always)]
+    fn apply(&self, x: T) -> bool {
+        match x.to_scalar() {
+            Scalar::F32(v) => v.is_finite(),
+            Scalar::F64(v) => v.is_finite(),
+            Scalar::C64(v) => v.re.is_finite() && v.im.is_finite(),
+            Scalar::C128(v) => v.re.is_finite() && v.im.is_finite(),
+            _ => true,
+        }
+    }
+}
+
+/// NumPy's `isclose(a, b)`: `|a - b| <= atol + rtol * |b|` for finite `b`, or `a == b`
+/// (equal infinities), or both NaN when `equal_nan`. Evaluated in f64 (complex: c128), so
+/// integers never overflow and f32 differences are exact.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct IsClose {
+    /// Relative tolerance (NumPy's default 1e-5).
+    pub rtol: f64,
+    /// Absolute tolerance (NumPy's default 1e-8).
+    pub atol: f64,
+    /// Whether two NaNs compare close.
+    pub equal_nan: bool,
+}
+
+impl Default for IsClose {
+    fn default() -> Self {
+        IsClose {
+            rtol: 1e-5,
+            atol: 1e-8,
+            equal_nan: false,
+        }
+    }
+}
+
+impl<T: Numeric> BinaryOp<T> for IsClose {
+    type Out = bool;
+    const NAME: &'static str = "isclose";
+    #[inline(always)]
+    fn apply(&self, a: T, b: T) -> bool {
+        let (x, y) = (a.cast::<c128>(), b.cast::<c128>());
+        if x == y {
+            return true;
+        }
+        let (x_nan, y_nan) = (
+            x.re.is_nan() || x.im.is_nan(),
+            y.re.is_nan() || y.im.is_nan(),
+        );
+        if x_nan || y_nan {
+            return self.equal_nan && x_nan && y_nan;
+        }
+        y.re.is_finite() && y.im.is_finite() && (x - y).norm() <= self.atol + self.rtol * y.norm()
     }
 }

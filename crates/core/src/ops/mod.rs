@@ -7,12 +7,19 @@
 use crate::dtype::Element;
 
 mod arith;
+mod binmath;
+mod bitwise;
+mod cmath;
 mod compare;
+mod complex;
 mod math;
 mod reduce;
 
 pub use arith::*;
+pub use binmath::*;
+pub use bitwise::*;
 pub use compare::*;
+pub use complex::*;
 pub use math::*;
 pub use reduce::*;
 

@@ -1,8 +1,9 @@
 //! Reduction and scan ops: sum, prod, mean, min/max (NaN-propagating), all/any,
-//! count_nonzero, the NaN-ignoring variants, cumsum/cumprod.
+//! count_nonzero, the NaN-ignoring variants, cumsum/cumprod, and the small helper ops the
+//! composed statistics (var/std, median, quantile) are built from.
 
-use super::{op_struct, ReduceOp, ScanOp};
-use crate::dtype::{Element, Numeric, Real};
+use super::{op_struct, BinaryOp, ReduceOp, ScanOp};
+use crate::dtype::{Element, Float, Inexact, Numeric, Real};
 
 op_struct!(
     /// Sum in the accumulation type (`i64` for bool and integers).
@@ -166,20 +167,19 @@ macro_rules! extremum {
             }
             #[inline(always)]
             fn fold(&self, acc: T, x: T) -> T {
-                if $prop {
-                    if acc.is_nan_value() || x.is_nan_value() {
-                        if acc.is_nan_value() { acc } else { x }
-                    } else if x $better acc {
-                        x
-                    } else {
-                        acc
-                    }
-                } else if x.is_nan_value() {
-                    acc
-                } else if acc.is_nan_value() || x $better acc {
-                    x
+                // Branch-free selects (they vectorise): `acc` wins when it is at least as
+                // good; NaN propagation comes from `acc != acc` (keep a NaN accumulator) or
+                // `x != x` (never take a NaN) in the NaN-ignoring variants.
+                #[allow(clippy::eq_op)]
+                let keep = if $prop {
+                    acc $better x || acc != acc
                 } else {
+                    acc $better x || x != x
+                };
+                if keep {
                     acc
+                } else {
+                    x
                 }
             }
             #[inline(always)]
@@ -193,10 +193,10 @@ macro_rules! extremum {
         }
     };
 }
-extremum!(Min, "min", max_value, <, nan_propagates = true);
-extremum!(Max, "max", min_value, >, nan_propagates = true);
-extremum!(NanMin, "nanmin", max_value, <, nan_propagates = false);
-extremum!(NanMax, "nanmax", min_value, >, nan_propagates = false);
+extremum!(Min, "min", max_value, <=, nan_propagates = true);
+extremum!(Max, "max", min_value, >=, nan_propagates = true);
+extremum!(NanMin, "nanmin", max_value, <=, nan_propagates = false);
+extremum!(NanMax, "nanmax", min_value, >=, nan_propagates = false);
 
 macro_rules! bool_reduce {
     ($name:ident, $numpy:literal, $init:literal, |$a:ident, $x:ident| $fold:expr, |$p:ident, $q:ident| $comb:expr) => {
@@ -245,6 +245,106 @@ impl<T: Element> ReduceOp<T> for CountNonzero {
     #[inline(always)]
     fn finish(&self, acc: i64, _count: usize) -> i64 {
         acc
+    }
+}
+
+op_struct!(
+    /// Mean of the non-NaN values in the mean type (NaN when every value is NaN).
+    NanMean
+);
+op_struct!(
+    /// `|a - b|^2` in the real type: the squared deviation behind `var` (complex values give
+    /// `re^2 + im^2` of the difference, as NumPy).
+    AbsSqDiff
+);
+op_struct!(
+    /// `probe` where `probe` is NaN, else `a`: marks the lanes of a sorted reduction whose
+    /// last (largest) element is NaN, as NumPy's median and quantile do.
+    PropagateNan
+);
+
+/// Sum divided by `max(count - ddof, 0)`: the last step of `var` (a sum of squared
+/// deviations over `count - ddof` degrees of freedom; zero degrees give inf or NaN, as NumPy).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct DdofMean {
+    /// Delta degrees of freedom.
+    pub ddof: f64,
+}
+
+impl<T: Element> ReduceOp<T> for NanMean {
+    type Acc = (T::Mean, usize);
+    type Out = T::Mean;
+    const NAME: &'static str = "nanmean";
+    #[inline(always)]
+    fn init(&self) -> (T::Mean, usize) {
+        (T::Mean::ZERO, 0)
+    }
+    #[inline(always)]
+    fn fold(&self, acc: (T::Mean, usize), x: T) -> (T::Mean, usize) {
+        if x.is_nan_value() {
+            acc
+        } else {
+            (acc.0.add(x.cast()), acc.1 + 1)
+        }
+    }
+    #[inline(always)]
+    fn combine(&self, a: (T::Mean, usize), b: (T::Mean, usize)) -> (T::Mean, usize) {
+        (a.0.add(b.0), a.1 + b.1)
+    }
+    #[inline(always)]
+    fn finish(&self, acc: (T::Mean, usize), _count: usize) -> T::Mean {
+        acc.0 / T::Mean::from_usize(acc.1)
+    }
+}
+
+impl<T: Float> ReduceOp<T> for DdofMean {
+    type Acc = T;
+    type Out = T;
+    const NAME: &'static str = "var";
+    #[inline(always)]
+    fn init(&self) -> T {
+        T::ZERO
+    }
+    #[inline(always)]
+    fn fold(&self, acc: T, x: T) -> T {
+        acc + x
+    }
+    #[inline(always)]
+    fn combine(&self, a: T, b: T) -> T {
+        a + b
+    }
+    #[inline(always)]
+    fn finish(&self, acc: T, count: usize) -> T {
+        acc / T::from_f64((count as f64 - self.ddof).max(0.0))
+    }
+}
+
+impl<T: Inexact> BinaryOp<T> for AbsSqDiff {
+    type Out = T::RealPart;
+    const NAME: &'static str = "abs_sq_diff";
+    #[inline(always)]
+    fn apply(&self, a: T, b: T) -> T::RealPart {
+        let d = a - b;
+        if T::DTYPE.is_complex() {
+            let (re, im) = (d.re(), d.im());
+            re * re + im * im
+        } else {
+            let re = d.re();
+            re * re
+        }
+    }
+}
+
+impl<T: Float> BinaryOp<T> for PropagateNan {
+    type Out = T;
+    const NAME: &'static str = "propagate_nan";
+    #[inline(always)]
+    fn apply(&self, a: T, probe: T) -> T {
+        if probe.is_nan_value() {
+            probe
+        } else {
+            a
+        }
     }
 }
 
@@ -299,5 +399,26 @@ mod tests {
         assert_eq!(run(Mean, &[1i32, 2]), 1.5f64);
         assert_eq!(run(NanSum, &[1.0f32, f32::NAN]), 1.0);
         assert_eq!(run(CountNonzero, &[0.0, -0.0, 2.0]), 1);
+    }
+
+    #[test]
+    fn helper_ops() {
+        assert_eq!(run(NanMean, &[1.0, f64::NAN, 3.0]), 2.0);
+        assert!(run(NanMean, &[f32::NAN]).is_nan());
+        assert_eq!(run(NanMean, &[1u8, 2]), 1.5);
+        assert_eq!(run(DdofMean { ddof: 1.0 }, &[1.0f64, 2.0, 3.0]), 3.0);
+        assert!(run(DdofMean { ddof: 0.0 }, &[] as &[f64]).is_nan());
+        let d = BinaryOp::<crate::dtype::c128>::apply(
+            &AbsSqDiff,
+            crate::dtype::c128::new(3.0, 4.0),
+            crate::dtype::c128::new(0.0, 0.0),
+        );
+        assert_eq!(d, 25.0);
+        assert_eq!(BinaryOp::<f32>::apply(&AbsSqDiff, 1.0, 4.0), 9.0);
+        assert!(BinaryOp::<f64>::apply(&PropagateNan, 1.0, f64::NAN).is_nan());
+        assert_eq!(
+            BinaryOp::<f64>::apply(&PropagateNan, 1.0, f64::INFINITY),
+            1.0
+        );
     }
 }

@@ -1,0 +1,263 @@
+//! The comparison workloads as data: the anchor workloads of `/work/shared/ANCHORS.md`
+//! scaled to a given machine. The same list drives the cuprite cases ([`crate::cases`]) and,
+//! through [`spec_json`], the NumPy script `scripts/bench_numpy.py`, so both time exactly the
+//! same shapes.
+
+/// Which operation a workload times.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum WorkloadId {
+    /// `ones(shape)` in f64.
+    Ones,
+    /// `x *= 5` in place, f64.
+    MulScalarInplace,
+    /// `x *= 5; x *= x; x += x` in place, f64.
+    ChainInplace,
+    /// `a + b` into a new array, f64.
+    Add,
+    /// `a + b` on a small array, repeated `inner` times: the per-call overhead.
+    AddSmall,
+    /// `sum(x)` of every element, f64.
+    Sum,
+    /// `sum(m, axis=0)` of a 2-D f64 array.
+    SumAxis0,
+    /// `sum(m, axis=1)` of a 2-D f64 array.
+    SumAxis1,
+    /// `sqrt(sum(x * x))`, f64.
+    Norm,
+    /// `m.T.copy()` of a 2-D f64 array.
+    TransposeCopy,
+    /// `sort(x)` of an f64 sin wave.
+    SortF64,
+    /// `sort(x)` of uniform random f32.
+    SortF32,
+    /// `m = sort(x).reshape(-1, 1000); (m - m.mean(0)) / m.std(0)` on uniform random f64.
+    Pipeline,
+    /// `a @ b` of square f64 matrices (`dims = [n]`).
+    MatmulF64,
+    /// `a @ b` of square f32 matrices (`dims = [n]`).
+    MatmulF32,
+}
+
+impl WorkloadId {
+    /// Every workload, in table order.
+    pub const ALL: [WorkloadId; 15] = [
+        WorkloadId::Ones,
+        WorkloadId::MulScalarInplace,
+        WorkloadId::ChainInplace,
+        WorkloadId::Add,
+        WorkloadId::AddSmall,
+        WorkloadId::Sum,
+        WorkloadId::SumAxis0,
+        WorkloadId::SumAxis1,
+        WorkloadId::Norm,
+        WorkloadId::TransposeCopy,
+        WorkloadId::SortF64,
+        WorkloadId::SortF32,
+        WorkloadId::Pipeline,
+        WorkloadId::MatmulF64,
+        WorkloadId::MatmulF32,
+    ];
+
+    /// The stable key shared with `scripts/bench_numpy.py`.
+    pub fn key(self) -> &'static str {
+        match self {
+            WorkloadId::Ones => "ones",
+            WorkloadId::MulScalarInplace => "mul_scalar_inplace",
+            WorkloadId::ChainInplace => "chain_inplace",
+            WorkloadId::Add => "add",
+            WorkloadId::AddSmall => "add_small",
+            WorkloadId::Sum => "sum",
+            WorkloadId::SumAxis0 => "sum_axis0",
+            WorkloadId::SumAxis1 => "sum_axis1",
+            WorkloadId::Norm => "norm",
+            WorkloadId::TransposeCopy => "transpose_copy",
+            WorkloadId::SortF64 => "sort_f64",
+            WorkloadId::SortF32 => "sort_f32",
+            WorkloadId::Pipeline => "pipeline",
+            WorkloadId::MatmulF64 => "matmul_f64",
+            WorkloadId::MatmulF32 => "matmul_f32",
+        }
+    }
+
+    /// What the workload computes, in NumPy terms (the table's first column).
+    pub fn description(self) -> &'static str {
+        match self {
+            WorkloadId::Ones => "ones f64",
+            WorkloadId::MulScalarInplace => "x *= 5 f64",
+            WorkloadId::ChainInplace => "x *= 5; x *= x; x += x f64",
+            WorkloadId::Add => "a + b f64",
+            WorkloadId::AddSmall => "a + b f64 (per call)",
+            WorkloadId::Sum => "sum f64",
+            WorkloadId::SumAxis0 => "sum(axis=0) f64",
+            WorkloadId::SumAxis1 => "sum(axis=1) f64",
+            WorkloadId::Norm => "norm = sqrt(sum(x*x)) f64",
+            WorkloadId::TransposeCopy => "transpose copy f64",
+            WorkloadId::SortF64 => "sort f64 (sin wave)",
+            WorkloadId::SortF32 => "sort f32 (random)",
+            WorkloadId::Pipeline => "pipeline sort/reshape/(m-mean0)/std0",
+            WorkloadId::MatmulF64 => "matmul f64",
+            WorkloadId::MatmulF32 => "matmul f32",
+        }
+    }
+}
+
+/// How a workload's speed is expressed besides its time.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Rate {
+    /// The minimum number of bytes the workload must read and write (GB/s).
+    Bytes(f64),
+    /// Floating-point operations (GFLOP/s).
+    Flops(f64),
+    /// Elements processed (M elements/s), for sorts.
+    Elements(f64),
+}
+
+impl Rate {
+    /// The rate achieved in `ms` milliseconds, with its unit: `"12.3 GB/s"`.
+    pub fn format(self, ms: f64) -> String {
+        let s = ms * 1e-3;
+        match self {
+            Rate::Bytes(b) => format!("{:.1} GB/s", b / s / 1e9),
+            Rate::Flops(f) => format!("{:.1} GFLOP/s", f / s / 1e9),
+            Rate::Elements(e) => format!("{:.1} Melem/s", e / s / 1e6),
+        }
+    }
+}
+
+/// One workload: an operation, the shape it runs on and how many calls one timed run makes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Workload {
+    /// The operation.
+    pub id: WorkloadId,
+    /// The input shape (`[n]` = an `n x n` matrix for the matmuls).
+    pub dims: Vec<usize>,
+    /// Calls per timed run; times are reported per call.
+    pub inner: usize,
+}
+
+impl Workload {
+    /// Number of elements of the input.
+    pub fn elements(&self) -> usize {
+        match self.id {
+            WorkloadId::MatmulF64 | WorkloadId::MatmulF32 => self.dims[0] * self.dims[0],
+            _ => self.dims.iter().product(),
+        }
+    }
+
+    /// The shape as printed in the table: `25000000`, `500x10000`, `2000x2000 @ 2000x2000`.
+    pub fn size_text(&self) -> String {
+        let d: Vec<String> = self.dims.iter().map(|d| d.to_string()).collect();
+        match self.id {
+            WorkloadId::MatmulF64 | WorkloadId::MatmulF32 => {
+                let n = self.dims[0];
+                format!("{n}x{n} @ {n}x{n}")
+            }
+            _ => d.join("x"),
+        }
+    }
+
+    /// The work of one call, for the rate column.
+    pub fn rate(&self) -> Rate {
+        let n = self.elements() as f64;
+        match self.id {
+            WorkloadId::Ones => Rate::Bytes(8.0 * n),
+            WorkloadId::MulScalarInplace => Rate::Bytes(16.0 * n),
+            WorkloadId::ChainInplace => Rate::Bytes(48.0 * n),
+            WorkloadId::Add | WorkloadId::AddSmall => Rate::Bytes(24.0 * n),
+            WorkloadId::Sum | WorkloadId::SumAxis0 | WorkloadId::SumAxis1 | WorkloadId::Norm => {
+                Rate::Bytes(8.0 * n)
+            }
+            WorkloadId::TransposeCopy => Rate::Bytes(16.0 * n),
+            WorkloadId::SortF64 | WorkloadId::SortF32 | WorkloadId::Pipeline => Rate::Elements(n),
+            WorkloadId::MatmulF64 | WorkloadId::MatmulF32 => {
+                Rate::Flops(2.0 * (self.dims[0] as f64).powi(3))
+            }
+        }
+    }
+}
+
+/// The anchor workloads at about 1/10 of the anchor sizes (`scale = 1.0`), which fits a
+/// 2-core, 24 GiB machine: the 2 GB element-wise arrays become 200 MB, the 50M-element
+/// reductions and sorts 5M. `scale` multiplies every element count (the first dimension of
+/// 2-D/3-D shapes; the side of the matmuls by `sqrt(scale)`, so memory scales with it). The
+/// per-call overhead probe (`a + b` on 1000 elements) is not scaled.
+pub fn default_workloads(scale: f64) -> Vec<Workload> {
+    let s = |n: usize| ((n as f64 * scale).round() as usize).max(1);
+    let side = |n: usize| ((n as f64 * scale.sqrt()).round() as usize).max(1);
+    let w = |id, dims: Vec<usize>| Workload { id, dims, inner: 1 };
+    WorkloadId::ALL
+        .iter()
+        .map(|&id| match id {
+            WorkloadId::Ones => w(id, vec![s(100), 500, 500]),
+            WorkloadId::MulScalarInplace | WorkloadId::ChainInplace | WorkloadId::Add => {
+                w(id, vec![s(25_000_000)])
+            }
+            WorkloadId::AddSmall => Workload {
+                id,
+                dims: vec![1000],
+                inner: 2000,
+            },
+            WorkloadId::Sum | WorkloadId::Norm | WorkloadId::SortF64 | WorkloadId::SortF32 => {
+                w(id, vec![s(5_000_000)])
+            }
+            // The pipeline reshapes to 1000 columns: keep whole rows.
+            WorkloadId::Pipeline => w(id, vec![s(5000) * 1000]),
+            WorkloadId::SumAxis0 | WorkloadId::SumAxis1 | WorkloadId::TransposeCopy => {
+                w(id, vec![s(500), 10_000])
+            }
+            WorkloadId::MatmulF64 | WorkloadId::MatmulF32 => w(id, vec![side(2000)]),
+        })
+        .collect()
+}
+
+/// The workloads as the JSON list `scripts/bench_numpy.py --spec` reads:
+/// `[{"id": "sum", "dims": [5000000], "inner": 1}, ...]`.
+pub fn spec_json(workloads: &[Workload]) -> String {
+    let items: Vec<String> = workloads
+        .iter()
+        .map(|w| {
+            let dims: Vec<String> = w.dims.iter().map(|d| d.to_string()).collect();
+            format!(
+                "{{\"id\": \"{}\", \"dims\": [{}], \"inner\": {}}}",
+                w.id.key(),
+                dims.join(", "),
+                w.inner
+            )
+        })
+        .collect();
+    format!("[{}]", items.join(", "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scaling_keeps_shapes_valid() {
+        let ws = default_workloads(0.01);
+        let p = ws.iter().find(|w| w.id == WorkloadId::Pipeline).unwrap();
+        assert_eq!(p.dims[0] % 1000, 0);
+        let m = ws.iter().find(|w| w.id == WorkloadId::MatmulF64).unwrap();
+        assert_eq!(m.dims, vec![200]);
+        assert_eq!(ws.len(), WorkloadId::ALL.len());
+    }
+
+    #[test]
+    fn spec_is_json_like() {
+        let ws = vec![Workload {
+            id: WorkloadId::SumAxis0,
+            dims: vec![5, 7],
+            inner: 1,
+        }];
+        assert_eq!(
+            spec_json(&ws),
+            r#"[{"id": "sum_axis0", "dims": [5, 7], "inner": 1}]"#
+        );
+    }
+
+    #[test]
+    fn rates_format() {
+        assert_eq!(Rate::Bytes(2e9).format(1000.0), "2.0 GB/s");
+        assert_eq!(Rate::Flops(3e9).format(500.0), "6.0 GFLOP/s");
+    }
+}

@@ -1,0 +1,235 @@
+//! Mathematical element-wise ops of two values: `power`, `arctan2`, `hypot`, `copysign`,
+//! `fmod`, and `clip` with scalar bounds. Integer arithmetic wraps and never panics;
+//! complex `power` follows NumPy's `npy_cpow` (exact small integer powers, `0 ** w` rules).
+
+use super::{op_struct, BinaryOp, Maximum, Minimum, UnaryOp};
+use crate::dtype::{Float, Numeric, Real, Scalar};
+use num_complex::Complex;
+
+op_struct!(
+    /// `a ** b`. Integers: exponentiation by squaring, wrapping on overflow, `0 ** 0 == 1`;
+    /// a negative exponent gives the integer part of the exact result (`1` for a base of 1,
+    /// `±1` for -1, `0` otherwise, including a base of 0) — NumPy raises an error instead,
+    /// which [`crate::Array::pow_scalar`] reproduces for scalar exponents. Floats: C `pow`.
+    /// Complex: NumPy's `npy_cpow` (repeated multiplication for integer exponents below 100
+    /// in magnitude, `0 ** w` is 0 for `Re(w) > 0` and NaN otherwise).
+    Pow
+);
+
+macro_rules! int_pow {
+    ($name:ident, $t:ty) => {
+        #[inline(always)]
+        fn $name(base: $t, exp: $t) -> $t {
+            #[allow(unused_comparisons)]
+            if exp < 0 {
+                return if base == 1 {
+                    1
+                } else if base as i128 == -1 {
+                    if exp % 2 == 0 {
+                        1
+                    } else {
+                        base
+                    }
+                } else {
+                    0
+                };
+            }
+            let (mut acc, mut b, mut e) = (1 as $t, base, exp as u64);
+            while e > 0 {
+                if e & 1 == 1 {
+                    acc = acc.wrapping_mul(b);
+                }
+                e >>= 1;
+                if e > 0 {
+                    b = b.wrapping_mul(b);
+                }
+            }
+            acc
+        }
+    };
+}
+int_pow!(pow_u8, u8);
+int_pow!(pow_i32, i32);
+int_pow!(pow_i64, i64);
+
+/// NumPy's complex power (`npy_cpow`).
+#[inline(always)]
+fn complex_pow<F: Float>(a: Complex<F>, b: Complex<F>) -> Complex<F> {
+    let (zero, one) = (F::zero(), F::one());
+    if b.re == zero && b.im == zero {
+        return Complex::new(one, zero);
+    }
+    if a.re == zero && a.im == zero {
+        return if b.re > zero {
+            Complex::new(zero, zero)
+        } else {
+            Complex::new(F::nan(), F::nan())
+        };
+    }
+    if b.im == zero
+        && b.re == num_traits::Float::trunc(b.re)
+        && num_traits::Float::abs(b.re) < F::from_f64(100.0)
+    {
+        let n = b.re.to_i32().unwrap_or(0);
+        let mut mask = 1u32;
+        let mut aa = Complex::new(one, zero);
+        let mut p = a;
+        let m = n.unsigned_abs();
+        loop {
+            if m & mask != 0 {
+                aa = aa * p;
+            }
+            mask <<= 1;
+            if m < mask || mask == 0 {
+                break;
+            }
+            p = p * p;
+        }
+        return if n < 0 {
+            Complex::new(one, zero) / aa
+        } else {
+            aa
+        };
+    }
+    a.powc(b)
+}
+
+impl<T: Numeric> BinaryOp<T> for Pow {
+    type Out = T;
+    const NAME: &'static str = "power";
+    #[inline(always)]
+    fn apply(&self, a: T, b: T) -> T {
+        let s = match (a.to_scalar(), b.to_scalar()) {
+            (Scalar::U8(x), Scalar::U8(n)) => Scalar::U8(pow_u8(x, n)),
+            (Scalar::I32(x), Scalar::I32(n)) => Scalar::I32(pow_i32(x, n)),
+            (Scalar::I64(x), Scalar::I64(n)) => Scalar::I64(pow_i64(x, n)),
+            (Scalar::F32(x), Scalar::F32(y)) => Scalar::F32(x.powf(y)),
+            (Scalar::F64(x), Scalar::F64(y)) => Scalar::F64(x.powf(y)),
+            (Scalar::C64(x), Scalar::C64(y)) => Scalar::C64(complex_pow(x, y)),
+            (Scalar::C128(x), Scalar::C128(y)) => Scalar::C128(complex_pow(x, y)),
+            // Both operands have the type `T`, so the arms above are exhaustive.
+            (other, _) => other,
+        };
+        T::from_scalar(s)
+    }
+}
+
+/// Defines binary ops of two real floats returning the same type.
+macro_rules! float_binary {
+    ($($(#[$m:meta])* $name:ident, $numpy:literal, |$a:ident, $b:ident| $body:expr;)*) => {$(
+        op_struct!($(#[$m])* $name);
+        impl<T: Float> BinaryOp<T> for $name {
+            type Out = T;
+            const NAME: &'static str = $numpy;
+            #[inline(always)]
+            fn apply(&self, $a: T, $b: T) -> T {
+                $body
+            }
+        }
+    )*};
+}
+
+float_binary! {
+    /// The angle of the point `(b, a)`: `atan2(a, b)` in `[-pi, pi]`, signed zeros respected.
+    Atan2, "arctan2", |a, b| num_traits::Float::atan2(a, b);
+    /// `sqrt(a^2 + b^2)` without overflow; infinite if either is infinite, even with a NaN.
+    Hypot, "hypot", |a, b| num_traits::Float::hypot(a, b);
+    /// The magnitude of `a` with the sign bit of `b`.
+    Copysign, "copysign", |a, b| num_traits::Float::copysign(a, b);
+}
+
+op_struct!(
+    /// C's remainder `fmod(a, b)`: the sign of the dividend `a`. Integers: `a % 0 == 0` and
+    /// `MIN % -1 == 0` (wrapping), as NumPy; floats: NaN for a zero divisor.
+    Fmod
+);
+impl<T: Real> BinaryOp<T> for Fmod {
+    type Out = T;
+    const NAME: &'static str = "fmod";
+    #[inline(always)]
+    fn apply(&self, a: T, b: T) -> T {
+        let s = match (a.to_scalar(), b.to_scalar()) {
+            (Scalar::U8(x), Scalar::U8(y)) => Scalar::U8(x.checked_rem(y).unwrap_or(0)),
+            (Scalar::I32(x), Scalar::I32(y)) => {
+                Scalar::I32(if y == 0 { 0 } else { x.wrapping_rem(y) })
+            }
+            (Scalar::I64(x), Scalar::I64(y)) => {
+                Scalar::I64(if y == 0 { 0 } else { x.wrapping_rem(y) })
+            }
+            (Scalar::F32(x), Scalar::F32(y)) => Scalar::F32(x % y),
+            (Scalar::F64(x), Scalar::F64(y)) => Scalar::F64(x % y),
+            // Both operands have the type `T`, so the arms above are exhaustive.
+            (other, _) => other,
+        };
+        T::from_scalar(s)
+    }
+}
+
+/// `minimum(maximum(x, lo), hi)` with scalar bounds, as NumPy's `clip`: a NaN in `x` or in
+/// a bound propagates; when `lo > hi` every element becomes `hi`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Clip<T> {
+    /// Lower bound.
+    pub lo: T,
+    /// Upper bound.
+    pub hi: T,
+}
+
+impl<T: Real> UnaryOp<T> for Clip<T> {
+    type Out = T;
+    const NAME: &'static str = "clip";
+    #[inline(always)]
+    fn apply(&self, x: T) -> T {
+        Minimum.apply(Maximum.apply(x, self.lo), self.hi)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dtype::c128;
+
+    #[test]
+    fn integer_power_wraps_and_truncates() {
+        assert_eq!(Pow.apply(3i32, 4), 81);
+        assert_eq!(Pow.apply(2i32, 31), i32::MIN);
+        assert_eq!(Pow.apply(2u8, 8), 0);
+        assert_eq!(Pow.apply(0i64, 0), 1);
+        assert_eq!(Pow.apply(-1i64, -3), -1);
+        assert_eq!(Pow.apply(-1i64, -4), 1);
+        assert_eq!(Pow.apply(1i32, -7), 1);
+        assert_eq!(Pow.apply(5i32, -1), 0);
+        assert_eq!(Pow.apply(3i64, 40), 3i64.wrapping_pow(40));
+    }
+
+    #[test]
+    fn complex_power_special_cases() {
+        let z = |r, i| c128::new(r, i);
+        assert_eq!(Pow.apply(z(0.0, 0.0), z(2.0, 0.0)), z(0.0, 0.0));
+        assert!(Pow.apply(z(0.0, 0.0), z(-1.0, 0.0)).re.is_nan());
+        assert_eq!(Pow.apply(z(1.0, 1.0), z(2.0, 0.0)), z(0.0, 2.0));
+        assert_eq!(Pow.apply(z(0.0, 2.0), z(-1.0, 0.0)), z(0.0, -0.5));
+        assert_eq!(Pow.apply(z(f64::NAN, 1.0), z(0.0, 0.0)), z(1.0, 0.0));
+    }
+
+    #[test]
+    fn fmod_and_clip() {
+        assert_eq!(Fmod.apply(-7i32, 2), -1);
+        assert_eq!(Fmod.apply(i32::MIN, -1), 0);
+        assert_eq!(Fmod.apply(7u8, 0), 0);
+        assert!(Fmod.apply(1.0f64, 0.0).is_nan());
+        let c = Clip {
+            lo: 0.0f64,
+            hi: 1.0,
+        };
+        assert_eq!(c.apply(2.0), 1.0);
+        assert!(c.apply(f64::NAN).is_nan());
+        assert!(Clip {
+            lo: f64::NAN,
+            hi: 1.0
+        }
+        .apply(0.5)
+        .is_nan());
+        assert_eq!(Clip { lo: 3, hi: 1 }.apply(2i32), 1);
+    }
+}

@@ -1,0 +1,74 @@
+//! Parts of complex numbers: `real`, `imag`, `conj`, `angle`. Each is defined on every
+//! [`Inexact`] type; for real floats `real` and `conj` are the identity, `imag` is zero and
+//! `angle` is 0 or pi (`atan2(0, x)`), as NumPy.
+
+use super::{op_struct, UnaryOp};
+use crate::dtype::Inexact;
+use num_complex::ComplexFloat;
+
+op_struct!(
+    /// The real part (the value itself for real floats).
+    Re
+);
+op_struct!(
+    /// The imaginary part (zero for real floats).
+    Im
+);
+op_struct!(
+    /// The complex conjugate (the value itself for real floats).
+    Conj
+);
+op_struct!(
+    /// The argument `atan2(im, re)` in `[-pi, pi]` (pi for negative reals and for -0.0).
+    Angle
+);
+
+impl<T: Inexact> UnaryOp<T> for Re {
+    type Out = <T as Inexact>::RealPart;
+    const NAME: &'static str = "real";
+    #[inline(always)]
+    fn apply(&self, x: T) -> Self::Out {
+        ComplexFloat::re(x)
+    }
+}
+impl<T: Inexact> UnaryOp<T> for Im {
+    type Out = <T as Inexact>::RealPart;
+    const NAME: &'static str = "imag";
+    #[inline(always)]
+    fn apply(&self, x: T) -> Self::Out {
+        ComplexFloat::im(x)
+    }
+}
+impl<T: Inexact> UnaryOp<T> for Conj {
+    type Out = T;
+    const NAME: &'static str = "conjugate";
+    #[inline(always)]
+    fn apply(&self, x: T) -> T {
+        ComplexFloat::conj(x)
+    }
+}
+impl<T: Inexact> UnaryOp<T> for Angle {
+    type Out = <T as Inexact>::RealPart;
+    const NAME: &'static str = "angle";
+    #[inline(always)]
+    fn apply(&self, x: T) -> Self::Out {
+        num_traits::Float::atan2(ComplexFloat::im(x), ComplexFloat::re(x))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dtype::c64;
+
+    #[test]
+    fn parts_of_real_and_complex_values() {
+        let z = c64::new(-1.0, 2.0);
+        assert_eq!(Re.apply(z), -1.0);
+        assert_eq!(Im.apply(z), 2.0);
+        assert_eq!(Conj.apply(z), c64::new(-1.0, -2.0));
+        assert_eq!(Im.apply(3.0f64), 0.0);
+        assert_eq!(Angle.apply(-0.0f64), std::f64::consts::PI);
+        assert_eq!(Angle.apply(2.0f32), 0.0);
+    }
+}

@@ -1,0 +1,306 @@
+//! A stable LSD radix sort with 11-bit digits for the large lanes of `sort`/`argsort`.
+//!
+//! Items are sorted by an unsigned key computed from each item on the fly ([`RadixKey`]);
+//! the order-preserving key transforms of the element types live here too ([`f64_key`],
+//! [`f32_key`], ...): floats flip the sign bit (all bits for negatives), map `-0.0` to the key
+//! of `+0.0` (so the two compare equal and keep their input order) and every NaN above
+//! `+inf`; signed integers flip the sign bit. One read pass counts the histograms of every
+//! digit at once; a pass whose digit is the same for every item is skipped; each remaining
+//! pass is a stable counting scatter, split over rayon threads above [`PAR_RADIX_MIN`] items
+//! (each thread scatters its part of the input into its own disjoint runs of the output, so
+//! the scatter stays safe code).
+
+use rayon::prelude::*;
+
+/// Bits per digit: 2048 buckets, whose write cursors (16 KiB) stay in L1.
+const DIGIT_BITS: u32 = 11;
+/// Buckets per pass.
+const BUCKETS: usize = 1 << DIGIT_BITS;
+/// Lanes at least this long use the radix sort; shorter ones a comparison sort.
+pub(crate) const RADIX_MIN: usize = 1 << 11;
+/// Lanes at least this long split each pass over rayon threads.
+pub(crate) const PAR_RADIX_MIN: usize = 1 << 17;
+
+/// An unsigned sort key split into 11-bit digits, least significant first.
+pub(crate) trait RadixKey: Copy + Send + Sync {
+    /// Number of digits.
+    const PASSES: usize;
+    /// Digit `pass` (0 = least significant).
+    fn digit(self, pass: usize) -> usize;
+}
+
+impl RadixKey for u32 {
+    const PASSES: usize = 3;
+    #[inline(always)]
+    fn digit(self, pass: usize) -> usize {
+        ((self >> (pass as u32 * DIGIT_BITS)) as usize) & (BUCKETS - 1)
+    }
+}
+
+impl RadixKey for u64 {
+    const PASSES: usize = 6;
+    #[inline(always)]
+    fn digit(self, pass: usize) -> usize {
+        ((self >> (pass as u32 * DIGIT_BITS)) as usize) & (BUCKETS - 1)
+    }
+}
+
+/// Order-preserving key of an f64: `-0.0` shares the key of `0.0`, NaNs sort last.
+#[inline(always)]
+pub(crate) fn f64_key(x: f64) -> u64 {
+    if x.is_nan() {
+        return u64::MAX;
+    }
+    // Adding 0.0 turns -0.0 into +0.0 and leaves every other value unchanged.
+    let b = (x + 0.0).to_bits();
+    let mask = ((b as i64 >> 63) as u64) | (1 << 63);
+    b ^ mask
+}
+
+/// Order-preserving key of an f32: `-0.0` shares the key of `0.0`, NaNs sort last.
+#[inline(always)]
+pub(crate) fn f32_key(x: f32) -> u32 {
+    if x.is_nan() {
+        return u32::MAX;
+    }
+    let b = (x + 0.0).to_bits();
+    let mask = ((b as i32 >> 31) as u32) | (1 << 31);
+    b ^ mask
+}
+
+/// Order-preserving key of an i64.
+#[inline(always)]
+pub(crate) fn i64_key(x: i64) -> u64 {
+    (x as u64) ^ (1 << 63)
+}
+
+/// Order-preserving key of an i32.
+#[inline(always)]
+pub(crate) fn i32_key(x: i32) -> u32 {
+    (x as u32) ^ (1 << 31)
+}
+
+/// Histograms of every digit of every key, `PASSES * BUCKETS` counts.
+fn histograms<E: Sync, K: RadixKey>(src: &[E], key: &(impl Fn(&E) -> K + Sync)) -> Vec<usize> {
+    let count = |part: &[E]| {
+        let mut h = vec![0usize; K::PASSES * BUCKETS];
+        for x in part {
+            let k = key(x);
+            for p in 0..K::PASSES {
+                h[p * BUCKETS + k.digit(p)] += 1;
+            }
+        }
+        h
+    };
+    if src.len() < PAR_RADIX_MIN {
+        return count(src);
+    }
+    src.par_chunks(1 << 18).map(count).reduce(
+        || vec![0usize; K::PASSES * BUCKETS],
+        |mut a, b| {
+            a.iter_mut().zip(&b).for_each(|(x, y)| *x += y);
+            a
+        },
+    )
+}
+
+/// One stable counting scatter of `src` into `dst` by digit `pass`, on the calling thread.
+fn scatter<E: Copy, K: RadixKey>(
+    src: &[E],
+    dst: &mut [E],
+    pass: usize,
+    counts: &[usize],
+    key: &impl Fn(&E) -> K,
+) {
+    let mut pos = vec![0usize; BUCKETS];
+    let mut acc = 0;
+    for (p, &c) in pos.iter_mut().zip(counts) {
+        *p = acc;
+        acc += c;
+    }
+    for x in src {
+        let d = key(x).digit(pass);
+        dst[pos[d]] = *x;
+        pos[d] += 1;
+    }
+}
+
+/// One stable counting scatter split over `parts` threads: part `t` of the input writes its
+/// items of bucket `b` into the run of the output that follows the items of bucket `b` of
+/// parts `0..t`, so every thread owns disjoint runs.
+fn scatter_par<E: Copy + Send + Sync, K: RadixKey>(
+    src: &[E],
+    dst: &mut [E],
+    pass: usize,
+    parts: usize,
+    key: &(impl Fn(&E) -> K + Sync),
+) {
+    let chunk = src.len().div_ceil(parts);
+    let hists: Vec<Vec<usize>> = src
+        .par_chunks(chunk)
+        .map(|c| {
+            let mut h = vec![0usize; BUCKETS];
+            for x in c {
+                h[key(x).digit(pass)] += 1;
+            }
+            h
+        })
+        .collect();
+    let mut runs: Vec<Vec<&mut [E]>> = (0..hists.len())
+        .map(|_| Vec::with_capacity(BUCKETS))
+        .collect();
+    let mut rest = dst;
+    for b in 0..BUCKETS {
+        for (t, h) in hists.iter().enumerate() {
+            let (run, tail) = std::mem::take(&mut rest).split_at_mut(h[b]);
+            runs[t].push(run);
+            rest = tail;
+        }
+    }
+    src.par_chunks(chunk)
+        .zip(runs.into_par_iter())
+        .for_each(|(c, mut runs)| {
+            let mut cur = vec![0usize; BUCKETS];
+            for x in c {
+                let d = key(x).digit(pass);
+                runs[d][cur[d]] = *x;
+                cur[d] += 1;
+            }
+        });
+}
+
+/// Sorts `src` stably by `key` into `dst`, using `scratch` (both of `src`'s length) as the
+/// second buffer of the ping-pong.
+pub(crate) fn radix_sort<E: Copy + Send + Sync, K: RadixKey>(
+    src: &[E],
+    dst: &mut [E],
+    scratch: &mut [E],
+    key: impl Fn(&E) -> K + Sync,
+) {
+    let n = src.len();
+    debug_assert!(dst.len() == n && scratch.len() == n);
+    advise_huge_pages(dst);
+    advise_huge_pages(scratch);
+    let hist = histograms(src, &key);
+    // A digit that is equal for every item (one bucket holds all) needs no pass.
+    let passes: Vec<usize> = (0..K::PASSES)
+        .filter(|&p| !hist[p * BUCKETS..(p + 1) * BUCKETS].contains(&n))
+        .collect();
+    if passes.is_empty() {
+        dst.copy_from_slice(src);
+        return;
+    }
+    let parts = if n >= PAR_RADIX_MIN {
+        rayon::current_num_threads()
+    } else {
+        1
+    };
+    // The last pass must write `dst`: pass i writes `dst` when the passes left after it are
+    // an even number.
+    let (mut a, mut b) = (dst, scratch);
+    if passes.len() % 2 == 0 {
+        std::mem::swap(&mut a, &mut b);
+    }
+    // `a` is the target of the first pass; targets alternate a, b, a, ...
+    for (i, &p) in passes.iter().enumerate() {
+        let counts = &hist[p * BUCKETS..(p + 1) * BUCKETS];
+        if i == 0 {
+            run_pass(src, a, p, counts, parts, &key);
+        } else {
+            run_pass(b, a, p, counts, parts, &key);
+        }
+        std::mem::swap(&mut a, &mut b);
+    }
+}
+
+fn run_pass<E: Copy + Send + Sync, K: RadixKey>(
+    src: &[E],
+    dst: &mut [E],
+    pass: usize,
+    counts: &[usize],
+    parts: usize,
+    key: &(impl Fn(&E) -> K + Sync),
+) {
+    if parts > 1 {
+        scatter_par(src, dst, pass, parts, key);
+    } else {
+        scatter(src, dst, pass, counts, key);
+    }
+}
+
+/// Asks Linux to back a large, not yet touched buffer with transparent huge pages (as NumPy
+/// does for its large arrays): every pass of the sort streams through the whole buffer, and
+/// 4 KiB pages cost one page fault and one TLB entry each. Advisory only; elsewhere a no-op.
+pub(crate) fn advise_huge_pages<E>(buf: &mut [E]) {
+    #[cfg(target_os = "linux")]
+    {
+        extern "C" {
+            fn madvise(addr: *mut std::ffi::c_void, len: usize, advice: i32) -> i32;
+        }
+        const HUGE: usize = 1 << 21;
+        const MADV_HUGEPAGE: i32 = 14;
+        let bytes = std::mem::size_of_val(buf);
+        if bytes < 8 * HUGE {
+            return;
+        }
+        let start = buf.as_mut_ptr() as usize;
+        let lo = start.next_multiple_of(HUGE);
+        let hi = (start + bytes) / HUGE * HUGE;
+        if hi > lo {
+            // SAFETY: [lo, hi) lies inside the allocation `buf` borrows mutably; MADV_HUGEPAGE
+            // only changes how the kernel backs those pages, never their contents, and the
+            // return value (an advisory failure) can be ignored.
+            unsafe {
+                madvise(lo as *mut std::ffi::c_void, hi - lo, MADV_HUGEPAGE);
+            }
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = buf;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn float_keys_preserve_order() {
+        let v = [
+            f64::NEG_INFINITY,
+            -1e300,
+            -1.0,
+            -5e-324,
+            0.0,
+            5e-324,
+            1.0,
+            f64::INFINITY,
+        ];
+        for w in v.windows(2) {
+            assert!(f64_key(w[0]) < f64_key(w[1]), "{w:?}");
+        }
+        assert_eq!(f64_key(-0.0), f64_key(0.0));
+        assert!(f64_key(f64::NAN) > f64_key(f64::INFINITY));
+        assert!(f64_key(-f64::NAN) > f64_key(f64::INFINITY));
+        assert_eq!(f32_key(-0.0), f32_key(0.0));
+        assert!(f32_key(-f32::NAN) > f32_key(f32::INFINITY));
+        assert!(f32_key(-3.0) < f32_key(-2.5));
+        assert!(i64_key(-1) < i64_key(0) && i64_key(i64::MIN) < i64_key(i64::MAX));
+        assert!(i32_key(-1) < i32_key(0) && i32_key(i32::MIN) < i32_key(i32::MAX));
+    }
+
+    #[test]
+    fn sorts_stably_serial_and_parallel() {
+        for n in [3000usize, PAR_RADIX_MIN + 12345] {
+            // Items (key, original position): equal keys must keep their order.
+            let src: Vec<(u32, u32)> = (0..n as u32)
+                .map(|i| (i.wrapping_mul(2654435761) % 1000, i))
+                .collect();
+            let mut dst = vec![(0, 0); n];
+            let mut scratch = vec![(0, 0); n];
+            radix_sort(&src, &mut dst, &mut scratch, |e| e.0);
+            let mut expect = src.clone();
+            expect.sort_by_key(|e| e.0);
+            assert_eq!(dst, expect);
+        }
+    }
+}

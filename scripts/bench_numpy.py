@@ -1,0 +1,209 @@
+"""Times cuprite's comparison workloads in NumPy, for `cargo bench --bench numpy_compare`.
+
+The Rust runner (benches/src/compare.rs) passes its workload list with --spec, so both sides
+time the same shapes; without --spec the script builds the same default list itself
+(benches/src/workloads.rs, `default_workloads`), scaled by --scale.
+
+Usage:
+    python3 scripts/bench_numpy.py [--json] [--runs N] [--scale S] [--spec JSON]
+
+--spec JSON   a list of workloads: [{"id": "sum", "dims": [5000000], "inner": 1}, ...]
+              ("dims" = [n] means n x n matrices for matmul_f64/matmul_f32; "inner" = calls
+              per timed run, times are reported per call)
+--runs N      timed runs per workload after one untimed warm-up (default 7)
+--scale S     element-count factor of the default list (default 1.0; ignored with --spec)
+--json        print JSON (below) instead of a text table
+
+Timing: each run first restores in-place inputs (untimed), then times the call(s) with
+time.perf_counter; the result is released after the clock stops. The median and the minimum
+of the runs are reported, per call.
+
+Output of --json: one JSON object on stdout,
+    {"numpy": "2.4.6", "python": "3.12.3", "blas": "scipy-openblas 0.3.29", "threads": 2,
+     "results": [{"id": "sum", "dims": [5000000], "inner": 1, "runs": 7,
+                  "median_ms": 1.93, "min_ms": 1.88},
+                 {"id": "...", "dims": [...], "inner": 1, "error": "MemoryError: ..."}]}
+A workload that raises reports "error" instead of "median_ms"/"min_ms".
+"""
+
+import argparse
+import json
+import math
+import os
+import platform
+import statistics
+import sys
+import time
+
+import numpy as np
+
+# Workload ids, in the order of benches/src/workloads.rs.
+IDS = [
+    "ones", "mul_scalar_inplace", "chain_inplace", "add", "add_small", "sum", "sum_axis0",
+    "sum_axis1", "norm", "transpose_copy", "sort_f64", "sort_f32", "pipeline", "matmul_f64",
+    "matmul_f32",
+]
+
+
+def default_spec(scale):
+    """The default workload list (mirrors `default_workloads` in benches/src/workloads.rs)."""
+    s = lambda n: max(1, round(n * scale))
+    side = lambda n: max(1, round(n * math.sqrt(scale)))
+    dims = {
+        "ones": [s(100), 500, 500],
+        "mul_scalar_inplace": [s(25_000_000)],
+        "chain_inplace": [s(25_000_000)],
+        "add": [s(25_000_000)],
+        "add_small": [1000],
+        "sum": [s(5_000_000)],
+        "sum_axis0": [s(500), 10_000],
+        "sum_axis1": [s(500), 10_000],
+        "norm": [s(5_000_000)],
+        "transpose_copy": [s(500), 10_000],
+        "sort_f64": [s(5_000_000)],
+        "sort_f32": [s(5_000_000)],
+        "pipeline": [s(5000) * 1000],
+        "matmul_f64": [side(2000)],
+        "matmul_f32": [side(2000)],
+    }
+    return [{"id": i, "dims": dims[i], "inner": 2000 if i == "add_small" else 1} for i in IDS]
+
+
+def sin_wave(n):
+    """sin(i) for i in 0..n, as benches/src/data.rs `sin_wave`."""
+    return np.sin(np.arange(n, dtype=np.float64))
+
+
+def prepare(spec):
+    """Returns (reset, run) for one workload: reset() restores in-place inputs, run() is
+    timed and returns the result."""
+    wid, dims, inner = spec["id"], spec["dims"], spec.get("inner", 1)
+    n = math.prod(dims)
+    rng = np.random.default_rng(1)
+    noop = lambda: None
+    if wid == "ones":
+        return noop, lambda: np.ones(dims)
+    if wid in ("mul_scalar_inplace", "chain_inplace"):
+        orig = sin_wave(n).reshape(dims)
+        x = orig.copy()
+
+        def mul():
+            x.__imul__(5.0)
+
+        def chain():
+            x.__imul__(5.0)
+            x.__imul__(x)
+            x.__iadd__(x)
+
+        return (lambda: np.copyto(x, orig)), (mul if wid == "mul_scalar_inplace" else chain)
+    if wid in ("add", "add_small"):
+        a = sin_wave(n).reshape(dims)
+        b = rng.uniform(-1.0, 1.0, n).reshape(dims)
+
+        def add():
+            r = None
+            for _ in range(inner):
+                r = a + b
+            return r
+
+        return noop, add
+    if wid == "sum":
+        x = sin_wave(n)
+        return noop, lambda: x.sum()
+    if wid in ("sum_axis0", "sum_axis1"):
+        m = sin_wave(n).reshape(dims)
+        axis = 0 if wid == "sum_axis0" else 1
+        return noop, lambda: m.sum(axis=axis)
+    if wid == "norm":
+        x = sin_wave(n)
+        return noop, lambda: np.linalg.norm(x)
+    if wid == "transpose_copy":
+        m = sin_wave(n).reshape(dims)
+        return noop, lambda: m.T.copy()
+    if wid == "sort_f64":
+        x = sin_wave(n)
+        return noop, lambda: np.sort(x)
+    if wid == "sort_f32":
+        x = rng.random(n, dtype=np.float32)
+        return noop, lambda: np.sort(x)
+    if wid == "pipeline":
+        x = rng.random(n)
+
+        def pipeline():
+            m = np.sort(x).reshape(-1, 1000)
+            return (m - m.mean(axis=0)) / m.std(axis=0)
+
+        return noop, pipeline
+    if wid in ("matmul_f64", "matmul_f32"):
+        k = dims[0]
+        dt = np.float64 if wid == "matmul_f64" else np.float32
+        a = rng.uniform(-1.0, 1.0, (k, k)).astype(dt)
+        b = rng.uniform(-1.0, 1.0, (k, k)).astype(dt)
+        return noop, lambda: a @ b
+    raise ValueError(f"unknown workload {wid!r}")
+
+
+def time_workload(spec, runs):
+    """Median and minimum milliseconds per call of one workload."""
+    reset, run = prepare(spec)
+    inner = spec.get("inner", 1)
+    reset()
+    r = run()
+    del r
+    times = []
+    for _ in range(runs):
+        reset()
+        t0 = time.perf_counter()
+        r = run()
+        t1 = time.perf_counter()
+        del r
+        times.append((t1 - t0) * 1e3 / inner)
+    return statistics.median(times), min(times)
+
+
+def blas_name():
+    """The BLAS NumPy was built against, as NumPy reports it."""
+    try:
+        cfg = np.show_config(mode="dicts")
+        blas = cfg["Build Dependencies"]["blas"]
+        return f"{blas.get('name', '?')} {blas.get('version', '')}".strip()
+    except Exception:  # older NumPy: no dict mode
+        return "unknown"
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--runs", type=int, default=7)
+    p.add_argument("--scale", type=float, default=1.0)
+    p.add_argument("--spec", type=str, default=None)
+    args = p.parse_args()
+    specs = json.loads(args.spec) if args.spec else default_spec(args.scale)
+    results = []
+    for spec in specs:
+        item = {"id": spec["id"], "dims": spec["dims"], "inner": spec.get("inner", 1)}
+        try:
+            med, low = time_workload(spec, max(1, args.runs))
+            item.update(runs=args.runs, median_ms=med, min_ms=low)
+        except Exception as e:  # reported per workload, the others still run
+            item["error"] = f"{type(e).__name__}: {e}"
+        results.append(item)
+        if not args.json:
+            t = f"{item['median_ms']:12.3f} ms" if "median_ms" in item else item["error"]
+            print(f"{spec['id']:<20} {'x'.join(map(str, spec['dims'])):<16} {t}", flush=True)
+    if args.json:
+        json.dump(
+            {
+                "numpy": np.__version__,
+                "python": platform.python_version(),
+                "blas": blas_name(),
+                "threads": os.cpu_count(),
+                "results": results,
+            },
+            sys.stdout,
+        )
+        print()
+
+
+if __name__ == "__main__":
+    main()
