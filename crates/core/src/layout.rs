@@ -191,7 +191,7 @@ impl Layout {
             if s < extent {
                 return false;
             }
-            extent = s * (d - 1) + extent;
+            extent += s * (d - 1);
         }
         true
     }
@@ -423,7 +423,9 @@ mod tests {
         assert_eq!(split.strides(), &[3, 1, 6]);
         let l = Layout::contiguous(&[4, 6]).slice_axis(1, 0, 3, 2);
         assert_eq!(l.reshaped(&[2, 2, 3]).unwrap().strides(), &[12, 6, 2]);
-        assert!(l.reshaped(&[12]).is_none());
+        assert_eq!(l.reshaped(&[12]).unwrap().strides(), &[2]);
+        let gappy = Layout::contiguous(&[4, 6]).slice_axis(1, 0, 2, 2);
+        assert!(gappy.reshaped(&[8]).is_none());
     }
 
     #[test]

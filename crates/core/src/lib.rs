@@ -20,4 +20,5 @@ pub use dtype::{
 };
 pub use error::{Error, Result};
 pub use layout::{broadcast_shapes, Layout};
+pub use ops::Bitwise;
 pub use slice::{SliceArg, ELLIPSIS, NEW_AXIS};

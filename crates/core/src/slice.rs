@@ -87,7 +87,7 @@ impl From<std::ops::RangeFull> for SliceArg {
     }
 }
 
-/// Builds a `Vec<SliceArg>` from NumPy-like slice syntax.
+/// Builds an array of [`SliceArg`]s from NumPy-like slice syntax (pass it as `&s![..]`).
 ///
 /// `a..b`, `a..`, `..b`, `..`, `a..=b`, a step after `;` (`..;-1` reverses), an integer index,
 /// [`NEW_AXIS`] and [`ELLIPSIS`].
@@ -101,7 +101,7 @@ impl From<std::ops::RangeFull> for SliceArg {
 #[macro_export]
 macro_rules! s {
     ($($r:expr $(; $step:expr)?),* $(,)?) => {
-        vec![$( $crate::SliceArg::from($r)$(.step_by($step as isize))? ),*]
+        [$( $crate::SliceArg::from($r)$(.step_by($step as isize))? ),*]
     };
 }
 
@@ -219,7 +219,6 @@ pub fn range_indices(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::s;
 
     #[test]
     fn python_slice_semantics() {

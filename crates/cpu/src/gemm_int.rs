@@ -216,3 +216,51 @@ fn gemv_cols<T: Numeric>(k: usize, n: usize, a: Mat<T>, b: Mat<T>, c: &mut [T], 
     }
     debug_assert_eq!(c.len(), n);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn naive(m: usize, k: usize, n: usize, a: Mat<i32>, b: Mat<i32>) -> Vec<i32> {
+        let mut c = vec![0i32; m * n];
+        for i in 0..m {
+            for j in 0..n {
+                for p in 0..k {
+                    c[i * n + j] = c[i * n + j].wrapping_add(a.at(i, p).wrapping_mul(b.at(p, j)));
+                }
+            }
+        }
+        c
+    }
+
+    #[test]
+    fn blocked_kernel_matches_triple_loop_on_strided_operands() {
+        // Sizes straddling MC, KC, NC and the register tile; A read transposed, B reversed.
+        let (m, k, n) = (MC + 3, KC + 5, NC + 7);
+        let da: Vec<i32> = (0..m * k)
+            .map(|i| (i as i32).wrapping_mul(2_654_435_761u32 as i32))
+            .collect();
+        let db: Vec<i32> = (0..k * n).map(|i| (i as i32 * 7919) % 1013 - 500).collect();
+        let a = Mat {
+            data: &da,
+            off: 0,
+            rs: 1,
+            cs: m as isize,
+        };
+        let b = Mat {
+            data: &db,
+            off: k * n - 1,
+            rs: -(n as isize),
+            cs: -1,
+        };
+        let mut c = vec![7i32; m * n];
+        gemm::<i32, 4, 16>(m, k, n, a, b, &mut c);
+        assert_eq!(c, naive(m, k, n, a, b));
+        let mut v = vec![0i32; m];
+        gemm::<i32, 4, 16>(m, k, 1, a, b, &mut v);
+        assert_eq!(v, naive(m, k, 1, a, b));
+        let mut r = vec![0i32; n];
+        gemm::<i32, 4, 16>(1, k, n, a, b, &mut r);
+        assert_eq!(r, naive(1, k, n, a, b));
+    }
+}

@@ -297,3 +297,32 @@ impl MatmulOps for Cpu {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn contract_violations_are_errors() {
+        let buf = CpuBuffer::new(vec![1.0f64; 6]);
+        let l23 = Layout::contiguous(&[2, 3]);
+        assert!(Cpu.matmul(&buf, &l23, &buf, &l23).is_err());
+        let too_far = Layout::new(vec![3, 2], vec![2, 1], 1);
+        assert!(Cpu.matmul(&buf, &l23, &buf, &too_far).is_err());
+        let c = Cpu
+            .matmul(&buf, &l23, &buf, &Layout::contiguous(&[3, 2]))
+            .unwrap();
+        assert_eq!(c.as_slice(), &[3.0; 4]);
+    }
+
+    #[test]
+    fn zero_and_negative_strides_are_read_in_place() {
+        let data: Vec<f32> = (0..6).map(|x| x as f32).collect();
+        let buf = CpuBuffer::new(data);
+        // a = [[5, 4, 3], [5, 4, 3]] (broadcast row, reversed), b = [[0], [1], [2]].
+        let la = Layout::new(vec![2, 3], vec![0, -1], 5);
+        let lb = Layout::new(vec![3, 1], vec![1, 1], 0);
+        let c = Cpu.matmul(&buf, &la, &buf, &lb).unwrap();
+        assert_eq!(c.as_slice(), &[10.0, 10.0]);
+    }
+}

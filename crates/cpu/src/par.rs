@@ -4,9 +4,10 @@
 use rayon::prelude::*;
 
 /// Below this many elements a loop runs on the calling thread (rayon's fork/join overhead,
-/// a few microseconds, exceeds the work). Measured with `benches/`: the crossover of a
-/// contiguous f64 add on this machine lies between 2^14 and 2^16 elements.
-pub const PAR_MIN: usize = 1 << 15;
+/// a few microseconds, exceeds the work). Measured with `benches/benches/par_threshold.rs`
+/// on the 2-core development machine: for a contiguous f64 `a + b` the parallel loop was
+/// 1.40x slower at 2^15, even at 2^16 and faster from 2^17 (0.88x) to 2^20 (0.44x).
+pub const PAR_MIN: usize = 1 << 17;
 
 /// Elements per parallel task.
 pub const CHUNK: usize = 1 << 14;

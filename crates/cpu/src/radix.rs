@@ -22,7 +22,7 @@ pub(crate) const RADIX_MIN: usize = 1 << 11;
 pub(crate) const PAR_RADIX_MIN: usize = 1 << 17;
 
 /// An unsigned sort key split into 11-bit digits, least significant first.
-pub(crate) trait RadixKey: Copy + Send + Sync {
+pub(crate) trait RadixKey: Copy + Send + Sync + Ord {
     /// Number of digits.
     const PASSES: usize;
     /// Digit `pass` (0 = least significant).
@@ -169,9 +169,19 @@ fn scatter_par<E: Copy + Send + Sync, K: RadixKey>(
         });
 }
 
+/// Runs of at most this many bytes are finished by an LSD sort that stays in the L2 cache
+/// (the run, its target and a temporary buffer).
+const CACHE_BYTES: usize = 1 << 17;
+
 /// Sorts `src` stably by `key` into `dst`, using `scratch` (both of `src`'s length) as the
-/// second buffer of the ping-pong.
-pub(crate) fn radix_sort<E: Copy + Send + Sync, K: RadixKey>(
+/// second buffer.
+///
+/// Short inputs take a plain LSD sort. Long ones are split first, most significant digit
+/// first: one stable scatter by the highest digit that varies (split over threads), then every
+/// bucket in parallel: buckets that fit in cache finish with an in-cache LSD sort of their
+/// lower digits, larger ones (floats crowd into few exponents) are split again by the next
+/// digit. Most data thus crosses main memory twice instead of once per digit.
+pub(crate) fn radix_sort<E: Copy + Send + Sync + Default, K: RadixKey>(
     src: &[E],
     dst: &mut [E],
     scratch: &mut [E],
@@ -179,35 +189,134 @@ pub(crate) fn radix_sort<E: Copy + Send + Sync, K: RadixKey>(
 ) {
     let n = src.len();
     debug_assert!(dst.len() == n && scratch.len() == n);
+    let small = (CACHE_BYTES / std::mem::size_of::<E>().max(1)).max(RADIX_MIN);
+    if n <= small {
+        lsd(src, dst, scratch, &key, K::PASSES, 1);
+        return;
+    }
     advise_huge_pages(dst);
     advise_huge_pages(scratch);
     let hist = histograms(src, &key);
+    let Some(top) = (0..K::PASSES)
+        .rev()
+        .find(|&p| !hist[p * BUCKETS..(p + 1) * BUCKETS].contains(&n))
+    else {
+        dst.copy_from_slice(src);
+        return;
+    };
+    let parts = rayon::current_num_threads();
+    let counts = &hist[top * BUCKETS..(top + 1) * BUCKETS];
+    run_pass(src, scratch, top, counts, parts, &key);
+    let runs_s = split_runs(scratch, counts);
+    let runs_d = split_runs(dst, counts);
+    runs_s
+        .into_par_iter()
+        .zip(runs_d)
+        .for_each_init(Vec::new, |tmp, (s, d)| finish(s, d, tmp, top, small, &key));
+}
+
+/// Splits `buf` into consecutive runs of the given lengths.
+fn split_runs<'a, E>(mut buf: &'a mut [E], lens: &[usize]) -> Vec<&'a mut [E]> {
+    let mut runs = Vec::with_capacity(lens.len());
+    for &l in lens {
+        let (run, tail) = std::mem::take(&mut buf).split_at_mut(l);
+        runs.push(run);
+        buf = tail;
+    }
+    runs
+}
+
+/// Sorts the run `s`, whose items agree on every digit from `digit` up, into `d` by the
+/// digits below `digit`; `s` may be overwritten.
+fn finish<E: Copy + Send + Sync + Default, K: RadixKey>(
+    s: &mut [E],
+    d: &mut [E],
+    tmp: &mut Vec<E>,
+    digit: usize,
+    small: usize,
+    key: &(impl Fn(&E) -> K + Sync),
+) {
+    let n = s.len();
+    if digit == 0 || n <= 1 {
+        d.copy_from_slice(s);
+        return;
+    }
+    if n < RADIX_MIN {
+        // Too short for 2048-bucket passes: a stable comparison sort of the keys.
+        d.copy_from_slice(s);
+        d.sort_by_key(|x| key(x));
+        return;
+    }
+    if n <= small {
+        tmp.resize(n.max(tmp.len()), E::default());
+        lsd(s, d, &mut tmp[..n], key, digit, 1);
+        return;
+    }
+    let dg = digit - 1;
+    let mut counts = vec![0usize; BUCKETS];
+    for x in s.iter() {
+        counts[key(x).digit(dg)] += 1;
+    }
+    if counts.contains(&n) {
+        finish(s, d, tmp, dg, small, key);
+        return;
+    }
+    scatter(s, d, dg, &counts, key);
+    // The buckets now lie in `d`; finish each into the matching run of `s`, then copy back.
+    let runs_d = split_runs(d, &counts);
+    let runs_s = split_runs(s, &counts);
+    runs_d
+        .into_par_iter()
+        .zip(runs_s)
+        .for_each_init(Vec::new, |tmp, (dd, ss)| {
+            finish(dd, ss, tmp, dg, small, key)
+        });
+    par_copy(d, s);
+}
+
+/// `dst.copy_from_slice(src)`, in parallel chunks for long slices.
+fn par_copy<E: Copy + Send + Sync>(dst: &mut [E], src: &[E]) {
+    if dst.len() < PAR_RADIX_MIN {
+        dst.copy_from_slice(src);
+    } else {
+        dst.par_chunks_mut(1 << 16)
+            .zip(src.par_chunks(1 << 16))
+            .for_each(|(d, s)| d.copy_from_slice(s));
+    }
+}
+
+/// Plain LSD sort of `src` into `dst` by the digits below `digits` (skipping constant
+/// ones), ping-ponging through `scratch`, each pass split over `parts` threads.
+fn lsd<E: Copy + Send + Sync, K: RadixKey>(
+    src: &[E],
+    dst: &mut [E],
+    scratch: &mut [E],
+    key: &(impl Fn(&E) -> K + Sync),
+    digits: usize,
+    parts: usize,
+) {
+    let n = src.len();
+    let hist = histograms(src, key);
     // A digit that is equal for every item (one bucket holds all) needs no pass.
-    let passes: Vec<usize> = (0..K::PASSES)
+    let passes: Vec<usize> = (0..digits)
         .filter(|&p| !hist[p * BUCKETS..(p + 1) * BUCKETS].contains(&n))
         .collect();
     if passes.is_empty() {
         dst.copy_from_slice(src);
         return;
     }
-    let parts = if n >= PAR_RADIX_MIN {
-        rayon::current_num_threads()
-    } else {
-        1
-    };
-    // The last pass must write `dst`: pass i writes `dst` when the passes left after it are
-    // an even number.
+    // The last pass must write `dst`: with an even number of passes the first one writes
+    // `scratch`; targets then alternate.
     let (mut a, mut b) = (dst, scratch);
-    if passes.len() % 2 == 0 {
+    if passes.len().is_multiple_of(2) {
         std::mem::swap(&mut a, &mut b);
     }
-    // `a` is the target of the first pass; targets alternate a, b, a, ...
     for (i, &p) in passes.iter().enumerate() {
         let counts = &hist[p * BUCKETS..(p + 1) * BUCKETS];
         if i == 0 {
-            run_pass(src, a, p, counts, parts, &key);
+            run_pass(src, a, p, counts, parts, key);
         } else {
-            run_pass(b, a, p, counts, parts, &key);
+            run_pass(b, a, p, counts, parts, key);
         }
         std::mem::swap(&mut a, &mut b);
     }

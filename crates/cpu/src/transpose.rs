@@ -112,7 +112,7 @@ mod tests {
 
     #[test]
     fn blocked_copy_matches_a_strided_walk() {
-        let (r, c) = (70, 333);
+        let (r, c) = (170, 333);
         let data: Vec<u32> = (0..(r * c) as u32).collect();
         let l = Layout::contiguous(&[r, c]).transposed();
         let t = as_transposed(&l).unwrap();

@@ -59,7 +59,7 @@ fn main() -> Result<()> {
         None => 50_000_000,
     };
     assert!(
-        n % 1000 == 0 && n > 0,
+        n.is_multiple_of(1000) && n > 0,
         "the number of values must be a positive multiple of 1000"
     );
     let dev = DefaultBackend::default();

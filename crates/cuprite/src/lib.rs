@@ -37,7 +37,7 @@ pub mod prelude {
     pub use crate::interop::NdarrayExt;
     pub use cuprite_core::array::*;
     pub use cuprite_core::{
-        c128, c64, s, Array, ArrayBackend, Axes, BackendBase, ComplexElement, DType, Element,
+        c128, c64, s, Array, ArrayBackend, Axes, BackendBase, Bitwise, ComplexElement, DType, Element,
         Error, Float, Inexact, Integer, Numeric, Real, Result, ELLIPSIS, NEW_AXIS,
     };
 

@@ -91,14 +91,14 @@ fn arithmetic_broadcasts<B: ArrayBackend>(dev: &B) {
 
 fn inplace_ops<B: ArrayBackend>(dev: &B) {
     let mut x =
-        Array::<f64, B>::from_vec((0..100_000).map(|v| v as f64).collect(), &[100_000], dev)
+        Array::<f64, B>::from_vec((0..200_000).map(|v| v as f64).collect(), &[200_000], dev)
             .unwrap();
     x *= 5.0;
     x *= &x.clone();
     x += &x.clone();
     let v = x.to_vec().unwrap();
     assert_eq!(v[3], 2.0 * 225.0);
-    assert_eq!(v[99_999], 2.0 * (5.0 * 99_999.0f64).powi(2));
+    assert_eq!(v[199_999], 2.0 * (5.0 * 199_999.0f64).powi(2));
     let mut m = Array::<i64, B>::zeros(&[3, 4], dev).unwrap();
     let row = Array::<i64, B>::ramp(4, 1, 1, dev).unwrap();
     m += &row;

@@ -7,8 +7,6 @@
 //! integers, wrapping on overflow as NumPy does). Inputs are O(1) and sums have at most a
 //! few hundred terms; the large float cases use dyadic inputs whose products are exact.
 
-// `s![..]` expands to `vec![..]`, which clippy flags where a slice would do (see slice.rs).
-#![allow(clippy::useless_vec)]
 
 mod common;
 

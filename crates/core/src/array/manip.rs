@@ -417,7 +417,7 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
         let ax = normalize_axis(OP, axis, self.ndim())?;
         if let Sections::N(k) = sections {
             let n = self.shape()[ax];
-            if k == 0 || n % k != 0 {
+            if k == 0 || !n.is_multiple_of(k) {
                 return Err(Error::invalid(
                     OP,
                     format!(
@@ -596,10 +596,10 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
         let mut r = vec![1usize; d - reps.len()];
         r.extend_from_slice(reps);
         let (mut shape, mut strides, mut out_shape) = (vec![], vec![], vec![]);
-        for i in 0..d {
-            shape.extend([r[i], l.shape()[i]]);
-            strides.extend([0, l.strides()[i]]);
-            out_shape.push(r[i] * l.shape()[i]);
+        for ((&ri, &di), &si) in r.iter().zip(l.shape()).zip(l.strides()) {
+            shape.extend([ri, di]);
+            strides.extend([0, si]);
+            out_shape.push(ri * di);
         }
         let view = Layout::new(shape, strides, l.offset());
         let buf = self.device.copy(&self.buf, &view)?;

@@ -58,10 +58,10 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
         let (buf, selected) = self
             .device
             .mask_select(&self.buf, &self.layout, &mask.buf, &lm)?;
-        let count = if rest_size == 0 {
-            self.device.count_nonzero(&mask.buf, &mask.layout)?
-        } else {
-            selected / rest_size
+        let count = match selected.checked_div(rest_size) {
+            Some(c) => c,
+            // Empty sub-arrays: the count comes from the mask itself.
+            None => self.device.count_nonzero(&mask.buf, &mask.layout)?,
         };
         let mut shape = vec![count];
         shape.extend_from_slice(rest);

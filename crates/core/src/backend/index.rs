@@ -29,7 +29,10 @@ pub trait IndexOps: BackendBase {
     ) -> Result<Self::Buffer<T>>;
 
     /// `put_along_axis`: `dst[.., idx[i], ..] = values[i]` along `axis`, where `li` and `lv`
-    /// have the same shape, equal to `dst`'s except along `axis`.
+    /// have the same shape, equal to `dst`'s except along `axis` (`put` is the 1-d case).
+    /// `dst` is unshared and has no overlapping elements. Writes along one lane happen in
+    /// index order, so the last value for a repeated index wins (NumPy's behaviour); all
+    /// indices are checked before anything is written, so an error leaves `dst` unchanged.
     #[allow(clippy::too_many_arguments)]
     fn scatter<T: Element>(
         &self,

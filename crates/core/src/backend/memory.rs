@@ -22,6 +22,7 @@ pub trait BackendBase: Clone + Send + Sync + Debug + PartialEq + 'static {
     /// A new buffer of `len` copies of `value`.
     fn full<T: Element>(&self, len: usize, value: T) -> Result<Self::Buffer<T>>;
     /// Uploads host data.
+    #[allow(clippy::wrong_self_convention)]
     fn from_vec<T: Element>(&self, data: Vec<T>) -> Result<Self::Buffer<T>>;
     /// Downloads the elements of a view in C order (a blocking transfer).
     fn to_vec<T: Element>(&self, buf: &Self::Buffer<T>, layout: &Layout) -> Result<Vec<T>>;

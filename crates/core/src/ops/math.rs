@@ -118,7 +118,7 @@ float_unary! {
 /// Defines unary ops valid for every [`Real`] type: floats apply `$f`, integers are returned
 /// unchanged (NumPy 2 keeps integer dtypes in `floor`, `ceil`, `trunc`, `rint`).
 macro_rules! real_rounding {
-    ($($(#[$m:meta])* $name:ident, $numpy:literal, $f:expr;)*) => {$(
+    ($($(#[$m:meta])* $name:ident, $numpy:literal, $f32:path, $f64:path;)*) => {$(
         op_struct!($(#[$m])* $name);
         impl<T: Real> UnaryOp<T> for $name {
             type Out = T;
@@ -126,8 +126,8 @@ macro_rules! real_rounding {
             #[inline(always)]
             fn apply(&self, x: T) -> T {
                 match x.to_scalar() {
-                    Scalar::F32(v) => T::from_scalar(Scalar::F32($f(v))),
-                    Scalar::F64(v) => T::from_scalar(Scalar::F64($f(v))),
+                    Scalar::F32(v) => T::from_scalar(Scalar::F32($f32(v))),
+                    Scalar::F64(v) => T::from_scalar(Scalar::F64($f64(v))),
                     _ => x,
                 }
             }
@@ -137,13 +137,13 @@ macro_rules! real_rounding {
 
 real_rounding! {
     /// Largest integer not above `x` (integers unchanged).
-    Floor, "floor", num_traits::Float::floor;
+    Floor, "floor", f32::floor, f64::floor;
     /// Smallest integer not below `x` (integers unchanged).
-    Ceil, "ceil", num_traits::Float::ceil;
+    Ceil, "ceil", f32::ceil, f64::ceil;
     /// Integer part, rounding toward zero (integers unchanged).
-    Trunc, "trunc", num_traits::Float::trunc;
+    Trunc, "trunc", f32::trunc, f64::trunc;
     /// Nearest integer, halves to even (NumPy's `round`/`rint`; integers unchanged).
-    RoundHalfEven, "rint", round_half_even;
+    RoundHalfEven, "rint", f32::round_ties_even, f64::round_ties_even;
 }
 
 /// Rounds to the nearest integer with ties to even, as NumPy's `rint`.
