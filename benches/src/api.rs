@@ -3,7 +3,7 @@
 //! through these functions, so a change of a method's signature is one edit here.
 
 use cuprite::ops::{Mul, Sqrt, Square};
-use cuprite::{Array, ArrayBackend, Float, Numeric, Result};
+use cuprite::{Array, ArrayBackend, Axes, Float, Numeric, Result};
 
 /// `x.sum()`: the sum of every element, a 0-d array.
 pub fn sum<B: ArrayBackend>(x: &Array<f64, B>) -> Result<Array<f64, B>> {
@@ -38,9 +38,10 @@ pub fn std_axis<B: ArrayBackend>(
     x.std_axes(axis, ddof, keepdims)
 }
 
-/// `sqrt(sum(x * x))`, the 2-norm as a 0-d array.
+/// `sqrt(sum(|x|^2))`, the 2-norm as a 0-d array: one fused reduction pass, then a sqrt.
 pub fn norm<B: ArrayBackend>(x: &Array<f64, B>) -> Result<Array<f64, B>> {
-    sum(&x.try_mul(x)?)?.map_op(Sqrt)
+    x.reduce_op(cuprite::ops::SumAbsSq, Axes::All, false)?
+        .map_op(Sqrt)
 }
 
 /// `x.sort(axis)`: a sorted copy along `axis`.

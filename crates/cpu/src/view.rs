@@ -1,6 +1,7 @@
 //! ndarray views of a buffer through a core [`Layout`] (negative and zero strides included),
-//! for the general strided paths. The only `unsafe` of this crate lives here, guarded by
-//! bounds and overlap checks on the layout.
+//! for the general strided paths. The `unsafe` view constructors are guarded by bounds and
+//! overlap checks on the layout (the crate's other `unsafe` blocks are the huge-page advice
+//! in `alloc.rs` and `radix.rs`).
 
 use cuprite_core::Layout;
 use ndarray::{ArrayViewD, ArrayViewMutD, Axis, IxDyn, ShapeBuilder};
@@ -78,12 +79,18 @@ pub fn view_mut<'a, T>(data: &'a mut [T], layout: &Layout) -> ArrayViewMutD<'a, 
 
 /// The contiguous run of a C-contiguous layout, if it is one.
 pub fn contiguous<'a, T>(data: &'a [T], layout: &Layout) -> Option<&'a [T]> {
+    if layout.size() == 0 {
+        return Some(&[]);
+    }
     let off = layout.contiguous_offset()?;
     Some(&data[off..off + layout.size()])
 }
 
 /// The mutable contiguous run of a C-contiguous layout, if it is one.
 pub fn contiguous_mut<'a, T>(data: &'a mut [T], layout: &Layout) -> Option<&'a mut [T]> {
+    if layout.size() == 0 {
+        return Some(&mut []);
+    }
     let off = layout.contiguous_offset()?;
     let n = layout.size();
     Some(&mut data[off..off + n])

@@ -37,10 +37,20 @@ pub mod prelude {
     pub use crate::interop::NdarrayExt;
     pub use cuprite_core::array::*;
     pub use cuprite_core::{
-        c128, c64, s, Array, ArrayBackend, Axes, BackendBase, Bitwise, ComplexElement, DType, Element,
-        Error, Float, Inexact, Integer, Numeric, Real, Result, ELLIPSIS, NEW_AXIS,
+        c128, c64, s, Array, ArrayBackend, Axes, BackendBase, Bitwise, ComplexElement, DType,
+        Element, Error, Float, Inexact, Integer, Numeric, Real, Result, ELLIPSIS, NEW_AXIS,
     };
 
     #[cfg(feature = "cpu")]
     pub use crate::{Cpu, DefaultBackend};
 }
+
+/// The README's example, compiled and run as a doc test so it stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct ReadmeDoctests;
+
+/// The examples of the guide for NumPy users, compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/guide.md")]
+pub struct GuideDoctests;

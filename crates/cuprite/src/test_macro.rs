@@ -5,7 +5,7 @@
 /// Expands generic test functions `fn name<B: ArrayBackend>(dev: &B)` into one `#[test]` per
 /// compiled backend, in modules `cpu` and `cuda`.
 ///
-/// ```ignore
+/// ```text
 /// fn adds<B: ArrayBackend>(dev: &B) { /* ... */ }
 /// cuprite::test_backends!(adds);
 /// ```

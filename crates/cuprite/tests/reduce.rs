@@ -477,7 +477,34 @@ fn large_order_statistics<B: ArrayBackend>(dev: &B) {
     );
 }
 
+/// The fused sum of squared magnitudes against host loops, on a strided view large enough
+/// for the parallel paths, on complex input, and along an axis.
+fn sum_abs_sq<B: ArrayBackend>(dev: &B) {
+    let n = 400_006;
+    let host: Vec<f64> = (0..n).map(|i| ((i as f64) * 0.37).sin()).collect();
+    let x = Array::<f64, B>::from_vec(host.clone(), &[n], dev).unwrap();
+    let strided = x.slice(&s![1..;2]).unwrap();
+    let want: f64 = host.iter().skip(1).step_by(2).map(|v| v * v).sum();
+    let got = strided
+        .reduce_op(cuprite::ops::SumAbsSq, Axes::All, false)
+        .unwrap();
+    assert_allclose_vec(&got, &[want], &[], 1e-12, 0.0);
+    let z = Array::<c128, B>::from_vec(vec![c128::new(3.0, 4.0), c128::new(-1.0, 2.0)], &[2], dev)
+        .unwrap();
+    let got = z
+        .reduce_op(cuprite::ops::SumAbsSq, Axes::All, false)
+        .unwrap();
+    assert_allclose_vec(&got, &[30.0], &[], 0.0, 0.0);
+    let m = x.slice(&s![..6]).unwrap().reshape(&[2, 3]).unwrap();
+    let rows: Vec<f64> = (0..2)
+        .map(|r| (0..3).map(|c| host[r * 3 + c].powi(2)).sum())
+        .collect();
+    let got = m.reduce_op(cuprite::ops::SumAbsSq, 1, true).unwrap();
+    assert_allclose_vec(&got, &rows, &[2, 1], 1e-14, 0.0);
+}
+
 cuprite::test_backends!(
+    sum_abs_sq,
     f64_reductions_on_views,
     f64_order_statistics_on_views,
     arg_reductions_and_scans_on_views,

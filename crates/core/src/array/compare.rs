@@ -11,6 +11,7 @@
 //! arithmetic operators they panic at the caller with the error's message on shapes that
 //! do not broadcast; the methods (`bitwise_and`, `left_shift`, ...) are the `Result` twins.
 
+use super::operators::assign_op;
 use super::{or_panic, Array};
 use crate::backend::ArrayBackend;
 use crate::dtype::{Element, Integer, Numeric, Real};
@@ -30,6 +31,7 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
     /// assert_eq!(a.eq(&row)?.to_vec()?, vec![true, false, false, true]);
     /// assert_eq!(a.gt_scalar(2)?.to_vec()?, vec![false, false, true, true]);
     /// # Ok(()) }
+    /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
     /// ```
     pub fn eq(&self, other: &Self) -> Result<Array<bool, B>> {
         self.zip_op(Eq, other)
@@ -114,6 +116,7 @@ impl<T: Numeric, B: ArrayBackend> Array<T, B> {
     /// assert_eq!(a.isclose(&b, 1e-5, 1e-8, true)?.to_vec()?, vec![true, true, true]);
     /// assert!(!a.allclose(&b, 1e-5, 1e-8, false)?.item()?);
     /// # Ok(()) }
+    /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
     /// ```
     pub fn isclose(
         &self,
@@ -170,6 +173,7 @@ impl<T: Bitwise, B: ArrayBackend> Array<T, B> {
     /// assert_eq!(a.bitwise_not()?.to_vec()?, vec![255, 0b1111_0101]);
     /// assert_eq!((&a | 1).to_vec()?, vec![1, 0b1011]);
     /// # Ok(()) }
+    /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
     /// ```
     pub fn bitwise_not(&self) -> Result<Self> {
         self.map_op(BitNot)
@@ -245,34 +249,11 @@ bit_binop!(BitXor, bitxor, Bitwise, BitXor);
 bit_binop!(Shl, shl, Integer, LeftShift);
 bit_binop!(Shr, shr, Integer, RightShift);
 
-/// Compound assignment with an array (broadcast to the destination) or a scalar.
-macro_rules! bit_assign {
-    ($Tr:ident, $m:ident, $bound:ident, $Op:ident) => {
-        impl<T: $bound, B: ArrayBackend> ops::$Tr<&Array<T, B>> for Array<T, B> {
-            #[track_caller]
-            fn $m(&mut self, rhs: &Array<T, B>) {
-                or_panic(self.zip_op_inplace($Op, rhs))
-            }
-        }
-        impl<T: $bound, B: ArrayBackend> ops::$Tr<Array<T, B>> for Array<T, B> {
-            #[track_caller]
-            fn $m(&mut self, rhs: Array<T, B>) {
-                or_panic(self.zip_op_inplace($Op, &rhs))
-            }
-        }
-        impl<T: $bound, B: ArrayBackend> ops::$Tr<T> for Array<T, B> {
-            #[track_caller]
-            fn $m(&mut self, rhs: T) {
-                or_panic(self.scalar_op_inplace($Op, rhs))
-            }
-        }
-    };
-}
-bit_assign!(BitAndAssign, bitand_assign, Bitwise, BitAnd);
-bit_assign!(BitOrAssign, bitor_assign, Bitwise, BitOr);
-bit_assign!(BitXorAssign, bitxor_assign, Bitwise, BitXor);
-bit_assign!(ShlAssign, shl_assign, Integer, LeftShift);
-bit_assign!(ShrAssign, shr_assign, Integer, RightShift);
+assign_op!(BitAndAssign, bitand_assign, Bitwise, BitAnd);
+assign_op!(BitOrAssign, bitor_assign, Bitwise, BitOr);
+assign_op!(BitXorAssign, bitxor_assign, Bitwise, BitXor);
+assign_op!(ShlAssign, shl_assign, Integer, LeftShift);
+assign_op!(ShrAssign, shr_assign, Integer, RightShift);
 
 impl<T: Bitwise, B: ArrayBackend> ops::Not for &Array<T, B> {
     type Output = Array<T, B>;

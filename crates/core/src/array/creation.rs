@@ -136,6 +136,7 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
     /// let e = Array::<i32, B>::eye(2, Some(3), 1, dev)?;
     /// assert_eq!(e.to_vec()?, vec![0, 1, 0, 0, 0, 1]);
     /// # Ok(()) }
+    /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
     /// ```
     pub fn eye(n: usize, m: Option<usize>, k: isize, dev: &B) -> Result<Self> {
         let m = m.unwrap_or(n);
@@ -165,6 +166,7 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
     /// assert_eq!(d.to_vec()?, vec![0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 2.0, 0.0]);
     /// assert_eq!(Array::diag(&d, -1)?.to_vec()?, vec![1.0, 2.0]);
     /// # Ok(()) }
+    /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
     /// ```
     pub fn diag(v: &Self, k: isize) -> Result<Self> {
         match v.ndim() {
@@ -226,6 +228,7 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
     /// let t = Array::<u8, B>::tri(2, Some(3), 0, dev)?;
     /// assert_eq!(t.to_vec()?, vec![1, 0, 0, 1, 1, 0]);
     /// # Ok(()) }
+    /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
     /// ```
     pub fn tri(n: usize, m: Option<usize>, k: isize, dev: &B) -> Result<Self> {
         let m = m.unwrap_or(n);
@@ -262,6 +265,7 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
     /// assert_eq!(a.tril(0)?.to_vec()?, vec![1, 0, 3, 4]);
     /// assert_eq!(a.triu(1)?.to_vec()?, vec![0, 2, 0, 0]);
     /// # Ok(()) }
+    /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
     /// ```
     pub fn tril(&self, k: isize) -> Result<Self> {
         let mask = self.tri_mask("tril", k)?;
@@ -294,6 +298,7 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
     /// assert_eq!(g[0].to_vec()?, vec![1.0, 2.0, 3.0, 1.0, 2.0, 3.0]);
     /// assert_eq!(g[1].to_vec()?, vec![4.0, 4.0, 4.0, 5.0, 5.0, 5.0]);
     /// # Ok(()) }
+    /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
     /// ```
     pub fn meshgrid(arrays: &[&Self], indexing: Indexing) -> Result<Vec<Self>> {
         let n = arrays.len();
@@ -335,6 +340,7 @@ impl<T: Real, B: ArrayBackend> Array<T, B> {
     /// assert_eq!(Array::<i32, B>::arange(10, 0, -4, dev)?.to_vec()?, vec![10, 6, 2]);
     /// assert_eq!(Array::<f64, B>::arange(0.0, 1.0, 0.25, dev)?.size(), 4);
     /// # Ok(()) }
+    /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
     /// ```
     pub fn arange(start: T, stop: T, step: T, dev: &B) -> Result<Self> {
         const OP: &str = "arange";
@@ -390,6 +396,7 @@ impl<T: Inexact, B: ArrayBackend> Array<T, B> {
     /// let a = Array::<f64, B>::linspace(0.0, 1.0, 5, true, dev)?;
     /// assert_eq!(a.to_vec()?, vec![0.0, 0.25, 0.5, 0.75, 1.0]);
     /// # Ok(()) }
+    /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
     /// ```
     pub fn linspace(start: T, stop: T, num: usize, endpoint: bool, dev: &B) -> Result<Self> {
         let div = if endpoint { num.saturating_sub(1) } else { num };
@@ -419,6 +426,7 @@ impl<T: Float, B: ArrayBackend> Array<T, B> {
     /// let v = a.to_vec()?;
     /// assert!((v[3] - 1000.0).abs() < 1e-9);
     /// # Ok(()) }
+    /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
     /// ```
     pub fn logspace(
         start: T,

@@ -315,6 +315,7 @@ impl<T: Numeric, B: ArrayBackend> Array<T, B> {
     /// assert_eq!(Array::einsum("ii", &[&a])?.item()?, 5.0);
     /// assert_eq!(Array::einsum("ij->ji", &[&a])?.to_vec()?, vec![1.0, 3.0, 2.0, 4.0]);
     /// # Ok(()) }
+    /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
     /// ```
     pub fn einsum(subscripts: &str, operands: &[&Array<T, B>]) -> Result<Self> {
         let Some(first) = operands.first() else {

@@ -95,6 +95,7 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
     /// assert_eq!(a.take(&i, Some(1))?.to_vec()?, vec![2.0, 0.0, 5.0, 3.0]);
     /// assert_eq!(a.take(&i, None)?.to_vec()?, vec![2.0, 3.0]);
     /// # Ok(()) }
+    /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
     /// ```
     pub fn take<I: Integer>(&self, indices: &Array<I, B>, axis: Option<isize>) -> Result<Self> {
         const OP: &str = "take";
@@ -137,6 +138,7 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
     /// let i = Array::<i64, B>::from_vec(vec![0, 2, 1, 1], &[2, 2], dev)?;
     /// assert_eq!(a.take_along_axis(&i, 1)?.to_vec()?, vec![10, 20, 40, 40]);
     /// # Ok(()) }
+    /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
     /// ```
     pub fn take_along_axis<I: Integer>(&self, indices: &Array<I, B>, axis: isize) -> Result<Self> {
         const OP: &str = "take_along_axis";
@@ -170,6 +172,7 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
     /// let j = Array::<i64, B>::from_vec(vec![1, 3, 0], &[3], dev)?;
     /// assert_eq!(a.index_arrays(&[&i, &j])?.to_vec()?, vec![1, 11, 8]);
     /// # Ok(()) }
+    /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
     /// ```
     pub fn index_arrays<I: Integer>(&self, indices: &[&Array<I, B>]) -> Result<Self> {
         const OP: &str = "index_arrays";
@@ -233,6 +236,7 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
     /// a.put(&i, &Array::from_vec(vec![7, 8], &[2], dev)?)?;
     /// assert_eq!(a.to_vec()?, vec![7, 0, 0, 0, 7, 8]);
     /// # Ok(()) }
+    /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
     /// ```
     pub fn put<I: Integer>(&mut self, indices: &Array<I, B>, values: &Array<T, B>) -> Result<()> {
         const OP: &str = "put";
@@ -305,6 +309,7 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
     /// a.put_along_axis(&i, &Array::scalar(1.0, dev)?, 1)?;
     /// assert_eq!(a.to_vec()?, vec![0.0, 0.0, 1.0, 1.0, 0.0, 0.0]);
     /// # Ok(()) }
+    /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
     /// ```
     pub fn put_along_axis<I: Integer>(
         &mut self,

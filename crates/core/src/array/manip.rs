@@ -84,6 +84,7 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
     /// assert_eq!(a.squeeze(-1)?.shape(), &[1, 3]);
     /// assert!(a.squeeze(1).is_err());
     /// # Ok(()) }
+    /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
     /// ```
     pub fn squeeze(&self, axes: impl Into<Axes>) -> Result<Self> {
         const OP: &str = "squeeze";
@@ -120,6 +121,7 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
     /// let a = Array::<i32, B>::zeros(&[2, 3], dev)?;
     /// assert_eq!(a.expand_dims([0, -1])?.shape(), &[1, 2, 3, 1]);
     /// # Ok(()) }
+    /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
     /// ```
     pub fn expand_dims(&self, axes: impl Into<Axes>) -> Result<Self> {
         const OP: &str = "expand_dims";
@@ -161,6 +163,7 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
     /// let a = Array::<f64, B>::zeros(&[3, 4, 5], dev)?;
     /// assert_eq!(a.moveaxis(&[0], &[-1])?.shape(), &[4, 5, 3]);
     /// # Ok(()) }
+    /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
     /// ```
     pub fn moveaxis(&self, source: &[isize], destination: &[isize]) -> Result<Self> {
         const OP: &str = "moveaxis";
@@ -222,6 +225,7 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
     /// let c = Array::concatenate(&[&a, &b], -1)?;
     /// assert_eq!(c.to_vec()?, vec![0, 1, 9, 2, 3, 9]);
     /// # Ok(()) }
+    /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
     /// ```
     pub fn concatenate(arrays: &[&Self], axis: isize) -> Result<Self> {
         const OP: &str = "concatenate";
@@ -289,6 +293,7 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
     /// let a = Array::<f32, B>::zeros(&[3], dev)?;
     /// assert_eq!(Array::stack(&[&a, &a], 1)?.shape(), &[3, 2]);
     /// # Ok(()) }
+    /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
     /// ```
     pub fn stack(arrays: &[&Self], axis: isize) -> Result<Self> {
         const OP: &str = "stack";
@@ -410,6 +415,7 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
     /// assert_eq!(p[1].to_vec()?, vec![1, 2, 3]);
     /// assert!(a.split(4, 0).is_err());
     /// # Ok(()) }
+    /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
     /// ```
     pub fn split(&self, sections: impl Into<Sections>, axis: isize) -> Result<Vec<Self>> {
         const OP: &str = "split";
@@ -472,6 +478,7 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
     /// assert_eq!(a.flip(1)?.to_vec()?, vec![1, 0, 3, 2]);
     /// assert_eq!(a.flip(Axes::All)?.to_vec()?, vec![3, 2, 1, 0]);
     /// # Ok(()) }
+    /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
     /// ```
     pub fn flip(&self, axes: impl Into<Axes>) -> Result<Self> {
         let axes = axes.into().resolve("flip", self.ndim())?;
@@ -498,6 +505,7 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
     /// assert_eq!(a.roll(2, None)?.to_vec()?, vec![3, 4, 0, 1, 2]);
     /// assert_eq!(a.roll(-1, Some(0))?.to_vec()?, vec![1, 2, 3, 4, 0]);
     /// # Ok(()) }
+    /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
     /// ```
     pub fn roll(&self, shift: isize, axis: Option<isize>) -> Result<Self> {
         let Some(axis) = axis else {
@@ -534,6 +542,7 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
     /// assert_eq!(a.repeat(2, None)?.to_vec()?, vec![1, 1, 2, 2]);
     /// assert_eq!(a.repeat(vec![0, 3], Some(0))?.to_vec()?, vec![2, 2, 2]);
     /// # Ok(()) }
+    /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
     /// ```
     pub fn repeat(&self, repeats: impl Into<Repeats>, axis: Option<isize>) -> Result<Self> {
         const OP: &str = "repeat";
@@ -586,6 +595,7 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
     /// assert_eq!(t.shape(), &[2, 4]);
     /// assert_eq!(t.to_vec()?, vec![1, 2, 1, 2, 1, 2, 1, 2]);
     /// # Ok(()) }
+    /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
     /// ```
     pub fn tile(&self, reps: &[usize]) -> Result<Self> {
         let d = reps.len().max(self.ndim());
@@ -618,6 +628,7 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
     /// let a = Array::<i32, B>::from_vec(vec![1, 2], &[2], dev)?;
     /// assert_eq!(a.pad_constant(&[(1, 2)], 0)?.to_vec()?, vec![0, 1, 2, 0, 0]);
     /// # Ok(()) }
+    /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
     /// ```
     pub fn pad_constant(&self, pad_width: &[(usize, usize)], value: T) -> Result<Self> {
         let n = self.ndim();

@@ -49,6 +49,7 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
     /// assert_eq!(picked.shape(), &[2, 2]);
     /// assert_eq!(picked.to_vec()?, vec![1, 2, 5, 6]);
     /// # Ok(()) }
+    /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
     /// ```
     pub fn select(&self, mask: &Array<bool, B>) -> Result<Self> {
         const OP: &str = "select";
@@ -86,6 +87,7 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
     /// x.put_mask(&neg, &Array::from_vec(vec![20.0, 40.0], &[2], dev)?)?;
     /// assert_eq!(x.to_vec()?, vec![1.0, 20.0, 3.0, 40.0]);
     /// # Ok(()) }
+    /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
     /// ```
     pub fn put_mask(&mut self, mask: &Array<bool, B>, values: &Array<T, B>) -> Result<()> {
         const OP: &str = "put_mask";
@@ -130,6 +132,7 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
     /// x.masked_fill(&m, 0)?;
     /// assert_eq!(x.to_vec()?, vec![1, 2, 0, 0]);
     /// # Ok(()) }
+    /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
     /// ```
     pub fn masked_fill(&mut self, mask: &Array<bool, B>, value: T) -> Result<()> {
         let v = Array::scalar(value, &self.device)?;
@@ -150,6 +153,7 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
     /// assert_eq!(w.shape(), &[2, 2]);
     /// assert_eq!(w.to_vec()?, vec![0, 1, 1, 0]);
     /// # Ok(()) }
+    /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
     /// ```
     pub fn argwhere(&self) -> Result<Array<i64, B>> {
         let (buf, count) = self.device.nonzero(&self.buf, &self.layout)?;
@@ -176,6 +180,7 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
     /// assert_eq!(nz[0].to_vec()?, vec![0, 1]);
     /// assert_eq!(nz[1].to_vec()?, vec![0, 1]);
     /// # Ok(()) }
+    /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
     /// ```
     pub fn nonzero(&self) -> Result<Vec<Array<i64, B>>> {
         if self.ndim() == 0 {
@@ -204,6 +209,7 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
     /// let x = Array::<i32, B>::from_vec(vec![0, 3, 0, 4], &[2, 2], dev)?;
     /// assert_eq!(x.flatnonzero()?.to_vec()?, vec![1, 3]);
     /// # Ok(()) }
+    /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
     /// ```
     pub fn flatnonzero(&self) -> Result<Array<i64, B>> {
         let w = self.reshape(&[-1])?.argwhere()?;

@@ -62,6 +62,7 @@ unary_methods! { Inexact:
     /// let z = Array::<c128, B>::from_vec(vec![c128::new(-1.0, 0.0)], &[1], dev)?;
     /// assert_eq!(z.sqrt()?.to_vec()?, vec![c128::new(0.0, 1.0)]);
     /// # Ok(()) }
+    /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
     /// ```
     sqrt => Sqrt;
     /// `e^x`.
@@ -159,6 +160,7 @@ impl<T: Real, B: ArrayBackend> Array<T, B> {
     /// assert_eq!(a.round_decimals(1)?.to_vec()?, vec![1.2, 1.4, 150.0]);
     /// assert_eq!(a.round_decimals(-2)?.to_vec()?, vec![0.0, 0.0, 200.0]);
     /// # Ok(()) }
+    /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
     /// ```
     pub fn round_decimals(&self, decimals: i32) -> Result<Self> {
         self.map_op(RoundDecimals { decimals })
@@ -198,6 +200,7 @@ impl<T: Real, B: ArrayBackend> Array<T, B> {
     /// let a = Array::<i32, B>::from_vec(vec![-5, 3, 12], &[3], dev)?;
     /// assert_eq!(a.clip(0, 10)?.to_vec()?, vec![0, 3, 10]);
     /// # Ok(()) }
+    /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
     /// ```
     pub fn clip(&self, lo: T, hi: T) -> Result<Self> {
         self.map_op(Clip { lo, hi })
@@ -249,6 +252,7 @@ impl<T: Numeric, B: ArrayBackend> Array<T, B> {
     /// let m: Array<f32, B> = z.abs()?;
     /// assert_eq!(m.to_vec()?, vec![5.0]);
     /// # Ok(()) }
+    /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
     /// ```
     pub fn abs(&self) -> Result<Array<T::Real, B>> {
         self.map_op(Abs)
@@ -273,6 +277,7 @@ impl<T: Numeric, B: ArrayBackend> Array<T, B> {
     /// let e = Array::<i64, B>::from_vec(vec![10, 0, 3], &[3], dev)?;
     /// assert_eq!(a.pow(&e)?.to_vec()?, vec![1024, 1, -8]);
     /// # Ok(()) }
+    /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
     /// ```
     pub fn pow(&self, other: &Self) -> Result<Self> {
         self.zip_op(Pow, other)
@@ -338,6 +343,7 @@ impl<T: Inexact, B: ArrayBackend> Array<T, B> {
     /// assert_eq!(z.imag()?.to_vec()?, vec![-2.0]);
     /// assert_eq!(z.conj()?.to_vec()?, vec![c128::new(1.0, 2.0)]);
     /// # Ok(()) }
+    /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
     /// ```
     pub fn real(&self) -> Result<Array<<T as Inexact>::RealPart, B>> {
         self.map_op(Re)

@@ -44,6 +44,7 @@ use crate::layout::{shape_size, Layout};
 /// assert_eq!(a.shape(), &[2, 2]);
 /// assert_eq!(a.t().to_vec()?, vec![1.0, 3.0, 2.0, 4.0]);
 /// # Ok(()) }
+/// # demo(&cuprite_cpu::Cpu::new()).unwrap();
 /// ```
 #[derive(Clone)]
 pub struct Array<T: Element, B: BackendBase> {

@@ -245,6 +245,8 @@ macro_rules! assign_op {
         }
     };
 }
+pub(crate) use assign_op;
+
 assign_op!(AddAssign, add_assign, Numeric, Add);
 assign_op!(SubAssign, sub_assign, Numeric, Sub);
 assign_op!(MulAssign, mul_assign, Numeric, Mul);

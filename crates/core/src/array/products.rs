@@ -174,6 +174,7 @@ impl<T: Numeric, B: ArrayBackend> Array<T, B> {
     /// assert_eq!(a.matmul(&v)?.to_vec()?, vec![3.0, 7.0]);
     /// assert_eq!(a.matmul(&a.t())?.to_vec()?, vec![5.0, 11.0, 11.0, 25.0]);
     /// # Ok(()) }
+    /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
     /// ```
     pub fn matmul(&self, other: &Array<T, B>) -> Result<Self> {
         const OP: &str = "matmul";
@@ -249,6 +250,7 @@ impl<T: Numeric, B: ArrayBackend> Array<T, B> {
     /// let a = Array::<i32, B>::from_vec(vec![1, 2, 3], &[3], dev)?;
     /// assert_eq!(a.dot(&a)?.item()?, 14);
     /// # Ok(()) }
+    /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
     /// ```
     pub fn dot(&self, other: &Array<T, B>) -> Result<Self> {
         const OP: &str = "dot";
@@ -274,6 +276,7 @@ impl<T: Numeric, B: ArrayBackend> Array<T, B> {
     /// let a = Array::<c64, B>::from_vec(vec![c64::new(0.0, 1.0)], &[1], dev)?;
     /// assert_eq!(a.vdot(&a)?.item()?, c64::new(1.0, 0.0));
     /// # Ok(()) }
+    /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
     /// ```
     pub fn vdot(&self, other: &Array<T, B>) -> Result<Self> {
         const OP: &str = "vdot";
@@ -309,6 +312,7 @@ impl<T: Numeric, B: ArrayBackend> Array<T, B> {
     /// let a = Array::<f64, B>::from_vec(vec![1.0, 2.0, 3.0, 4.0], &[2, 2], dev)?;
     /// assert_eq!(a.inner(&a)?.to_vec()?, vec![5.0, 11.0, 11.0, 25.0]);
     /// # Ok(()) }
+    /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
     /// ```
     pub fn inner(&self, other: &Array<T, B>) -> Result<Self> {
         const OP: &str = "inner";
@@ -330,6 +334,7 @@ impl<T: Numeric, B: ArrayBackend> Array<T, B> {
     /// let b = Array::<i64, B>::from_vec(vec![1, 10, 100], &[3], dev)?;
     /// assert_eq!(a.outer(&b)?.to_vec()?, vec![1, 10, 100, 2, 20, 200]);
     /// # Ok(()) }
+    /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
     /// ```
     pub fn outer(&self, other: &Array<T, B>) -> Result<Self> {
         const OP: &str = "outer";
@@ -358,6 +363,7 @@ impl<T: Numeric, B: ArrayBackend> Array<T, B> {
     /// assert_eq!(c.shape(), &[5, 2]);
     /// assert_eq!(c.to_vec()?, vec![12.0; 10]);
     /// # Ok(()) }
+    /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
     /// ```
     pub fn tensordot(&self, other: &Array<T, B>, axes: impl Into<TensorAxes>) -> Result<Self> {
         const OP: &str = "tensordot";

@@ -53,6 +53,7 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
     /// let s = a.reduce_op(ops::Sum, 1, false)?;
     /// assert_eq!(s.to_vec()?, vec![3i64, 12]);
     /// # Ok(()) }
+    /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
     /// ```
     pub fn reduce_op<K: ReduceOp<T>>(
         &self,
@@ -108,6 +109,7 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
     /// let a = Array::<u8, B>::from_vec(vec![200, 100], &[2], dev)?;
     /// assert_eq!(a.sum()?.item()?, 300i64);
     /// # Ok(()) }
+    /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
     /// ```
     pub fn sum(&self) -> Result<Array<T::Accum, B>> {
         self.reduce_op(Sum, Axes::All, false)
@@ -123,6 +125,7 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
     /// assert_eq!(a.sum_axes(-1, true)?.shape(), &[2, 1]);
     /// assert_eq!(a.sum_axes([0, 1], false)?.item()?, 15.0);
     /// # Ok(()) }
+    /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
     /// ```
     pub fn sum_axes(&self, axes: impl Into<Axes>, keepdims: bool) -> Result<Array<T::Accum, B>> {
         self.reduce_op(Sum, axes, keepdims)
@@ -146,6 +149,7 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
     /// let a = Array::<i32, B>::from_vec(vec![1, 2], &[2], dev)?;
     /// assert_eq!(a.mean()?.item()?, 1.5f64);
     /// # Ok(()) }
+    /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
     /// ```
     pub fn mean(&self) -> Result<Array<T::Mean, B>> {
         self.reduce_op(Mean, Axes::All, false)
@@ -223,6 +227,7 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
     /// assert_eq!(a.argmax()?.item()?, 1);
     /// assert_eq!(a.argmin_axis(1, false)?.to_vec()?, vec![0, 1]);
     /// # Ok(()) }
+    /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
     /// ```
     pub fn argmax(&self) -> Result<Array<i64, B>> {
         self.arg_flat(ArgKind::Max, "argmax")
@@ -309,6 +314,7 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
     /// assert_eq!(a.cumsum(Some(1))?.to_vec()?, vec![1i64, 3, 6, 4, 9, 15]);
     /// assert_eq!(a.cumsum(None)?.shape(), &[6]);
     /// # Ok(()) }
+    /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
     /// ```
     pub fn cumsum(&self, axis: Option<isize>) -> Result<Array<T::Accum, B>> {
         self.scan_op(CumSum, axis)
@@ -334,6 +340,7 @@ impl<T: Real, B: ArrayBackend> Array<T, B> {
     /// assert_eq!(a.min()?.item()?, -1);
     /// assert_eq!(a.max_axes(0, false)?.to_vec()?, vec![4, 1]);
     /// # Ok(()) }
+    /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
     /// ```
     pub fn min(&self) -> Result<Self> {
         self.reduce_no_identity(Min, Axes::All, false)

@@ -115,6 +115,7 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
     /// let a = Array::<i64, B>::ramp(10, 0, 1, dev)?;
     /// assert_eq!(a.slice(&s![..;-3])?.to_vec()?, vec![9, 6, 3, 0]);
     /// # Ok(()) }
+    /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
     /// ```
     pub fn slice(&self, args: &[SliceArg]) -> Result<Self> {
         Ok(self.with_layout(apply_slice(&self.layout, args)?))
@@ -129,6 +130,7 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
     /// a.slice_mut(&s![.., 1])?.fill(7)?;
     /// assert_eq!(a.to_vec()?, vec![0, 7, 0, 0, 7, 0]);
     /// # Ok(()) }
+    /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
     /// ```
     pub fn slice_mut(&mut self, args: &[SliceArg]) -> Result<ArrayViewMut<'_, T, B>> {
         let layout = apply_slice(&self.layout, args)?;

@@ -61,6 +61,7 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
     /// assert!(s[2].is_nan());
     /// assert_eq!(a.sort(0)?.to_vec()?[..3], [2.0, 0.0, -1.0]);
     /// # Ok(()) }
+    /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
     /// ```
     pub fn sort(&self, axis: isize) -> Result<Self> {
         let ax = normalize_axis("sort", axis, self.ndim())?;
@@ -77,6 +78,7 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
     /// let a = Array::<i32, B>::from_vec(vec![4, 1, 3, 2], &[2, 2], dev)?;
     /// assert_eq!(a.sort_flat()?.to_vec()?, vec![1, 2, 3, 4]);
     /// # Ok(()) }
+    /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
     /// ```
     pub fn sort_flat(&self) -> Result<Self> {
         self.flat_1d()?.sort(0)
@@ -94,6 +96,7 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
     /// let a = Array::<f64, B>::from_vec(vec![2.0, -0.0, 1.0, 0.0], &[4], dev)?;
     /// assert_eq!(a.argsort(0)?.to_vec()?, vec![1, 3, 2, 0]);
     /// # Ok(()) }
+    /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
     /// ```
     pub fn argsort(&self, axis: isize) -> Result<Array<i64, B>> {
         let ax = normalize_axis("argsort", axis, self.ndim())?;
@@ -138,6 +141,7 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
     /// assert_eq!(p[2], 5);
     /// assert!(p[..2].iter().all(|&v| v <= 5) && p[3..].iter().all(|&v| v >= 5));
     /// # Ok(()) }
+    /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
     /// ```
     pub fn partition(&self, kth: isize, axis: isize) -> Result<Self> {
         const OP: &str = "partition";
@@ -176,6 +180,7 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
     /// assert_eq!(s.searchsorted(&v, Side::Left)?.to_vec()?, vec![1, 0, 4]);
     /// assert_eq!(s.searchsorted(&v, Side::Right)?.to_vec()?, vec![3, 0, 4]);
     /// # Ok(()) }
+    /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
     /// ```
     pub fn searchsorted(&self, values: &Array<T, B>, side: Side) -> Result<Array<i64, B>> {
         const OP: &str = "searchsorted";
@@ -205,6 +210,7 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
     /// let a = Array::<i32, B>::from_vec(vec![3, 1, 3, 2, 1], &[5], dev)?;
     /// assert_eq!(a.unique()?.to_vec()?, vec![1, 2, 3]);
     /// # Ok(()) }
+    /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
     /// ```
     pub fn unique(&self) -> Result<Self> {
         let (buf, n) = self.device.unique(&self.buf, &self.layout)?;
@@ -225,6 +231,7 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
     /// assert_eq!(u.inverse.to_vec()?, vec![1, 0, 1, 1]);
     /// assert_eq!(u.counts.to_vec()?, vec![1, 3]);
     /// # Ok(()) }
+    /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
     /// ```
     pub fn unique_all(&self) -> Result<UniqueAll<T, B>> {
         let (values, indices, inverse, counts, n) =

@@ -58,75 +58,40 @@ op_struct!(
     CumProd
 );
 
-impl<T: Element> ReduceOp<T> for Sum {
-    type Acc = T::Accum;
-    type Out = T::Accum;
-    const NAME: &'static str = "sum";
-    #[inline(always)]
-    fn init(&self) -> T::Accum {
-        T::Accum::ZERO
-    }
-    #[inline(always)]
-    fn fold(&self, acc: T::Accum, x: T) -> T::Accum {
-        acc.add(x.cast())
-    }
-    #[inline(always)]
-    fn combine(&self, a: T::Accum, b: T::Accum) -> T::Accum {
-        a.add(b)
-    }
-    #[inline(always)]
-    fn finish(&self, acc: T::Accum, _count: usize) -> T::Accum {
-        acc
-    }
-}
-
-impl<T: Element> ReduceOp<T> for NanSum {
-    type Acc = T::Accum;
-    type Out = T::Accum;
-    const NAME: &'static str = "nansum";
-    #[inline(always)]
-    fn init(&self) -> T::Accum {
-        T::Accum::ZERO
-    }
-    #[inline(always)]
-    fn fold(&self, acc: T::Accum, x: T) -> T::Accum {
-        if x.is_nan_value() {
-            acc
-        } else {
-            acc.add(x.cast())
+/// Folds in the accumulation type with `$step` (`add`/`mul`) from `$init`, skipping NaN
+/// when `$skip_nan`.
+macro_rules! accumulate {
+    ($name:ident, $numpy:literal, $init:ident, $step:ident, skip_nan = $skip_nan:literal) => {
+        impl<T: Element> ReduceOp<T> for $name {
+            type Acc = T::Accum;
+            type Out = T::Accum;
+            const NAME: &'static str = $numpy;
+            #[inline(always)]
+            fn init(&self) -> T::Accum {
+                T::Accum::$init
+            }
+            #[inline(always)]
+            fn fold(&self, acc: T::Accum, x: T) -> T::Accum {
+                if $skip_nan && x.is_nan_value() {
+                    acc
+                } else {
+                    acc.$step(x.cast())
+                }
+            }
+            #[inline(always)]
+            fn combine(&self, a: T::Accum, b: T::Accum) -> T::Accum {
+                a.$step(b)
+            }
+            #[inline(always)]
+            fn finish(&self, acc: T::Accum, _count: usize) -> T::Accum {
+                acc
+            }
         }
-    }
-    #[inline(always)]
-    fn combine(&self, a: T::Accum, b: T::Accum) -> T::Accum {
-        a.add(b)
-    }
-    #[inline(always)]
-    fn finish(&self, acc: T::Accum, _count: usize) -> T::Accum {
-        acc
-    }
+    };
 }
-
-impl<T: Element> ReduceOp<T> for Prod {
-    type Acc = T::Accum;
-    type Out = T::Accum;
-    const NAME: &'static str = "prod";
-    #[inline(always)]
-    fn init(&self) -> T::Accum {
-        T::Accum::ONE
-    }
-    #[inline(always)]
-    fn fold(&self, acc: T::Accum, x: T) -> T::Accum {
-        acc.mul(x.cast())
-    }
-    #[inline(always)]
-    fn combine(&self, a: T::Accum, b: T::Accum) -> T::Accum {
-        a.mul(b)
-    }
-    #[inline(always)]
-    fn finish(&self, acc: T::Accum, _count: usize) -> T::Accum {
-        acc
-    }
-}
+accumulate!(Sum, "sum", ZERO, add, skip_nan = false);
+accumulate!(NanSum, "nansum", ZERO, add, skip_nan = true);
+accumulate!(Prod, "prod", ONE, mul, skip_nan = false);
 
 impl<T: Element> ReduceOp<T> for Mean {
     type Acc = T::Mean;
@@ -258,6 +223,11 @@ op_struct!(
     AbsSqDiff
 );
 op_struct!(
+    /// Sum of squared magnitudes `sum(|x|^2)` in one pass, as a real value (the square of
+    /// the 2-norm; `sqrt` of it is `np.linalg.norm` of a vector).
+    SumAbsSq
+);
+op_struct!(
     /// `probe` where `probe` is NaN, else `a`: marks the lanes of a sorted reduction whose
     /// last (largest) element is NaN, as NumPy's median and quantile do.
     PropagateNan
@@ -316,6 +286,34 @@ impl<T: Float> ReduceOp<T> for DdofMean {
     #[inline(always)]
     fn finish(&self, acc: T, count: usize) -> T {
         acc / T::from_f64((count as f64 - self.ddof).max(0.0))
+    }
+}
+
+impl<T: Inexact> ReduceOp<T> for SumAbsSq {
+    type Acc = T::RealPart;
+    type Out = T::RealPart;
+    const NAME: &'static str = "sum_abs_sq";
+    #[inline(always)]
+    fn init(&self) -> T::RealPart {
+        T::RealPart::ZERO
+    }
+    #[inline(always)]
+    fn fold(&self, acc: T::RealPart, x: T) -> T::RealPart {
+        let re = x.re();
+        if T::DTYPE.is_complex() {
+            let im = x.im();
+            acc + (re * re + im * im)
+        } else {
+            acc + re * re
+        }
+    }
+    #[inline(always)]
+    fn combine(&self, a: T::RealPart, b: T::RealPart) -> T::RealPart {
+        a + b
+    }
+    #[inline(always)]
+    fn finish(&self, acc: T::RealPart, _count: usize) -> T::RealPart {
+        acc
     }
 }
 
@@ -381,6 +379,13 @@ mod tests {
     fn run<T: Element, R: ReduceOp<T>>(op: R, xs: &[T]) -> R::Out {
         let acc = xs.iter().fold(op.init(), |a, &x| op.fold(a, x));
         op.finish(acc, xs.len())
+    }
+
+    #[test]
+    fn sum_abs_sq_is_the_squared_norm() {
+        assert_eq!(run(SumAbsSq, &[3.0f64, -4.0]), 25.0);
+        assert_eq!(run(SumAbsSq, &[crate::dtype::c64::new(3.0, 4.0)]), 25.0f32);
+        assert!(run(SumAbsSq, &[1.0f64, f64::NAN]).is_nan());
     }
 
     #[test]
