@@ -1,68 +1,47 @@
-//! A stable, adaptive MSD radix sort for the large lanes of `sort`/`argsort`.
+//! A stable LSD radix sort with 11-bit digits for the large lanes of `sort`/`argsort`.
 //!
-//! Items are sorted by an unsigned key computed from each item on the fly ([`RadixKey`]), so
-//! the stored values keep their bits (the sign of `-0.0`, NaN payloads) while the key decides
-//! the order. The order-preserving key transforms of the element types live here too
-//! ([`f64_key`], [`f32_key`], ...): floats flip the sign bit (all bits for negatives), map
-//! `-0.0` to the key of `+0.0` (so the two compare equal and keep their input order) and every
-//! NaN above `+inf`; signed integers flip the sign bit.
-//!
-//! Every level of the sort first measures the range `lo..=hi` of its keys and then splits by
-//! the most significant bits of `key - lo` that can vary, so constant leading bits (small
-//! integers, floats of one sign or a few exponents) cost nothing:
-//!
-//! - Runs larger than the cache ([`CACHE_BYTES`]) take a *window* level: a histogram of the
-//!   top [`WINDOW_BITS`] varying bits, whose prefixes are merged into at most
-//!   [`MAX_BUCKETS`] buckets of balanced size (a lookup table maps prefix to bucket), so one
-//!   scatter through main memory leaves buckets that mostly fit in cache even when floats
-//!   crowd into a few exponents. Histogram and scatter are split over rayon threads (each
-//!   chunk of the input writes its own disjoint runs of every bucket, so the scatter is safe
-//!   code) and the buckets are then finished in parallel.
-//! - Runs that fit in cache take *digit* levels: a counting scatter by the next few bits,
-//!   whose width follows the run length so that buckets hold a handful of items, then
-//!   recursion; runs of at most [`INSERTION_MAX`] items finish with an insertion sort.
-//!
-//! Every level is a stable counting scatter from one buffer into the other, so each item
-//! crosses main memory once per window level (usually once or twice in all) and the result
-//! lands in the requested buffer without copying back.
+//! Items are sorted by an unsigned key computed from each item on the fly ([`RadixKey`]);
+//! the order-preserving key transforms of the element types live here too ([`f64_key`],
+//! [`f32_key`], ...): floats flip the sign bit (all bits for negatives), map `-0.0` to the key
+//! of `+0.0` (so the two compare equal and keep their input order) and every NaN above
+//! `+inf`; signed integers flip the sign bit. One read pass counts the histograms of every
+//! digit at once; a pass whose digit is the same for every item is skipped; each remaining
+//! pass is a stable counting scatter, split over rayon threads above [`PAR_RADIX_MIN`] items
+//! (each thread scatters its part of the input into its own disjoint runs of the output, so
+//! the scatter stays safe code).
 
 use rayon::prelude::*;
 
+/// Bits per digit: 2048 buckets, whose write cursors (16 KiB) stay in L1.
+const DIGIT_BITS: u32 = 11;
+/// Buckets per pass.
+const BUCKETS: usize = 1 << DIGIT_BITS;
 /// Lanes at least this long use the radix sort; shorter ones a comparison sort.
 pub(crate) const RADIX_MIN: usize = 1 << 11;
-/// Runs of at most this many bytes are sorted by in-cache digit levels (the run and its
-/// second buffer then fit in the 512 KiB L2 cache of the development machine).
-const CACHE_BYTES: usize = 1 << 17;
-/// Bits of the histogram of a window level (65536 prefixes).
-const WINDOW_BITS: u32 = 16;
-/// Most buckets a window level scatters into: the write cursors stay in L1 and the open
-/// destination lines in L2.
-const MAX_BUCKETS: usize = 2048;
-/// Items a window level histograms per task: `u32` counts suffice and the work splits into
-/// enough tasks to balance two busy cores.
-const WINDOW_CHUNK: usize = 1 << 18;
-/// Widest digit of an in-cache level (4096 `u32` counts, 16 KiB).
-const MAX_DIGIT_BITS: u32 = 12;
-/// Runs of at most this many items finish with an insertion sort.
-const INSERTION_MAX: usize = 24;
+/// Lanes at least this long split each pass over rayon threads.
+pub(crate) const PAR_RADIX_MIN: usize = 1 << 17;
 
-/// An unsigned sort key (sealed to `u32` and `u64`, whose all-zero pattern is valid).
-pub(crate) trait RadixKey: Copy + Send + Sync + Ord + Default {
-    /// The key widened to 64 bits (order preserving).
-    fn wide(self) -> u64;
+/// An unsigned sort key split into 11-bit digits, least significant first.
+pub(crate) trait RadixKey: Copy + Send + Sync + Ord {
+    /// Number of digits.
+    const PASSES: usize;
+    /// Digit `pass` (0 = least significant).
+    fn digit(self, pass: usize) -> usize;
 }
 
 impl RadixKey for u32 {
+    const PASSES: usize = 3;
     #[inline(always)]
-    fn wide(self) -> u64 {
-        self as u64
+    fn digit(self, pass: usize) -> usize {
+        ((self >> (pass as u32 * DIGIT_BITS)) as usize) & (BUCKETS - 1)
     }
 }
 
 impl RadixKey for u64 {
+    const PASSES: usize = 6;
     #[inline(always)]
-    fn wide(self) -> u64 {
-        self
+    fn digit(self, pass: usize) -> usize {
+        ((self >> (pass as u32 * DIGIT_BITS)) as usize) & (BUCKETS - 1)
     }
 }
 
@@ -101,29 +80,108 @@ pub(crate) fn i32_key(x: i32) -> u32 {
     (x as u32) ^ (1 << 31)
 }
 
-/// Smallest and largest widened key of `s` (`s` not empty).
-fn key_range<E, K: RadixKey>(s: &[E], key: &impl Fn(&E) -> K) -> (u64, u64) {
-    s.iter().fold((u64::MAX, 0), |(lo, hi), x| {
-        let k = key(x).wide();
-        (lo.min(k), hi.max(k))
-    })
+/// Histograms of every digit of every key, `PASSES * BUCKETS` counts.
+fn histograms<E: Sync, K: RadixKey>(src: &[E], key: &(impl Fn(&E) -> K + Sync)) -> Vec<usize> {
+    let count = |part: &[E]| {
+        let mut h = vec![0usize; K::PASSES * BUCKETS];
+        for x in part {
+            let k = key(x);
+            for p in 0..K::PASSES {
+                h[p * BUCKETS + k.digit(p)] += 1;
+            }
+        }
+        h
+    };
+    if src.len() < PAR_RADIX_MIN {
+        return count(src);
+    }
+    src.par_chunks(1 << 18).map(count).reduce(
+        || vec![0usize; K::PASSES * BUCKETS],
+        |mut a, b| {
+            a.iter_mut().zip(&b).for_each(|(x, y)| *x += y);
+            a
+        },
+    )
 }
 
-/// [`key_range`] split over rayon threads.
-fn key_range_par<E: Sync, K: RadixKey>(s: &[E], key: &(impl Fn(&E) -> K + Sync)) -> (u64, u64) {
-    s.par_chunks(WINDOW_CHUNK)
-        .map(|c| key_range(c, key))
-        .reduce(|| (u64::MAX, 0), |a, b| (a.0.min(b.0), a.1.max(b.1)))
+/// One stable counting scatter of `src` into `dst` by digit `pass`, on the calling thread.
+fn scatter<E: Copy, K: RadixKey>(
+    src: &[E],
+    dst: &mut [E],
+    pass: usize,
+    counts: &[usize],
+    key: &impl Fn(&E) -> K,
+) {
+    let mut pos = vec![0usize; BUCKETS];
+    let mut acc = 0;
+    for (p, &c) in pos.iter_mut().zip(counts) {
+        *p = acc;
+        acc += c;
+    }
+    for x in src {
+        let d = key(x).digit(pass);
+        dst[pos[d]] = *x;
+        pos[d] += 1;
+    }
 }
 
-/// Number of bits of `key - lo` that vary when the keys lie in `lo..=hi`.
-fn span_bits(lo: u64, hi: u64) -> u32 {
-    64 - (hi - lo).leading_zeros()
+/// One stable counting scatter split over `parts` threads: part `t` of the input writes its
+/// items of bucket `b` into the run of the output that follows the items of bucket `b` of
+/// parts `0..t`, so every thread owns disjoint runs.
+fn scatter_par<E: Copy + Send + Sync, K: RadixKey>(
+    src: &[E],
+    dst: &mut [E],
+    pass: usize,
+    parts: usize,
+    key: &(impl Fn(&E) -> K + Sync),
+) {
+    let chunk = src.len().div_ceil(parts);
+    let hists: Vec<Vec<usize>> = src
+        .par_chunks(chunk)
+        .map(|c| {
+            let mut h = vec![0usize; BUCKETS];
+            for x in c {
+                h[key(x).digit(pass)] += 1;
+            }
+            h
+        })
+        .collect();
+    let mut runs: Vec<Vec<&mut [E]>> = (0..hists.len())
+        .map(|_| Vec::with_capacity(BUCKETS))
+        .collect();
+    let mut rest = dst;
+    for b in 0..BUCKETS {
+        for (t, h) in hists.iter().enumerate() {
+            let (run, tail) = std::mem::take(&mut rest).split_at_mut(h[b]);
+            runs[t].push(run);
+            rest = tail;
+        }
+    }
+    src.par_chunks(chunk)
+        .zip(runs.into_par_iter())
+        .for_each(|(c, mut runs)| {
+            let mut cur = vec![0usize; BUCKETS];
+            for x in c {
+                let d = key(x).digit(pass);
+                runs[d][cur[d]] = *x;
+                cur[d] += 1;
+            }
+        });
 }
+
+/// Runs of at most this many bytes are finished by an LSD sort that stays in the L2 cache
+/// (the run, its target and a temporary buffer).
+const CACHE_BYTES: usize = 1 << 17;
 
 /// Sorts `src` stably by `key` into `dst`, using `scratch` (both of `src`'s length) as the
 /// second buffer.
-pub(crate) fn radix_sort<E: Copy + Send + Sync, K: RadixKey>(
+///
+/// Short inputs take a plain LSD sort. Long ones are split first, most significant digit
+/// first: one stable scatter by the highest digit that varies (split over threads), then every
+/// bucket in parallel: buckets that fit in cache finish with an in-cache LSD sort of their
+/// lower digits, larger ones (floats crowd into few exponents) are split again by the next
+/// digit. Most data thus crosses main memory twice instead of once per digit.
+pub(crate) fn radix_sort<E: Copy + Send + Sync + Default, K: RadixKey>(
     src: &[E],
     dst: &mut [E],
     scratch: &mut [E],
@@ -131,110 +189,30 @@ pub(crate) fn radix_sort<E: Copy + Send + Sync, K: RadixKey>(
 ) {
     let n = src.len();
     debug_assert!(dst.len() == n && scratch.len() == n);
-    if n == 0 {
+    let small = (CACHE_BYTES / std::mem::size_of::<E>().max(1)).max(RADIX_MIN);
+    if n <= small {
+        lsd(src, dst, scratch, &key, K::PASSES, 1);
         return;
     }
-    if n * std::mem::size_of::<E>() <= CACHE_BYTES {
-        scratch.copy_from_slice(src);
-        sort_run(scratch, dst, true, &key);
-        return;
-    }
-    let (lo, hi) = key_range_par(src, &key);
-    if lo == hi {
+    advise_huge_pages(dst);
+    advise_huge_pages(scratch);
+    let hist = histograms(src, &key);
+    let Some(top) = (0..K::PASSES)
+        .rev()
+        .find(|&p| !hist[p * BUCKETS..(p + 1) * BUCKETS].contains(&n))
+    else {
         dst.copy_from_slice(src);
         return;
-    }
-    // The first level reads the input and scatters into `scratch`; every bucket then sorts
-    // from its run of `scratch` into its run of `dst`.
-    let lens = window_scatter(src, scratch, lo, span_bits(lo, hi), &key);
-    finish_buckets(scratch, dst, &lens, true, &key);
-}
-
-/// Sorts the run `s` stably by `key`, leaving the result in `d` when `into_d`, else in `s`;
-/// the other buffer (of the same length) is scratch space.
-fn sort_run<E: Copy + Send + Sync, K: RadixKey>(
-    s: &mut [E],
-    d: &mut [E],
-    into_d: bool,
-    key: &(impl Fn(&E) -> K + Sync),
-) {
-    let m = s.len();
-    if m <= INSERTION_MAX {
-        if into_d {
-            d.copy_from_slice(s);
-            insertion_sort(d, key);
-        } else {
-            insertion_sort(s, key);
-        }
-        return;
-    }
-    let (lo, hi) = if m * std::mem::size_of::<E>() > CACHE_BYTES {
-        key_range_par(s, key)
-    } else {
-        key_range(s, key)
     };
-    if lo == hi {
-        // All keys equal: the run is sorted as it stands.
-        if into_d {
-            d.copy_from_slice(s);
-        }
-        return;
-    }
-    let span = span_bits(lo, hi);
-    // After the scatter the buckets lie in `d`; each finishes into `d` (`!into_d`, since the
-    // child's source is `d`) or back into `s`.
-    if m * std::mem::size_of::<E>() > CACHE_BYTES {
-        let lens = window_scatter(s, d, lo, span, key);
-        finish_buckets(d, s, &lens, !into_d, key);
-        return;
-    }
-    // Digit level: about four items per bucket, at most 4096 buckets.
-    let bits = (usize::BITS - (m / 4).leading_zeros()).clamp(1, MAX_DIGIT_BITS);
-    let bits = bits.min(span);
-    let shift = span - bits;
-    let mask = (1usize << bits) - 1;
-    let digit = |x: &E| ((key(x).wide().wrapping_sub(lo) >> shift) as usize) & mask;
-    let mut pos = vec![0u32; mask + 1];
-    for x in s.iter() {
-        pos[digit(x)] += 1;
-    }
-    let mut acc = 0u32;
-    for p in pos.iter_mut() {
-        let c = *p;
-        *p = acc;
-        acc += c;
-    }
-    for x in s.iter() {
-        let p = &mut pos[digit(x)];
-        d[*p as usize] = *x;
-        *p += 1;
-    }
-    // `pos[b]` is now the end of bucket `b`.
-    let mut start = 0;
-    for &end in &pos {
-        let end = end as usize;
-        if end > start {
-            sort_run(&mut d[start..end], &mut s[start..end], !into_d, key);
-        }
-        start = end;
-    }
-}
-
-/// Sorts every bucket (consecutive runs of the given lengths) of `s` with [`sort_run`], in
-/// parallel; `d` is the matching second buffer.
-fn finish_buckets<E: Copy + Send + Sync, K: RadixKey>(
-    s: &mut [E],
-    d: &mut [E],
-    lens: &[usize],
-    into_d: bool,
-    key: &(impl Fn(&E) -> K + Sync),
-) {
-    let runs_s = split_runs(s, lens);
-    let runs_d = split_runs(d, lens);
+    let parts = rayon::current_num_threads();
+    let counts = &hist[top * BUCKETS..(top + 1) * BUCKETS];
+    run_pass(src, scratch, top, counts, parts, &key);
+    let runs_s = split_runs(scratch, counts);
+    let runs_d = split_runs(dst, counts);
     runs_s
         .into_par_iter()
         .zip(runs_d)
-        .for_each(|(s, d)| sort_run(s, d, into_d, key));
+        .for_each_init(Vec::new, |tmp, (s, d)| finish(s, d, tmp, top, small, &key));
 }
 
 /// Splits `buf` into consecutive runs of the given lengths.
@@ -248,99 +226,114 @@ fn split_runs<'a, E>(mut buf: &'a mut [E], lens: &[usize]) -> Vec<&'a mut [E]> {
     runs
 }
 
-/// One window level: scatters `src` (keys in `lo..lo + 2^span`) stably into `out` by the top
-/// [`WINDOW_BITS`] varying bits, merged into balanced buckets, and returns the bucket lengths.
-fn window_scatter<E: Copy + Send + Sync, K: RadixKey>(
-    src: &[E],
-    out: &mut [E],
-    lo: u64,
-    span: u32,
+/// Sorts the run `s`, whose items agree on every digit from `digit` up, into `d` by the
+/// digits below `digit`; `s` may be overwritten.
+fn finish<E: Copy + Send + Sync + Default, K: RadixKey>(
+    s: &mut [E],
+    d: &mut [E],
+    tmp: &mut Vec<E>,
+    digit: usize,
+    small: usize,
     key: &(impl Fn(&E) -> K + Sync),
-) -> Vec<usize> {
-    let m = src.len();
-    let wbits = span.min(WINDOW_BITS);
-    let shift = span - wbits;
-    let pmask = (1usize << wbits) - 1;
-    let prefix = |x: &E| ((key(x).wide().wrapping_sub(lo) >> shift) as usize) & pmask;
-    // Per-chunk prefix histograms.
-    let hists: Vec<Vec<u32>> = src
-        .par_chunks(WINDOW_CHUNK)
-        .map(|c| {
-            let mut h = vec![0u32; pmask + 1];
-            for x in c {
-                h[prefix(x)] += 1;
-            }
-            h
-        })
-        .collect();
-    // Prefix `p` goes to bucket `items before p / target`: monotone in `p`, so the buckets
-    // keep the key order; a crowded prefix forms a bucket of its own.
-    let target = m.div_ceil(MAX_BUCKETS);
-    let mut nb = m.div_ceil(target);
-    let mut lut = vec![0u16; pmask + 1];
-    let mut before = 0usize;
-    for (p, l) in lut.iter_mut().enumerate() {
-        *l = (before / target).min(nb - 1) as u16;
-        before += hists.iter().map(|h| h[p] as usize).sum::<usize>();
+) {
+    let n = s.len();
+    if digit == 0 || n <= 1 {
+        d.copy_from_slice(s);
+        return;
     }
-    // Prefix 0 (the key `lo`) and the top half (the key `hi`) always hold items; if they
-    // share a bucket, that bucket holds everything (a few items before a crowded prefix) and
-    // the level would not progress: split by the top bits of the window instead.
-    if lut[0] == lut[pmask] {
-        let drop_bits = wbits.saturating_sub(MAX_BUCKETS.trailing_zeros());
-        for (p, l) in lut.iter_mut().enumerate() {
-            *l = (p >> drop_bits) as u16;
-        }
-        nb = nb.max((pmask >> drop_bits) + 1);
+    if n < RADIX_MIN {
+        // Too short for 2048-bucket passes: a stable comparison sort of the keys.
+        d.copy_from_slice(s);
+        d.sort_by_key(|x| key(x));
+        return;
     }
-    // Per-chunk bucket counts, and from them each chunk's run of every bucket in `out`.
-    let counts: Vec<Vec<usize>> = hists
-        .par_iter()
-        .map(|h| {
-            let mut c = vec![0usize; nb];
-            for (&b, &k) in lut.iter().zip(h) {
-                c[b as usize] += k as usize;
-            }
-            c
-        })
-        .collect();
-    drop(hists);
-    let lens: Vec<usize> = (0..nb).map(|b| counts.iter().map(|c| c[b]).sum()).collect();
-    let mut runs: Vec<Vec<&mut [E]>> = (0..counts.len()).map(|_| Vec::with_capacity(nb)).collect();
-    let mut rest = out;
-    for b in 0..nb {
-        for (t, c) in counts.iter().enumerate() {
-            let (run, tail) = std::mem::take(&mut rest).split_at_mut(c[b]);
-            runs[t].push(run);
-            rest = tail;
-        }
+    if n <= small {
+        tmp.resize(n.max(tmp.len()), E::default());
+        lsd(s, d, &mut tmp[..n], key, digit, 1);
+        return;
     }
-    src.par_chunks(WINDOW_CHUNK)
-        .zip(runs.into_par_iter())
-        .for_each(|(c, mut runs)| {
-            for x in c {
-                let r = &mut runs[lut[prefix(x)] as usize];
-                let (first, tail) = std::mem::take(r)
-                    .split_first_mut()
-                    .expect("bucket counts match the histogram");
-                *first = *x;
-                *r = tail;
-            }
+    let dg = digit - 1;
+    let mut counts = vec![0usize; BUCKETS];
+    for x in s.iter() {
+        counts[key(x).digit(dg)] += 1;
+    }
+    if counts.contains(&n) {
+        finish(s, d, tmp, dg, small, key);
+        return;
+    }
+    scatter(s, d, dg, &counts, key);
+    // The buckets now lie in `d`; finish each into the matching run of `s`, then copy back.
+    let runs_d = split_runs(d, &counts);
+    let runs_s = split_runs(s, &counts);
+    runs_d
+        .into_par_iter()
+        .zip(runs_s)
+        .for_each_init(Vec::new, |tmp, (dd, ss)| {
+            finish(dd, ss, tmp, dg, small, key)
         });
-    lens
+    par_copy(d, s);
 }
 
-/// Stable insertion sort of a short run by `key`.
-fn insertion_sort<E: Copy, K: RadixKey>(v: &mut [E], key: &impl Fn(&E) -> K) {
-    for i in 1..v.len() {
-        let x = v[i];
-        let k = key(&x);
-        let mut j = i;
-        while j > 0 && key(&v[j - 1]) > k {
-            v[j] = v[j - 1];
-            j -= 1;
+/// `dst.copy_from_slice(src)`, in parallel chunks for long slices.
+fn par_copy<E: Copy + Send + Sync>(dst: &mut [E], src: &[E]) {
+    if dst.len() < PAR_RADIX_MIN {
+        dst.copy_from_slice(src);
+    } else {
+        dst.par_chunks_mut(1 << 16)
+            .zip(src.par_chunks(1 << 16))
+            .for_each(|(d, s)| d.copy_from_slice(s));
+    }
+}
+
+/// Plain LSD sort of `src` into `dst` by the digits below `digits` (skipping constant
+/// ones), ping-ponging through `scratch`, each pass split over `parts` threads.
+fn lsd<E: Copy + Send + Sync, K: RadixKey>(
+    src: &[E],
+    dst: &mut [E],
+    scratch: &mut [E],
+    key: &(impl Fn(&E) -> K + Sync),
+    digits: usize,
+    parts: usize,
+) {
+    let n = src.len();
+    let hist = histograms(src, key);
+    // A digit that is equal for every item (one bucket holds all) needs no pass.
+    let passes: Vec<usize> = (0..digits)
+        .filter(|&p| !hist[p * BUCKETS..(p + 1) * BUCKETS].contains(&n))
+        .collect();
+    if passes.is_empty() {
+        dst.copy_from_slice(src);
+        return;
+    }
+    // The last pass must write `dst`: with an even number of passes the first one writes
+    // `scratch`; targets then alternate.
+    let (mut a, mut b) = (dst, scratch);
+    if passes.len().is_multiple_of(2) {
+        std::mem::swap(&mut a, &mut b);
+    }
+    for (i, &p) in passes.iter().enumerate() {
+        let counts = &hist[p * BUCKETS..(p + 1) * BUCKETS];
+        if i == 0 {
+            run_pass(src, a, p, counts, parts, key);
+        } else {
+            run_pass(b, a, p, counts, parts, key);
         }
-        v[j] = x;
+        std::mem::swap(&mut a, &mut b);
+    }
+}
+
+fn run_pass<E: Copy + Send + Sync, K: RadixKey>(
+    src: &[E],
+    dst: &mut [E],
+    pass: usize,
+    counts: &[usize],
+    parts: usize,
+    key: &(impl Fn(&E) -> K + Sync),
+) {
+    if parts > 1 {
+        scatter_par(src, dst, pass, parts, key);
+    } else {
+        scatter(src, dst, pass, counts, key);
     }
 }
 
@@ -350,9 +343,13 @@ fn insertion_sort<E: Copy, K: RadixKey>(v: &mut [E], key: &impl Fn(&E) -> K) {
 pub(crate) fn advise_huge_pages<E>(buf: &mut [E]) {
     #[cfg(target_os = "linux")]
     {
+        extern "C" {
+            fn madvise(addr: *mut std::ffi::c_void, len: usize, advice: i32) -> i32;
+        }
         const HUGE: usize = 1 << 21;
+        const MADV_HUGEPAGE: i32 = 14;
         let bytes = std::mem::size_of_val(buf);
-        if bytes < 2 * HUGE {
+        if bytes < 8 * HUGE {
             return;
         }
         let start = buf.as_mut_ptr() as usize;
@@ -363,10 +360,56 @@ pub(crate) fn advise_huge_pages<E>(buf: &mut [E]) {
             // only changes how the kernel backs those pages, never their contents, and the
             // return value (an advisory failure) can be ignored.
             unsafe {
-                libc::madvise(lo as *mut libc::c_void, hi - lo, libc::MADV_HUGEPAGE);
+                madvise(lo as *mut std::ffi::c_void, hi - lo, MADV_HUGEPAGE);
             }
         }
     }
     #[cfg(not(target_os = "linux"))]
     let _ = buf;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn float_keys_preserve_order() {
+        let v = [
+            f64::NEG_INFINITY,
+            -1e300,
+            -1.0,
+            -5e-324,
+            0.0,
+            5e-324,
+            1.0,
+            f64::INFINITY,
+        ];
+        for w in v.windows(2) {
+            assert!(f64_key(w[0]) < f64_key(w[1]), "{w:?}");
+        }
+        assert_eq!(f64_key(-0.0), f64_key(0.0));
+        assert!(f64_key(f64::NAN) > f64_key(f64::INFINITY));
+        assert!(f64_key(-f64::NAN) > f64_key(f64::INFINITY));
+        assert_eq!(f32_key(-0.0), f32_key(0.0));
+        assert!(f32_key(-f32::NAN) > f32_key(f32::INFINITY));
+        assert!(f32_key(-3.0) < f32_key(-2.5));
+        assert!(i64_key(-1) < i64_key(0) && i64_key(i64::MIN) < i64_key(i64::MAX));
+        assert!(i32_key(-1) < i32_key(0) && i32_key(i32::MIN) < i32_key(i32::MAX));
+    }
+
+    #[test]
+    fn sorts_stably_serial_and_parallel() {
+        for n in [3000usize, PAR_RADIX_MIN + 12345] {
+            // Items (key, original position): equal keys must keep their order.
+            let src: Vec<(u32, u32)> = (0..n as u32)
+                .map(|i| (i.wrapping_mul(2654435761) % 1000, i))
+                .collect();
+            let mut dst = vec![(0, 0); n];
+            let mut scratch = vec![(0, 0); n];
+            radix_sort(&src, &mut dst, &mut scratch, |e| e.0);
+            let mut expect = src.clone();
+            expect.sort_by_key(|e| e.0);
+            assert_eq!(dst, expect);
+        }
+    }
 }
