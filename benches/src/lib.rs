@@ -18,11 +18,15 @@ pub use workloads::{default_workloads, Rate, Workload, WorkloadId};
 /// (device 0) with the `cuda` feature. A bench group is a function generic over
 /// `B: ArrayBackend` taking `(&mut Criterion, &str, &B)`; adding a backend is one line here.
 ///
-/// ```ignore
-/// fn group<B: ArrayBackend>(c: &mut Criterion, backend: &str, dev: &B) { /* ... */ }
-/// fn all(c: &mut Criterion) {
-///     cuprite_benches::for_each_backend!(group, c);
+/// ```
+/// use criterion::Criterion;
+/// use cuprite::ArrayBackend;
+///
+/// fn group<B: ArrayBackend>(_c: &mut Criterion, backend: &str, dev: &B) {
+///     assert!(dev.label().starts_with(backend));
 /// }
+/// let mut c = Criterion::default();
+/// cuprite_benches::for_each_backend!(group, &mut c);
 /// ```
 #[macro_export]
 macro_rules! for_each_backend {

@@ -39,7 +39,14 @@ fn cargo(args: &[&str], envs: &[(&str, String)]) -> bool {
 fn ci() -> bool {
     cargo(&["fmt", "--all", "--", "--check"], &[])
         && cargo(
-            &["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"],
+            &[
+                "clippy",
+                "--workspace",
+                "--all-targets",
+                "--",
+                "-D",
+                "warnings",
+            ],
             &[],
         )
         && cargo(&["test"], &[])
@@ -112,8 +119,14 @@ mod tests {
 
     #[test]
     fn bench_options_become_runner_variables() {
-        let envs = bench_env(&strings(&["--quick", "--runs", "3", "--filter", "sum,sort_f64"]))
-            .unwrap();
+        let envs = bench_env(&strings(&[
+            "--quick",
+            "--runs",
+            "3",
+            "--filter",
+            "sum,sort_f64",
+        ]))
+        .unwrap();
         assert_eq!(
             envs,
             vec![

@@ -11,6 +11,7 @@ mod matmul;
 mod memory;
 mod par;
 mod reduce;
+mod select;
 mod sort;
 mod transpose;
 mod view;

@@ -13,6 +13,7 @@ mod mask;
 mod matmul;
 mod memory;
 mod reduce;
+mod select;
 mod sort;
 
 pub use elementwise::ElementwiseOps;
@@ -21,6 +22,7 @@ pub use mask::MaskOps;
 pub use matmul::MatmulOps;
 pub use memory::BackendBase;
 pub use reduce::{ArgKind, ReduceOps};
+pub use select::SelectOps;
 pub use sort::SortOps;
 
 /// The buffer type of backend `B` for element type `T`.
@@ -28,11 +30,18 @@ pub type Buf<B, T> = <B as BackendBase>::Buffer<T>;
 
 /// Everything an array backend provides. Write user code generic over `B: ArrayBackend`.
 pub trait ArrayBackend:
-    BackendBase + ElementwiseOps + ReduceOps + SortOps + IndexOps + MaskOps + MatmulOps
+    BackendBase + ElementwiseOps + ReduceOps + SortOps + SelectOps + IndexOps + MaskOps + MatmulOps
 {
 }
 
 impl<B> ArrayBackend for B where
-    B: BackendBase + ElementwiseOps + ReduceOps + SortOps + IndexOps + MaskOps + MatmulOps
+    B: BackendBase
+        + ElementwiseOps
+        + ReduceOps
+        + SortOps
+        + SelectOps
+        + IndexOps
+        + MaskOps
+        + MatmulOps
 {
 }

@@ -3,25 +3,20 @@
 //! `median` and `quantile`/`percentile` (NumPy's default 'linear' method: the reduced axes
 //! are moved to the end and the neighbouring order statistics of every lane interpolated).
 //!
-//! The order statistics come, as in NumPy, from partial sorts: the needed positions (at most
-//! two per quantile, plus the lane's largest element for floats, which is NaN exactly when
-//! the lane holds a NaN) are selected by recursive partitioning, each step partitioning one
-//! lane segment at one position and splitting the rest of the positions between the two
-//! sides; a position at either end of a segment is a min/max reduction instead. Beyond
-//! [`MAX_SELECT`] positions one full sort of the lanes is cheaper.
+//! The order statistics come, as in NumPy, from partial sorts, never a full sort of the
+//! data: the needed positions of every lane (at most two per quantile, plus for floats the
+//! lane's largest element, which is NaN exactly when the lane holds a NaN) are selected in
+//! one call of the [`SelectOps::select_kth`] primitive.
+//!
+//! [`SelectOps::select_kth`]: crate::backend::SelectOps::select_kth
 
 use super::reduced_shape;
 use crate::array::{Array, Axes};
 use crate::backend::ArrayBackend;
 use crate::dtype::{Element, Float, Inexact, Numeric, Real};
 use crate::error::{Error, Result};
-use crate::ops::{AbsSqDiff, Add, DdofMean, Div, Max, Mean, Min, Mul, PropagateNan, Sqrt, Sub};
+use crate::ops::{AbsSqDiff, Add, DdofMean, Div, Mean, Mul, PropagateNan, Sqrt, Sub};
 use std::any::Any;
-
-/// Most distinct order-statistic positions selected by partitioning; more take one full
-/// sort (a partition costs a few passes over its segment, and the segments of every level of
-/// the recursion add up to the lane, so `m` positions cost about `log2(m) + 1` partitions).
-const MAX_SELECT: usize = 8;
 
 /// The element type of `var`/`std` of a `T` array: the real type under `T::Mean`
 /// (`f64` for bool and integers, `f32` for `f32` and `c64`).
@@ -115,16 +110,6 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
         let mut shape: Vec<isize> = moved.shape()[..split].iter().map(|&d| d as isize).collect();
         shape.push(k as isize);
         self.with_layout(moved).reshape(&shape)
-    }
-
-    /// `lanes` (shape `(kept..., k)`) with every lane sorted, C-contiguous.
-    fn sorted_lanes(lanes: &Array<T, B>) -> Result<Array<T, B>> {
-        let last = lanes.ndim() - 1;
-        if lanes.shape()[last] <= 1 || lanes.size() == 0 {
-            return lanes.to_contiguous();
-        }
-        let buf = lanes.device.sort(&lanes.buf, &lanes.layout, last)?;
-        Ok(Array::from_contiguous(buf, lanes.shape(), &lanes.device))
     }
 }
 
@@ -323,7 +308,7 @@ impl LinearPoint {
 }
 
 /// Order statistics of every lane of a `(kept..., k)` array at a few positions, each an
-/// array of shape `(kept...)` (a view of a partitioned or sorted copy, or a reduction).
+/// array of shape `(kept...)` (a view of the selection primitive's output).
 /// For floats the position `k - 1` is always among them: the lane's largest element in
 /// [`Element::sort_cmp`] order, NaN exactly when the lane holds a NaN.
 struct OrderStats<T: Element, B: ArrayBackend> {
@@ -340,8 +325,8 @@ where
     T::Mean: Float,
 {
     /// The order statistics at `wanted` (any order, repeats allowed, all `< k`) of the lanes
-    /// `lanes` (shape `(kept..., k)`, `k > 0`), plus the largest for floats: by recursive
-    /// partitioning up to [`MAX_SELECT`] interior positions, else from one full sort.
+    /// `lanes` (shape `(kept..., k)`, `k > 0`), plus the largest for floats, from one call of
+    /// the selection primitive.
     fn select(lanes: &Array<T, B>, wanted: &[usize]) -> Result<Self> {
         let last = lanes.ndim() - 1;
         let k = lanes.shape()[last];
@@ -351,24 +336,14 @@ where
         }
         positions.sort_unstable();
         positions.dedup();
-        // Partitions needed: one per run of adjacent interior positions (after partitioning
-        // at a run's first position, the next one is the first of a segment, a reduction).
-        let partitions = positions
-            .iter()
-            .enumerate()
-            .filter(|&(i, &p)| p != 0 && p != k - 1 && (i == 0 || positions[i - 1] + 1 != p))
-            .count();
-        let values = if partitions > MAX_SELECT || lanes.size() == 0 {
-            let sorted = Array::sorted_lanes(lanes)?;
-            positions
-                .iter()
-                .map(|&p| sorted.with_layout(sorted.layout.index_axis(last, p)))
-                .collect()
-        } else {
-            let mut out = Vec::with_capacity(positions.len());
-            select_into(lanes, 0, &positions, &mut out)?;
-            out
-        };
+        let dev = &lanes.device;
+        let buf = dev.select_kth(&lanes.buf, &lanes.layout, last, &positions)?;
+        let mut shape = vec![positions.len()];
+        shape.extend_from_slice(&lanes.shape()[..last]);
+        let all = Array::from_contiguous(buf, &shape, dev);
+        let values = (0..positions.len())
+            .map(|j| all.with_layout(all.layout.index_axis(0, j)))
+            .collect();
         Ok(OrderStats {
             positions,
             values,
@@ -410,57 +385,6 @@ where
         };
         self.propagate_nan(res)
     }
-}
-
-/// Pushes onto `out`, in position order, the order statistics at `positions` (sorted,
-/// distinct, within `base..base + len`) of the lane segments `seg` (shape `(kept..., len)`,
-/// `len > 0`, holding the elements of ranks `base..base + len` of every lane).
-///
-/// Positions at the segment's ends are its min/max (NaN-propagating, so a segment holding a
-/// NaN gives NaN for its first position: only in a lane whose result is NaN anyway, while
-/// its last position, NaN being largest, stays exact). Otherwise the segment is partitioned
-/// at its middle interior position and both sides recurse on views of the partitioned copy.
-fn select_into<T: Real, B: ArrayBackend>(
-    seg: &Array<T, B>,
-    base: usize,
-    positions: &[usize],
-    out: &mut Vec<Array<T, B>>,
-) -> Result<()> {
-    let last = seg.ndim() - 1;
-    let len = seg.shape()[last];
-    let end = base + len - 1;
-    let interior: Vec<usize> = positions
-        .iter()
-        .copied()
-        .filter(|&p| p != base && p != end)
-        .collect();
-    if interior.is_empty() {
-        for &p in positions {
-            out.push(if len == 1 {
-                seg.with_layout(seg.layout.index_axis(last, 0))
-            } else if p == base {
-                seg.reduce_resolved(Min, &[last], false)?
-            } else {
-                seg.reduce_resolved(Max, &[last], false)?
-            });
-        }
-        return Ok(());
-    }
-    let pivot = interior[(interior.len() - 1) / 2];
-    let kth = pivot - base;
-    let buf = seg.device.partition(&seg.buf, &seg.layout, last, kth)?;
-    let part = Array::from_contiguous(buf, seg.shape(), &seg.device);
-    let split = positions.partition_point(|&p| p < pivot);
-    if split > 0 {
-        let left = part.with_layout(part.layout.slice_axis(last, 0, kth, 1));
-        select_into(&left, base, &positions[..split], out)?;
-    }
-    out.push(part.with_layout(part.layout.index_axis(last, kth)));
-    if split + 1 < positions.len() {
-        let right = part.with_layout(part.layout.slice_axis(last, kth + 1, len - kth - 1, 1));
-        select_into(&right, pivot + 1, &positions[split + 1..], out)?;
-    }
-    Ok(())
 }
 
 /// `a` reshaped to `shape` (same elements).
