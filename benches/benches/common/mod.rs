@@ -20,8 +20,8 @@ pub fn name(backend: &str, op: &str, n: usize) -> String {
     format!("{backend}_{op}_{}", cuprite_benches::size_label(n))
 }
 
-/// Runs `f` once untimed: true if it succeeds; otherwise prints why `name` is skipped (an op
-/// still being written returns an error; a bench must not abort the whole suite).
+/// Runs `f` once untimed: true if it succeeds; otherwise prints why `name` is skipped (a
+/// backend may refuse a workload, e.g. out of memory; one bench must not abort the suite).
 pub fn works<T>(name: &str, f: impl FnOnce() -> cuprite::Result<T>) -> bool {
     match f() {
         Ok(_) => true,
