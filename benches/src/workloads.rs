@@ -1,4 +1,4 @@
-//! The comparison workloads as data: the anchor workloads of `/work/shared/ANCHORS.md`
+//! The comparison workloads as data: the anchor workloads of the notebooks cuprite grew from
 //! scaled to a given machine. The same list drives the cuprite cases ([`crate::cases`]) and,
 //! through [`spec_json`], the NumPy script `scripts/bench_numpy.py`, so both time exactly the
 //! same shapes.
