@@ -39,6 +39,11 @@ fn check_q(op: &'static str, q: f64, scale: f64) -> Result<f64> {
     }
 }
 
+/// [`check_q`] for every element of `qs`.
+fn check_qs(op: &'static str, qs: &[f64], scale: f64) -> Result<Vec<f64>> {
+    qs.iter().map(|&q| check_q(op, q, scale)).collect()
+}
+
 impl<T: Element, B: ArrayBackend> Array<T, B> {
     /// This array as `T::Mean` values: the array itself when the types agree, else a cast.
     pub(crate) fn as_mean(&self) -> Result<Array<T::Mean, B>> {
@@ -198,10 +203,7 @@ where
         axes: impl Into<Axes>,
         keepdims: bool,
     ) -> Result<Array<T::Mean, B>> {
-        let qs = qs
-            .iter()
-            .map(|&q| check_q("quantile", q, 1.0))
-            .collect::<Result<Vec<_>>>()?;
+        let qs = check_qs("quantile", qs, 1.0)?;
         self.quantiles_impl("quantile", &qs, axes.into(), keepdims, true)
     }
 
@@ -231,10 +233,7 @@ where
         axes: impl Into<Axes>,
         keepdims: bool,
     ) -> Result<Array<T::Mean, B>> {
-        let qs = qs
-            .iter()
-            .map(|&q| check_q("percentile", q, 100.0))
-            .collect::<Result<Vec<_>>>()?;
+        let qs = check_qs("percentile", qs, 100.0)?;
         self.quantiles_impl("percentile", &qs, axes.into(), keepdims, true)
     }
 
