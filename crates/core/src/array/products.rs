@@ -9,28 +9,10 @@ mod einsum;
 
 use super::Array;
 use crate::backend::ArrayBackend;
-use crate::dtype::{Numeric, Scalar};
+use crate::dtype::Numeric;
 use crate::error::{Error, Result};
 use crate::layout::{broadcast_shapes, normalize_axis, shape_size, Layout};
-use crate::ops::{op_struct, Mul, UnaryOp};
-
-op_struct!(
-    /// Complex conjugate; the identity on real types (used by `vdot`).
-    Conj
-);
-
-impl<T: Numeric> UnaryOp<T> for Conj {
-    type Out = T;
-    const NAME: &'static str = "conjugate";
-    #[inline(always)]
-    fn apply(&self, x: T) -> T {
-        match x.to_scalar() {
-            Scalar::C64(v) => T::from_scalar(Scalar::C64(v.conj())),
-            Scalar::C128(v) => T::from_scalar(Scalar::C128(v.conj())),
-            _ => x,
-        }
-    }
-}
+use crate::ops::{Conj, Mul};
 
 /// The `axes` argument of [`Array::tensordot`]: the last `N` axes of `a` against the first
 /// `N` of `b`, or explicit lists of axis pairs (negative axes count from the end).

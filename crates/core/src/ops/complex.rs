@@ -1,9 +1,10 @@
-//! Parts of complex numbers: `real`, `imag`, `conj`, `angle`. Each is defined on every
-//! [`Inexact`] type; for real floats `real` and `conj` are the identity, `imag` is zero and
-//! `angle` is 0 or pi (`atan2(0, x)`), as NumPy.
+//! Parts of complex numbers: `real`, `imag`, `conj`, `angle`. `real`, `imag` and `angle` are
+//! defined on every [`Inexact`] type (for real floats `real` is the identity, `imag` is zero
+//! and `angle` is 0 or pi, `atan2(0, x)`, as NumPy); `conj` on every [`Numeric`] type, the
+//! identity on real and integer ones.
 
 use super::{op_struct, UnaryOp};
-use crate::dtype::Inexact;
+use crate::dtype::{Inexact, Numeric, Scalar};
 use num_complex::ComplexFloat;
 
 op_struct!(
@@ -15,7 +16,7 @@ op_struct!(
     Im
 );
 op_struct!(
-    /// The complex conjugate (the value itself for real floats).
+    /// The complex conjugate (the value itself for real and integer types).
     Conj
 );
 op_struct!(
@@ -39,12 +40,17 @@ impl<T: Inexact> UnaryOp<T> for Im {
         ComplexFloat::im(x)
     }
 }
-impl<T: Inexact> UnaryOp<T> for Conj {
+impl<T: Numeric> UnaryOp<T> for Conj {
     type Out = T;
     const NAME: &'static str = "conjugate";
     #[inline(always)]
     fn apply(&self, x: T) -> T {
-        ComplexFloat::conj(x)
+        // The identity on real and integer types (the match folds away per type).
+        match x.to_scalar() {
+            Scalar::C64(v) => T::from_scalar(Scalar::C64(v.conj())),
+            Scalar::C128(v) => T::from_scalar(Scalar::C128(v.conj())),
+            _ => x,
+        }
     }
 }
 impl<T: Inexact> UnaryOp<T> for Angle {
