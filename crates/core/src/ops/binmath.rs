@@ -182,6 +182,9 @@ impl<T: Real> UnaryOp<T> for Clip<T> {
     fn apply(&self, x: T) -> T {
         Minimum.apply(Maximum.apply(x, self.lo), self.hi)
     }
+    fn params(&self) -> Vec<Scalar> {
+        vec![self.lo.to_scalar(), self.hi.to_scalar()]
+    }
 }
 
 #[cfg(test)]

@@ -255,4 +255,11 @@ impl<T: Numeric> BinaryOp<T> for IsClose {
         }
         y.re.is_finite() && y.im.is_finite() && (x - y).norm() <= self.atol + self.rtol * y.norm()
     }
+    fn params(&self) -> Vec<Scalar> {
+        vec![
+            Scalar::F64(self.rtol),
+            Scalar::F64(self.atol),
+            Scalar::Bool(self.equal_nan),
+        ]
+    }
 }

@@ -285,6 +285,9 @@ impl<T: Real> UnaryOp<T> for RoundDecimals {
         };
         T::from_scalar(s)
     }
+    fn params(&self) -> Vec<Scalar> {
+        vec![Scalar::I32(self.decimals)]
+    }
 }
 
 #[inline(always)]

@@ -4,7 +4,7 @@
 //! generates the same expression in its kernel language. Core picks the op; backends only
 //! iterate.
 
-use crate::dtype::Element;
+use crate::dtype::{Element, Scalar};
 
 mod arith;
 mod binmath;
@@ -31,6 +31,12 @@ pub trait UnaryOp<T: Element>: Copy + Send + Sync + 'static {
     const NAME: &'static str;
     /// The op on one value.
     fn apply(&self, x: T) -> Self::Out;
+    /// The op's parameters, in declaration order (`Clip`: `lo, hi`; `IsClose`: `rtol, atol,
+    /// equal_nan`; `round`: `decimals`; `var`: `ddof`), for backends that generate the op's
+    /// code from its `NAME` and pass the parameters as kernel arguments. Empty for most ops.
+    fn params(&self) -> Vec<Scalar> {
+        Vec::new()
+    }
 }
 
 /// An element-wise function of two values of the same type.
@@ -41,6 +47,12 @@ pub trait BinaryOp<T: Element>: Copy + Send + Sync + 'static {
     const NAME: &'static str;
     /// The op on one pair of values.
     fn apply(&self, a: T, b: T) -> Self::Out;
+    /// The op's parameters, in declaration order (`Clip`: `lo, hi`; `IsClose`: `rtol, atol,
+    /// equal_nan`; `round`: `decimals`; `var`: `ddof`), for backends that generate the op's
+    /// code from its `NAME` and pass the parameters as kernel arguments. Empty for most ops.
+    fn params(&self) -> Vec<Scalar> {
+        Vec::new()
+    }
 }
 
 /// A reduction: `finish(combine(fold(init, x0), fold(init, x1), ...), count)`.
@@ -62,6 +74,12 @@ pub trait ReduceOp<T: Element>: Copy + Send + Sync + 'static {
     fn combine(&self, a: Self::Acc, b: Self::Acc) -> Self::Acc;
     /// Turns the accumulator of `count` elements into the result.
     fn finish(&self, acc: Self::Acc, count: usize) -> Self::Out;
+    /// The op's parameters, in declaration order (`Clip`: `lo, hi`; `IsClose`: `rtol, atol,
+    /// equal_nan`; `round`: `decimals`; `var`: `ddof`), for backends that generate the op's
+    /// code from its `NAME` and pass the parameters as kernel arguments. Empty for most ops.
+    fn params(&self) -> Vec<Scalar> {
+        Vec::new()
+    }
 }
 
 /// An inclusive scan (cumulative op): `out[i] = step(out[i-1], x[i])`, `out[-1] = init`.

@@ -4,6 +4,7 @@
 
 use super::{op_struct, BinaryOp, ReduceOp, ScanOp};
 use crate::dtype::{Element, Float, Inexact, Numeric, Real};
+use crate::Scalar;
 
 op_struct!(
     /// Sum in the accumulation type (`i64` for bool and integers).
@@ -286,6 +287,9 @@ impl<T: Float> ReduceOp<T> for DdofMean {
     #[inline(always)]
     fn finish(&self, acc: T, count: usize) -> T {
         acc / T::from_f64((count as f64 - self.ddof).max(0.0))
+    }
+    fn params(&self) -> Vec<Scalar> {
+        vec![Scalar::F64(self.ddof)]
     }
 }
 

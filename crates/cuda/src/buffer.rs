@@ -1,0 +1,200 @@
+//! [`CudaBuffer`]: device memory shared by every view of an array, allocated from the
+//! device's stream-ordered pool and returned to it (stream-ordered) when the last view drops.
+//!
+//! All work runs on the device's one stream, so stream order alone makes a free safe after
+//! the kernels that read the memory: no per-allocation events are recorded (cudarc's event
+//! tracking would add two event records to every allocation for nothing on a single stream).
+
+use crate::device::{Cuda, DeviceInner};
+use crate::driver::{self, CUdeviceptr};
+use cuprite_core::{Element, Error, Result};
+use std::marker::PhantomData;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+/// One device allocation; freed (stream-ordered) on drop.
+pub(crate) struct DeviceMem {
+    ptr: CUdeviceptr,
+    bytes: usize,
+    dev: Arc<DeviceInner>,
+}
+
+impl Drop for DeviceMem {
+    fn drop(&mut self) {
+        if self.bytes == 0 {
+            return;
+        }
+        self.dev.in_use.fetch_sub(self.bytes, Ordering::Relaxed);
+        // A failure here means the context is gone (process teardown): nothing to free.
+        if driver::make_current(self.dev.ctx).is_ok() {
+            let _ = driver::free_async(self.ptr, self.dev.stream);
+        }
+    }
+}
+
+/// The CUDA backend's buffer: `len` elements of `T` in device memory, reference-counted.
+pub struct CudaBuffer<T> {
+    mem: Arc<DeviceMem>,
+    len: usize,
+    _t: PhantomData<T>,
+}
+
+impl<T> Clone for CudaBuffer<T> {
+    fn clone(&self) -> Self {
+        CudaBuffer {
+            mem: self.mem.clone(),
+            len: self.len,
+            _t: PhantomData,
+        }
+    }
+}
+
+impl<T> std::fmt::Debug for CudaBuffer<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "CudaBuffer(cuda:{}, {} elements)",
+            self.mem.dev.ordinal, self.len
+        )
+    }
+}
+
+impl<T: Element> CudaBuffer<T> {
+    /// Number of elements.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+    /// True when there are no elements.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+    /// The device address of element 0 (0 for an empty buffer).
+    pub fn device_ptr(&self) -> u64 {
+        self.mem.ptr
+    }
+    /// True when no other buffer shares the memory.
+    pub(crate) fn is_unique(&self) -> bool {
+        Arc::strong_count(&self.mem) == 1
+    }
+}
+
+impl Cuda {
+    /// Allocates `bytes` bytes from the pool. On out-of-memory the pool's cache is released
+    /// and the allocation retried once; a second failure is [`Error::OutOfMemory`].
+    pub(crate) fn alloc_bytes(&self, bytes: usize) -> Result<Arc<DeviceMem>> {
+        let dev = &self.inner;
+        if bytes == 0 {
+            return Ok(Arc::new(DeviceMem {
+                ptr: 0,
+                bytes: 0,
+                dev: dev.clone(),
+            }));
+        }
+        let limit = dev.limit.load(Ordering::Relaxed);
+        let used = dev.in_use.load(Ordering::Relaxed);
+        if limit != 0 && used + bytes > limit {
+            return Err(Error::OutOfMemory {
+                requested: bytes,
+                free: limit.saturating_sub(used),
+            });
+        }
+        self.bind()?;
+        let ptr = match driver::alloc_async(dev.pool, bytes, dev.stream) {
+            Ok(p) => p,
+            Err(e) if driver::is_oom(&e) => {
+                driver::stream_sync(dev.stream)?;
+                driver::pool_trim(dev.pool, 0)?;
+                match driver::alloc_async(dev.pool, bytes, dev.stream) {
+                    Ok(p) => p,
+                    Err(e) if driver::is_oom(&e) => {
+                        let free = driver::mem_info().map(|m| m.0).unwrap_or(0);
+                        return Err(Error::OutOfMemory {
+                            requested: bytes,
+                            free,
+                        });
+                    }
+                    Err(e) => return Err(driver::err("alloc")(e)),
+                }
+            }
+            Err(e) => return Err(driver::err("alloc")(e)),
+        };
+        dev.in_use.fetch_add(bytes, Ordering::Relaxed);
+        Ok(Arc::new(DeviceMem {
+            ptr,
+            bytes,
+            dev: dev.clone(),
+        }))
+    }
+
+    /// A new buffer of `len` uninitialised elements (every caller writes all of them before
+    /// the buffer is read).
+    pub(crate) fn alloc<T: Element>(&self, len: usize) -> Result<CudaBuffer<T>> {
+        let bytes = len
+            .checked_mul(std::mem::size_of::<T>())
+            .ok_or_else(|| Error::invalid("alloc", format!("{len} elements overflow usize")))?;
+        Ok(CudaBuffer {
+            mem: self.alloc_bytes(bytes)?,
+            len,
+            _t: PhantomData,
+        })
+    }
+
+    /// A new buffer of `len` zero bytes (all-zero bits: 0, 0.0, false).
+    pub(crate) fn alloc_zeroed<T: Element>(&self, len: usize) -> Result<CudaBuffer<T>> {
+        let b = self.alloc::<T>(len)?;
+        driver::memset_u8(
+            b.device_ptr(),
+            0,
+            len * std::mem::size_of::<T>(),
+            self.stream(),
+        )?;
+        Ok(b)
+    }
+
+    /// Uploads host data into a new buffer.
+    pub(crate) fn upload<T: Element>(&self, data: &[T]) -> Result<CudaBuffer<T>> {
+        let b = self.alloc::<T>(data.len())?;
+        driver::htod(b.device_ptr(), data, self.stream())?;
+        Ok(b)
+    }
+
+    /// Downloads a whole buffer (blocking).
+    pub(crate) fn download<T: Element>(&self, buf: &CudaBuffer<T>) -> Result<Vec<T>> {
+        self.check_buffer(buf, "to_vec")?;
+        self.bind()?;
+        let mut out = vec![T::ZERO; buf.len];
+        driver::dtoh(&mut out, buf.device_ptr(), self.stream())?;
+        Ok(out)
+    }
+
+    /// Copies `len` elements from `src[src_off..]` to `dst[dst_off..]` on the stream.
+    pub(crate) fn copy_elems<T: Element>(
+        &self,
+        dst: &CudaBuffer<T>,
+        dst_off: usize,
+        src: &CudaBuffer<T>,
+        src_off: usize,
+        len: usize,
+    ) -> Result<()> {
+        let sz = std::mem::size_of::<T>();
+        driver::dtod(
+            dst.device_ptr() + (dst_off * sz) as u64,
+            src.device_ptr() + (src_off * sz) as u64,
+            len * sz,
+            self.stream(),
+        )
+    }
+
+    /// Checks that a buffer lives on this device.
+    pub(crate) fn check_buffer<T>(&self, buf: &CudaBuffer<T>, op: &'static str) -> Result<()> {
+        if buf.mem.dev.ordinal == self.inner.ordinal {
+            Ok(())
+        } else {
+            Err(Error::DeviceMismatch {
+                op,
+                lhs: format!("cuda:{}", self.inner.ordinal),
+                rhs: format!("cuda:{}", buf.mem.dev.ordinal),
+            })
+        }
+    }
+}

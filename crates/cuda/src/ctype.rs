@@ -1,0 +1,22 @@
+//! The CUDA C name of each element type, as `common.cuh` declares it.
+
+use cuprite_core::{DType, Element};
+
+/// The CUDA C type of a dtype (`bool`, `u8`, `i32`, `i64`, `float`, `double`, `c64`, `c128`).
+pub(crate) fn ctype(d: DType) -> &'static str {
+    match d {
+        DType::Bool => "bool",
+        DType::U8 => "u8",
+        DType::I32 => "i32",
+        DType::I64 => "i64",
+        DType::F32 => "float",
+        DType::F64 => "double",
+        DType::C64 => "c64",
+        DType::C128 => "c128",
+    }
+}
+
+/// The CUDA C type of `T`.
+pub(crate) fn cty<T: Element>() -> &'static str {
+    ctype(T::DTYPE)
+}

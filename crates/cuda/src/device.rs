@@ -1,0 +1,239 @@
+//! [`Cuda`]: the device handle. One per GPU per process (handles for the same ordinal share
+//! their state), holding the context, the stream every op queues on, the memory pool, the
+//! compiled-module cache and the device's properties.
+
+use crate::driver::{self, CUcontext, CUdevice, CUmemoryPool, CUstream};
+use crate::modules::ModuleCache;
+use cuprite_core::{Error, Result};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+
+/// A CUDA device. Cheap to clone; every handle for the same ordinal names the same device, so
+/// arrays made through different handles of one GPU mix, and arrays of different GPUs meet
+/// as [`Error::DeviceMismatch`].
+///
+/// All work queues on the device's own stream in order; only transfers ([`to_vec`], `item`)
+/// and [`Cuda::synchronize`] wait for it.
+///
+/// [`to_vec`]: cuprite_core::Array::to_vec
+///
+/// ```no_run
+/// use cuprite_core::Array;
+/// use cuprite_cuda::Cuda;
+/// let dev = Cuda::new(0)?;
+/// let a = Array::<f32, Cuda>::ones(&[1000], &dev)?;
+/// assert_eq!((&a * 2.0).sum()?.item()?, 2000.0);
+/// # Ok::<(), cuprite_core::Error>(())
+/// ```
+#[derive(Clone)]
+pub struct Cuda {
+    pub(crate) inner: Arc<DeviceInner>,
+}
+
+/// The shared state of one device.
+pub(crate) struct DeviceInner {
+    pub ordinal: usize,
+    #[allow(dead_code)]
+    pub dev: CUdevice,
+    pub ctx: CUcontext,
+    pub stream: CUstream,
+    pub pool: CUmemoryPool,
+    pub name: String,
+    pub cc: (i32, i32),
+    pub sm_count: u32,
+    pub total_mem: usize,
+    pub modules: ModuleCache,
+    /// Bytes held by live buffers.
+    pub in_use: AtomicUsize,
+    /// User limit on `in_use` (0: none).
+    pub limit: AtomicUsize,
+    /// Library handles created on first use (cuBLAS and friends), by name.
+    pub handles: Mutex<HashMap<&'static str, usize>>,
+}
+
+// SAFETY: the raw handles are process-wide driver objects; the driver API is thread-safe and
+// every call first makes the context current on the calling thread.
+unsafe impl Send for DeviceInner {}
+// SAFETY: as above; mutable state is behind atomics and mutexes.
+unsafe impl Sync for DeviceInner {}
+
+impl std::fmt::Debug for Cuda {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Cuda({}: {})", self.inner.ordinal, self.inner.name)
+    }
+}
+
+impl PartialEq for Cuda {
+    fn eq(&self, other: &Self) -> bool {
+        self.inner.ordinal == other.inner.ordinal
+    }
+}
+impl Eq for Cuda {}
+
+fn unavailable(reason: impl Into<String>) -> Error {
+    Error::BackendUnavailable {
+        backend: "cuda",
+        reason: reason.into(),
+    }
+}
+
+/// The driver, loaded and initialised once per process (or the reason it cannot be).
+fn driver_ready() -> Result<()> {
+    static READY: OnceLock<std::result::Result<(), String>> = OnceLock::new();
+    READY
+        .get_or_init(|| {
+            std::panic::catch_unwind(driver::load)
+                .unwrap_or_else(|_| Err("loading the NVIDIA driver library failed".into()))
+        })
+        .clone()
+        .map_err(unavailable)
+}
+
+impl Cuda {
+    /// The GPU with this ordinal (0 is the first). Returns [`Error::BackendUnavailable`] with
+    /// the reason when there is no driver, no such device, or the driver is too old.
+    pub fn new(ordinal: usize) -> Result<Cuda> {
+        driver_ready()?;
+        static DEVICES: OnceLock<Mutex<HashMap<usize, Arc<DeviceInner>>>> = OnceLock::new();
+        let mut devices = DEVICES
+            .get_or_init(Default::default)
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
+        if let Some(inner) = devices.get(&ordinal) {
+            return Ok(Cuda {
+                inner: inner.clone(),
+            });
+        }
+        let count = driver::device_count()?;
+        if count == 0 {
+            return Err(unavailable("the NVIDIA driver found no CUDA device"));
+        }
+        if ordinal >= count {
+            return Err(unavailable(format!(
+                "no CUDA device {ordinal}: this machine has {count} (ordinals 0..{count})"
+            )));
+        }
+        let info = driver::device_info(ordinal)?;
+        let (ctx, stream, pool) = driver::open(info.dev)?;
+        let inner = Arc::new(DeviceInner {
+            ordinal,
+            dev: info.dev,
+            ctx,
+            stream,
+            pool,
+            name: info.name,
+            cc: (info.major, info.minor),
+            sm_count: info.sm_count.max(1) as u32,
+            total_mem: info.total_mem,
+            modules: ModuleCache::default(),
+            in_use: AtomicUsize::new(0),
+            limit: AtomicUsize::new(0),
+            handles: Mutex::new(HashMap::new()),
+        });
+        devices.insert(ordinal, inner.clone());
+        Ok(Cuda { inner })
+    }
+
+    /// Number of CUDA devices on this machine (0 when there is no driver).
+    pub fn device_count() -> usize {
+        if driver_ready().is_err() {
+            return 0;
+        }
+        driver::device_count().unwrap_or(0)
+    }
+
+    /// The device's ordinal.
+    pub fn ordinal(&self) -> usize {
+        self.inner.ordinal
+    }
+
+    /// The device's name (`"NVIDIA H200"`).
+    pub fn name(&self) -> &str {
+        &self.inner.name
+    }
+
+    /// Compute capability `(major, minor)`.
+    pub fn compute_capability(&self) -> (i32, i32) {
+        self.inner.cc
+    }
+
+    /// Number of streaming multiprocessors.
+    pub fn multiprocessor_count(&self) -> u32 {
+        self.inner.sm_count
+    }
+
+    /// Total device memory in bytes.
+    pub fn total_memory(&self) -> usize {
+        self.inner.total_mem
+    }
+
+    /// Free device memory in bytes, as the driver reports it (memory cached by cuprite's pool
+    /// counts as used; see [`Cuda::memory_cached`]).
+    pub fn free_memory(&self) -> Result<usize> {
+        self.bind()?;
+        Ok(driver::mem_info()?.0)
+    }
+
+    /// Bytes held by live arrays on this device.
+    pub fn memory_in_use(&self) -> usize {
+        self.inner.in_use.load(Ordering::Relaxed)
+    }
+
+    /// Bytes the pool keeps reserved for reuse beyond those in use.
+    pub fn memory_cached(&self) -> Result<usize> {
+        self.bind()?;
+        let reserved = driver::pool_attr(
+            self.inner.pool,
+            driver::PoolAttr::CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT,
+        )?;
+        let used = driver::pool_attr(
+            self.inner.pool,
+            driver::PoolAttr::CU_MEMPOOL_ATTR_USED_MEM_CURRENT,
+        )?;
+        Ok(reserved.saturating_sub(used) as usize)
+    }
+
+    /// Returns the pool's cached memory to the driver (waits for queued work first).
+    pub fn free_cached(&self) -> Result<()> {
+        self.synchronize_device()?;
+        driver::pool_trim(self.inner.pool, 0)
+    }
+
+    /// Caps the bytes live arrays may hold on this device (`None`: no cap). An allocation
+    /// beyond it is [`Error::OutOfMemory`].
+    pub fn set_memory_limit(&self, limit: Option<usize>) {
+        self.inner
+            .limit
+            .store(limit.unwrap_or(0), Ordering::Relaxed);
+    }
+
+    /// The memory cap, if any.
+    pub fn memory_limit(&self) -> Option<usize> {
+        match self.inner.limit.load(Ordering::Relaxed) {
+            0 => None,
+            n => Some(n),
+        }
+    }
+
+    /// Waits until all work queued on the device's stream has finished.
+    pub fn synchronize_device(&self) -> Result<()> {
+        self.bind()?;
+        driver::stream_sync(self.inner.stream)
+    }
+
+    /// Makes the device's context current on this thread.
+    pub(crate) fn bind(&self) -> Result<()> {
+        driver::make_current(self.inner.ctx)
+    }
+
+    /// The stream all work of this device queues on.
+    pub(crate) fn stream(&self) -> CUstream {
+        self.inner.stream
+    }
+
+    /// `sm_XY` of the device, for NVRTC.
+    pub(crate) fn arch(&self) -> String {
+        format!("sm_{}{}", self.inner.cc.0, self.inner.cc.1)
+    }
+}

@@ -1,0 +1,262 @@
+//! The raw CUDA driver calls of the crate, each wrapped to return cuprite's [`Error`]. Every
+//! other module goes through these functions (or through the safe types built on them), so the
+//! `unsafe` surface against the driver stays in one place.
+
+use cudarc::driver::result::{self, DriverError};
+use cudarc::driver::sys;
+use cuprite_core::{Error, Result};
+use std::ffi::c_void;
+
+pub(crate) use sys::{
+    CUcontext, CUdevice, CUdeviceptr, CUfunction, CUmemoryPool, CUmodule, CUstream,
+};
+
+/// The lowest driver API version (`cuDriverGetVersion`) the bindings are built for.
+pub(crate) const MIN_DRIVER_VERSION: i32 = 13000;
+
+/// Turns a driver error into cuprite's error, naming the call that failed.
+pub(crate) fn err(op: &'static str) -> impl Fn(DriverError) -> Error {
+    move |e| {
+        let name = e.error_name().map(|s| s.to_string_lossy().into_owned());
+        let text = e.error_string().map(|s| s.to_string_lossy().into_owned());
+        Error::Backend {
+            op,
+            msg: match (name, text) {
+                (Ok(n), Ok(t)) => format!("{n}: {t}"),
+                _ => format!("{e:?}"),
+            },
+        }
+    }
+}
+
+/// True when the error is an out-of-memory condition.
+pub(crate) fn is_oom(e: &DriverError) -> bool {
+    e.0 == sys::CUresult::CUDA_ERROR_OUT_OF_MEMORY
+}
+
+/// Loads the driver library and initialises it, or says why it cannot be used.
+pub(crate) fn load() -> std::result::Result<(), String> {
+    // SAFETY: only probes whether the library can be opened.
+    if !unsafe { sys::is_culib_present() } {
+        return Err(
+            "no NVIDIA driver found: libcuda.so could not be loaded (install the NVIDIA \
+                    driver, or add the directory holding libcuda.so.1 to LD_LIBRARY_PATH)"
+                .into(),
+        );
+    }
+    let version = std::panic::catch_unwind(|| {
+        let mut v = 0i32;
+        // SAFETY: writes one int.
+        let r = unsafe { sys::cuDriverGetVersion(&mut v) };
+        (r, v)
+    })
+    .map_err(|_| "the NVIDIA driver library lacks cuDriverGetVersion".to_string())?;
+    if version.0 != sys::CUresult::CUDA_SUCCESS {
+        return Err(format!("cuDriverGetVersion failed: {:?}", version.0));
+    }
+    if version.1 < MIN_DRIVER_VERSION {
+        return Err(format!(
+            "driver too old: it supports CUDA {}.{}, cuprite needs CUDA {}.{} or newer (driver \
+             580 or later)",
+            version.1 / 1000,
+            version.1 % 1000 / 10,
+            MIN_DRIVER_VERSION / 1000,
+            MIN_DRIVER_VERSION % 1000 / 10
+        ));
+    }
+    result::init().map_err(|e| format!("cuInit failed: {e:?}"))
+}
+
+/// Number of CUDA devices (0 when the driver is missing).
+pub(crate) fn device_count() -> Result<usize> {
+    result::device::get_count()
+        .map(|n| n as usize)
+        .map_err(err("device_count"))
+}
+
+/// Everything [`crate::Cuda`] needs to know about a device, read once.
+pub(crate) struct DeviceInfo {
+    pub dev: CUdevice,
+    pub name: String,
+    pub major: i32,
+    pub minor: i32,
+    pub sm_count: i32,
+    pub total_mem: usize,
+}
+
+/// Reads a device's properties.
+pub(crate) fn device_info(ordinal: usize) -> Result<DeviceInfo> {
+    let dev = result::device::get(ordinal as i32).map_err(err("Cuda::new"))?;
+    let attr = |a: sys::CUdevice_attribute| {
+        // SAFETY: `dev` is a valid device handle.
+        unsafe { result::device::get_attribute(dev, a) }.map_err(err("Cuda::new"))
+    };
+    use sys::CUdevice_attribute as A;
+    Ok(DeviceInfo {
+        dev,
+        name: result::device::get_name(dev).map_err(err("Cuda::new"))?,
+        major: attr(A::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR)?,
+        minor: attr(A::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR)?,
+        sm_count: attr(A::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)?,
+        // SAFETY: `dev` is a valid device handle.
+        total_mem: unsafe { result::device::total_mem(dev) }.map_err(err("Cuda::new"))?,
+    })
+}
+
+/// Retains the device's primary context, makes it current, creates a non-blocking stream
+/// and returns the device's default memory pool with its release threshold raised (so freed
+/// memory stays cached instead of going back to the driver at every synchronisation).
+pub(crate) fn open(dev: CUdevice) -> Result<(CUcontext, CUstream, CUmemoryPool)> {
+    // SAFETY: `dev` is valid; the context is retained for the life of the process.
+    let ctx = unsafe { result::primary_ctx::retain(dev) }.map_err(err("Cuda::new"))?;
+    // SAFETY: `ctx` was just retained.
+    unsafe { result::ctx::set_current(ctx) }.map_err(err("Cuda::new"))?;
+    let stream = result::stream::create(result::stream::StreamKind::NonBlocking)
+        .map_err(err("Cuda::new"))?;
+    // SAFETY: `dev` is valid.
+    let pool = unsafe { result::device::get_default_mem_pool(dev) }.map_err(err("Cuda::new"))?;
+    let mut threshold: u64 = u64::MAX;
+    // SAFETY: the attribute is a u64.
+    unsafe {
+        result::mem_pool::set_attribute(
+            pool,
+            sys::CUmemPool_attribute::CU_MEMPOOL_ATTR_RELEASE_THRESHOLD,
+            &mut threshold as *mut u64 as *mut c_void,
+        )
+    }
+    .map_err(err("Cuda::new"))?;
+    Ok((ctx, stream, pool))
+}
+
+/// Makes `ctx` current on the calling thread (a no-op when it already is).
+pub(crate) fn make_current(ctx: CUcontext) -> Result<()> {
+    thread_local! {
+        static CURRENT: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    }
+    CURRENT.with(|c| {
+        if c.get() != ctx as usize {
+            // SAFETY: `ctx` is a retained primary context.
+            unsafe { result::ctx::set_current(ctx) }.map_err(err("set_current"))?;
+            c.set(ctx as usize);
+        }
+        Ok(())
+    })
+}
+
+/// Waits for the stream.
+pub(crate) fn stream_sync(stream: CUstream) -> Result<()> {
+    // SAFETY: `stream` is a live stream of the current context.
+    unsafe { result::stream::synchronize(stream) }.map_err(err("synchronize"))
+}
+
+/// Stream-ordered allocation from `pool`; `Err(DriverError)` keeps the code for OOM handling.
+pub(crate) fn alloc_async(
+    pool: CUmemoryPool,
+    bytes: usize,
+    stream: CUstream,
+) -> std::result::Result<CUdeviceptr, DriverError> {
+    // SAFETY: pool and stream are valid; the memory is uninitialised and owned by the caller.
+    unsafe { result::mem_pool::alloc_async(pool, bytes, stream) }
+}
+
+/// Stream-ordered free.
+pub(crate) fn free_async(ptr: CUdeviceptr, stream: CUstream) -> Result<()> {
+    // SAFETY: `ptr` came from `alloc_async` and is freed once.
+    unsafe { result::free_async(ptr, stream) }.map_err(err("free"))
+}
+
+/// Returns cached pool memory to the driver, keeping at most `keep` bytes.
+pub(crate) fn pool_trim(pool: CUmemoryPool, keep: usize) -> Result<()> {
+    // SAFETY: `pool` is valid.
+    unsafe { result::mem_pool::trim_to(pool, keep) }.map_err(err("free_cached"))
+}
+
+/// A u64 attribute of the pool (reserved or used bytes).
+pub(crate) fn pool_attr(pool: CUmemoryPool, attr: sys::CUmemPool_attribute) -> Result<u64> {
+    let mut v: u64 = 0;
+    // SAFETY: the attributes read here are u64.
+    unsafe { result::mem_pool::get_attribute(pool, attr, &mut v as *mut u64 as *mut c_void) }
+        .map_err(err("memory_info"))?;
+    Ok(v)
+}
+
+pub(crate) use sys::CUmemPool_attribute as PoolAttr;
+
+/// Free and total device memory of the current context's device.
+pub(crate) fn mem_info() -> Result<(usize, usize)> {
+    result::mem_get_info().map_err(err("memory_info"))
+}
+
+/// Asynchronous host-to-device copy. Pageable source memory is staged by the driver before
+/// this returns, so the source may be dropped afterwards.
+pub(crate) fn htod<T>(dst: CUdeviceptr, src: &[T], stream: CUstream) -> Result<()> {
+    if src.is_empty() {
+        return Ok(());
+    }
+    // SAFETY: `dst` holds at least `src.len()` elements of `T`.
+    unsafe { result::memcpy_htod_async(dst, src, stream) }.map_err(err("upload"))
+}
+
+/// Blocking device-to-host copy.
+pub(crate) fn dtoh<T>(dst: &mut [T], src: CUdeviceptr, stream: CUstream) -> Result<()> {
+    if dst.is_empty() {
+        return Ok(());
+    }
+    // SAFETY: `src` holds at least `dst.len()` elements of `T`.
+    unsafe { result::memcpy_dtoh_async(dst, src, stream) }.map_err(err("download"))?;
+    stream_sync(stream)
+}
+
+/// Asynchronous device-to-device copy of `bytes` bytes.
+pub(crate) fn dtod(
+    dst: CUdeviceptr,
+    src: CUdeviceptr,
+    bytes: usize,
+    stream: CUstream,
+) -> Result<()> {
+    if bytes == 0 {
+        return Ok(());
+    }
+    // SAFETY: both ranges are valid device memory of at least `bytes` bytes.
+    unsafe { result::memcpy_dtod_async(dst, src, bytes, stream) }.map_err(err("copy"))
+}
+
+/// Asynchronous byte fill.
+pub(crate) fn memset_u8(dst: CUdeviceptr, value: u8, bytes: usize, stream: CUstream) -> Result<()> {
+    if bytes == 0 {
+        return Ok(());
+    }
+    // SAFETY: `dst` is valid for `bytes` bytes.
+    unsafe { result::memset_d8_async(dst, value, bytes, stream) }.map_err(err("fill"))
+}
+
+/// Loads a cubin image into the current context.
+pub(crate) fn load_module(image: &[u8]) -> Result<CUmodule> {
+    // SAFETY: the image is a complete cubin produced by NVRTC (it is copied by the driver).
+    unsafe { result::module::load_data(image.as_ptr() as *const c_void) }
+        .map_err(err("load_module"))
+}
+
+/// Looks a kernel up in a module.
+pub(crate) fn get_function(module: CUmodule, name: &str) -> Result<CUfunction> {
+    let c = std::ffi::CString::new(name)
+        .map_err(|_| Error::invalid("get_function", "name has a NUL"))?;
+    // SAFETY: `module` is loaded.
+    unsafe { result::module::get_function(module, c) }.map_err(err("get_function"))
+}
+
+/// Launches a kernel on `stream`.
+///
+/// # Safety
+/// `args` must match the kernel's parameter list in number, order and types, and every
+/// pointer argument must point to device memory valid for what the kernel accesses.
+pub(crate) unsafe fn launch(
+    f: CUfunction,
+    grid: (u32, u32, u32),
+    block: (u32, u32, u32),
+    shared: u32,
+    stream: CUstream,
+    args: &mut [*mut c_void],
+) -> Result<()> {
+    result::launch_kernel(f, grid, block, shared, stream, args).map_err(err("launch"))
+}

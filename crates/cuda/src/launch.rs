@@ -1,0 +1,161 @@
+//! What every kernel launch needs: layouts passed by value in a `#[repr(C)]` struct that
+//! mirrors `Strided` in `kernels/src/common.cuh`, joint coalescing of the axes of several
+//! layouts of one shape, launch sizes for grid-stride loops, and argument packing.
+
+use crate::device::Cuda;
+use crate::modules::Func;
+use cuprite_core::{Error, Layout, Result};
+use std::ffi::c_void;
+
+/// Most dimensions a strided kernel sees after coalescing.
+pub(crate) const MAX_DIMS: usize = 8;
+
+/// A view as a kernel sees it: shape, strides and offset in elements. Mirrors `Strided` in
+/// `common.cuh` field for field (`long long shape[8], strides[8]; int ndim; long long offset`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct Strided {
+    pub shape: [i64; MAX_DIMS],
+    pub strides: [i64; MAX_DIMS],
+    pub ndim: i32,
+    pub offset: i64,
+}
+
+impl Strided {
+    /// Number of elements.
+    pub fn size(&self) -> usize {
+        self.shape[..self.ndim as usize].iter().product::<i64>() as usize
+    }
+}
+
+/// Jointly simplifies layouts of one shape for a strided kernel: drops axes of length 1 and
+/// merges neighbouring axes that are contiguous with each other in every layout, so a
+/// contiguous or merely offset view becomes one axis. The result has the same element order
+/// (C order over the common shape). More than [`MAX_DIMS`] axes left is an error naming `op`.
+pub(crate) fn coalesce(op: &'static str, layouts: &[&Layout]) -> Result<Vec<Strided>> {
+    let shape = layouts[0].shape();
+    debug_assert!(layouts.iter().all(|l| l.shape() == shape));
+    // Axes kept, outermost first: (len, stride per layout).
+    let mut axes: Vec<(usize, Vec<isize>)> = Vec::new();
+    if shape.contains(&0) {
+        axes.push((0, vec![0; layouts.len()]));
+    } else {
+        for (d, &n) in shape.iter().enumerate() {
+            if n == 1 {
+                continue;
+            }
+            let strides: Vec<isize> = layouts.iter().map(|l| l.strides()[d]).collect();
+            if let Some((pn, ps)) = axes.last_mut() {
+                let mergeable = ps.iter().zip(&strides).all(|(&p, &s)| p == s * n as isize);
+                if mergeable {
+                    *pn *= n;
+                    *ps = strides;
+                    continue;
+                }
+            }
+            axes.push((n, strides));
+        }
+    }
+    if axes.len() > MAX_DIMS {
+        return Err(Error::invalid(
+            op,
+            format!(
+                "a view of shape {shape:?} needs {} strided dimensions on cuda (at most {MAX_DIMS}); \
+                 make it contiguous first",
+                axes.len()
+            ),
+        ));
+    }
+    Ok(layouts
+        .iter()
+        .enumerate()
+        .map(|(i, l)| {
+            let mut s = Strided {
+                ndim: axes.len() as i32,
+                offset: l.offset() as i64,
+                ..Default::default()
+            };
+            for (d, (n, st)) in axes.iter().enumerate() {
+                s.shape[d] = *n as i64;
+                s.strides[d] = st[i] as i64;
+            }
+            s
+        })
+        .collect())
+}
+
+/// One kernel argument: a pointer to a value with the C layout the kernel declares.
+pub(crate) fn arg<A>(a: &A) -> *mut c_void {
+    a as *const A as *mut c_void
+}
+
+/// Threads per block of the element-wise and memory kernels.
+pub(crate) const BLOCK: u32 = 256;
+
+impl Cuda {
+    /// Blocks for a grid-stride loop over `n` items of `per_thread` items each: enough to
+    /// fill the device (a few waves), never more than the work needs.
+    pub(crate) fn grid_for(&self, n: usize, per_thread: usize) -> u32 {
+        let threads = n.div_ceil(per_thread.max(1));
+        let blocks = threads.div_ceil(BLOCK as usize).max(1);
+        blocks.min(self.inner.sm_count as usize * 32) as u32
+    }
+
+    /// Launches `f` on the device's stream.
+    ///
+    /// # Safety
+    /// `args` must match the kernel's parameters in number, order and C layout, and every
+    /// device pointer passed must be valid for every element the kernel touches.
+    pub(crate) unsafe fn launch(
+        &self,
+        f: Func,
+        grid: (u32, u32, u32),
+        block: (u32, u32, u32),
+        shared: u32,
+        args: &mut [*mut c_void],
+    ) -> Result<()> {
+        self.bind()?;
+        crate::driver::launch(f.0, grid, block, shared, self.stream(), args)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strided_matches_the_c_struct_layout() {
+        assert_eq!(std::mem::size_of::<Strided>(), 8 * 8 * 2 + 8 + 8);
+        assert_eq!(std::mem::offset_of!(Strided, ndim), 128);
+        assert_eq!(std::mem::offset_of!(Strided, offset), 136);
+    }
+
+    #[test]
+    fn coalescing_merges_contiguous_axes_jointly() {
+        let c = Layout::contiguous(&[4, 5, 6]);
+        let s = coalesce("t", &[&c]).unwrap();
+        assert_eq!((s[0].ndim, s[0].shape[0], s[0].strides[0]), (1, 120, 1));
+        let t = Layout::contiguous(&[6, 5]).transposed();
+        let c2 = Layout::contiguous(&[5, 6]);
+        let s = coalesce("t", &[&c2, &t]).unwrap();
+        assert_eq!(s[0].ndim, 2);
+        assert_eq!(&s[1].strides[..2], &[1, 5]);
+        let b = Layout::contiguous(&[1, 6])
+            .broadcast_to("t", &[5, 6])
+            .unwrap();
+        let s = coalesce("t", &[&c2, &b]).unwrap();
+        assert_eq!((s[1].strides[0], s[1].strides[1]), (0, 1));
+        let e = Layout::contiguous(&[3, 0, 2]);
+        assert_eq!(coalesce("t", &[&e]).unwrap()[0].size(), 0);
+        let z = Layout::contiguous(&[]);
+        let s = coalesce("t", &[&z]).unwrap();
+        assert_eq!((s[0].ndim, s[0].size()), (0, 1));
+    }
+
+    #[test]
+    fn too_many_axes_is_an_error() {
+        let l = Layout::new(vec![2; 9], (0..9).map(|i| 3isize.pow(i)).collect(), 0);
+        let e = coalesce("op", &[&l]).unwrap_err();
+        assert!(e.to_string().contains("op: a view of shape"), "{e}");
+    }
+}

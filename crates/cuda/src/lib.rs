@@ -1,0 +1,34 @@
+//! cuprite-cuda: the [`Cuda`] backend of cuprite, on NVIDIA GPUs through cudarc.
+//!
+//! - [`Cuda`] is a device handle; every op queues on its stream, asynchronously.
+//! - Memory comes from the device's stream-ordered pool with its release threshold raised
+//!   ([`Cuda::memory_in_use`], [`Cuda::memory_cached`], [`Cuda::free_cached`],
+//!   [`Cuda::set_memory_limit`]); out-of-memory frees the cache, retries once, then returns
+//!   [`cuprite_core::Error::OutOfMemory`].
+//! - Kernels are the CUDA C sources of `cuprite-kernels`, instantiated per element type,
+//!   compiled by NVRTC to a cubin for the device's architecture and cached in memory and on
+//!   disk ([`nvrtc`]).
+//! - Matrix products of floats go to cuBLAS.
+//!
+//! The crate builds on machines without CUDA (the driver is loaded at run time); there
+//! [`Cuda::new`] returns [`cuprite_core::Error::BackendUnavailable`] saying why.
+
+mod buffer;
+mod ctype;
+mod device;
+mod driver;
+mod elementwise;
+mod index;
+mod launch;
+mod mask;
+mod matmul;
+mod memory;
+mod modules;
+pub mod nvrtc;
+mod reduce;
+mod select;
+mod sort;
+mod timer;
+
+pub use buffer::CudaBuffer;
+pub use device::Cuda;

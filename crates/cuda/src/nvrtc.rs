@@ -1,0 +1,281 @@
+//! Run-time compilation of CUDA C with NVRTC to a cubin for the device's own architecture,
+//! and the on-disk cache of compiled cubins.
+//!
+//! The cache lives in `$CUPRITE_CACHE_DIR`, else `$XDG_CACHE_HOME/cuprite/kernels`, else
+//! `~/.cache/cuprite/kernels`. An entry is keyed by a hash of the source, the options, the
+//! NVRTC version and the architecture; the file repeats the full key and a checksum of the
+//! cubin, so a collision or a corrupt file is recompiled, never trusted. Entries are written
+//! to a temporary file and renamed into place, so concurrent processes never see half a file.
+
+use cudarc::nvrtc::{result, sys};
+use cuprite_core::{Error, Result};
+use std::ffi::CString;
+use std::path::PathBuf;
+
+const MAGIC: &[u8; 8] = b"CUPRCUB1";
+
+fn unavailable(reason: impl Into<String>) -> Error {
+    Error::BackendUnavailable {
+        backend: "cuda",
+        reason: reason.into(),
+    }
+}
+
+/// NVRTC's version `(major, minor)`, or why NVRTC cannot be used.
+pub fn nvrtc_version() -> Result<(i32, i32)> {
+    static V: std::sync::OnceLock<std::result::Result<(i32, i32), String>> =
+        std::sync::OnceLock::new();
+    V.get_or_init(|| {
+        // SAFETY: only probes whether the library can be opened.
+        if !unsafe { sys::is_culib_present() } {
+            return Err(
+                "NVRTC not found: libnvrtc.so could not be loaded (install the CUDA \
+                        toolkit's NVRTC, or add its directory to LD_LIBRARY_PATH)"
+                    .into(),
+            );
+        }
+        std::panic::catch_unwind(|| {
+            let (mut a, mut b) = (0, 0);
+            // SAFETY: writes two ints.
+            let r = unsafe { sys::nvrtcVersion(&mut a, &mut b) };
+            (r, a, b)
+        })
+        .map_err(|_| "loading NVRTC failed".to_string())
+        .and_then(|(r, a, b)| {
+            if r == sys::nvrtcResult::NVRTC_SUCCESS {
+                Ok((a, b))
+            } else {
+                Err(format!("nvrtcVersion failed: {r:?}"))
+            }
+        })
+    })
+    .clone()
+    .map_err(unavailable)
+}
+
+/// The directory of the on-disk cache.
+pub fn cache_dir() -> Option<PathBuf> {
+    if let Some(d) = std::env::var_os("CUPRITE_CACHE_DIR") {
+        return Some(PathBuf::from(d));
+    }
+    let base = std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))?;
+    Some(base.join("cuprite").join("kernels"))
+}
+
+/// 64-bit FNV-1a with a seed (two seeds give the 128-bit cache key).
+fn fnv(seed: u64, data: &[u8]) -> u64 {
+    let mut h = 0xcbf29ce484222325u64 ^ seed;
+    for &b in data {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x100000001b3);
+    }
+    h
+}
+
+/// The options every kernel is compiled with.
+pub(crate) fn options(arch: &str) -> Vec<String> {
+    vec![
+        format!("--gpu-architecture={arch}"),
+        "-std=c++17".into(),
+        "-default-device".into(),
+        "--device-as-default-execution-space".into(),
+    ]
+}
+
+/// Compiles `source` for `arch` (`sm_90`), through the disk cache. `name` is used in error
+/// messages and as the program's file name.
+pub fn compile_cached(name: &str, source: &str, arch: &str) -> Result<Vec<u8>> {
+    let (maj, min) = nvrtc_version()?;
+    let opts = options(arch);
+    let key_text = format!("nvrtc {maj}.{min}\n{arch}\n{}\n{source}", opts.join(" "));
+    let key = format!(
+        "{:016x}{:016x}",
+        fnv(0, key_text.as_bytes()),
+        fnv(0x9e3779b97f4a7c15, key_text.as_bytes())
+    );
+    let path = cache_dir().map(|d| d.join(format!("{key}.cubin")));
+    if let Some(p) = &path {
+        if let Some(cubin) = read_entry(p, &key_text) {
+            return Ok(cubin);
+        }
+    }
+    let cubin = compile(name, source, &opts)?;
+    if let Some(p) = &path {
+        write_entry(p, &key_text, &cubin);
+    }
+    Ok(cubin)
+}
+
+/// Splits a little-endian u64 off the front.
+fn take_u64(r: &[u8]) -> Option<(u64, &[u8])> {
+    let (n, r) = r.split_at_checked(8)?;
+    Some((u64::from_le_bytes(n.try_into().ok()?), r))
+}
+
+/// Reads a cache entry; `None` when absent, for another key, or corrupt.
+fn read_entry(path: &PathBuf, key_text: &str) -> Option<Vec<u8>> {
+    let data = std::fs::read(path).ok()?;
+    let rest = data.strip_prefix(MAGIC.as_slice())?;
+    let (klen, rest) = take_u64(rest)?;
+    let (k, rest) = rest.split_at_checked(klen as usize)?;
+    if k != key_text.as_bytes() {
+        return None;
+    }
+    let (clen, rest) = take_u64(rest)?;
+    let (cubin, rest) = rest.split_at_checked(clen as usize)?;
+    let (sum, rest) = take_u64(rest)?;
+    (rest.is_empty() && sum == fnv(0, cubin)).then(|| cubin.to_vec())
+}
+
+/// Writes a cache entry atomically; failures only cost a later recompile.
+fn write_entry(path: &PathBuf, key_text: &str, cubin: &[u8]) {
+    let Some(dir) = path.parent() else { return };
+    if std::fs::create_dir_all(dir).is_err() {
+        return;
+    }
+    let mut data = Vec::with_capacity(cubin.len() + key_text.len() + 32);
+    data.extend_from_slice(MAGIC);
+    data.extend_from_slice(&(key_text.len() as u64).to_le_bytes());
+    data.extend_from_slice(key_text.as_bytes());
+    data.extend_from_slice(&(cubin.len() as u64).to_le_bytes());
+    data.extend_from_slice(cubin);
+    data.extend_from_slice(&fnv(0, cubin).to_le_bytes());
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.subsec_nanos())
+        .unwrap_or(0);
+    let tmp = path.with_extension(format!("tmp.{}.{nanos}", std::process::id()));
+    if std::fs::write(&tmp, &data).is_ok() && std::fs::rename(&tmp, path).is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+}
+
+/// Compiles without the cache. A compile error carries NVRTC's log and, for each line the
+/// log points at, the source line itself.
+pub fn compile(name: &str, source: &str, opts: &[String]) -> Result<Vec<u8>> {
+    nvrtc_version()?;
+    let src = CString::new(source).map_err(|_| Error::invalid("compile", "source has a NUL"))?;
+    let cname = CString::new(name).map_err(|_| Error::invalid("compile", "name has a NUL"))?;
+    let fail = |what: &str, e: result::NvrtcError| Error::Backend {
+        op: "compile",
+        msg: format!("{name}: {what}: {e:?}"),
+    };
+    let prog = result::create_program(&src, Some(&cname)).map_err(|e| fail("create", e))?;
+    // SAFETY: `prog` is live until destroyed at the end of this function.
+    let compiled = unsafe { result::compile_program(prog, opts) };
+    let out = match compiled {
+        Ok(()) => cubin(prog).map_err(|e| fail("get cubin", e)),
+        Err(e) => {
+            // SAFETY: as above.
+            let log = unsafe { result::get_program_log(prog) }
+                .map(|l| {
+                    let bytes: Vec<u8> =
+                        l.iter().map(|&c| c as u8).take_while(|&c| c != 0).collect();
+                    String::from_utf8_lossy(&bytes).into_owned()
+                })
+                .unwrap_or_default();
+            Err(Error::Backend {
+                op: "compile",
+                msg: format!(
+                    "{name}: NVRTC failed ({e:?}):\n{}",
+                    annotate(&log, source, name)
+                ),
+            })
+        }
+    };
+    // SAFETY: destroyed once.
+    let _ = unsafe { result::destroy_program(prog) };
+    out
+}
+
+/// The cubin of a compiled program.
+fn cubin(prog: sys::nvrtcProgram) -> std::result::Result<Vec<u8>, result::NvrtcError> {
+    let mut size = 0usize;
+    // SAFETY: `prog` was compiled successfully; the buffer has the reported size.
+    unsafe {
+        sys::nvrtcGetCUBINSize(prog, &mut size).result()?;
+        let mut buf = vec![0u8; size];
+        sys::nvrtcGetCUBIN(prog, buf.as_mut_ptr() as *mut std::ffi::c_char).result()?;
+        Ok(buf)
+    }
+}
+
+/// Appends the offending source line under every log line of the form `name(LINE): ...`.
+fn annotate(log: &str, source: &str, name: &str) -> String {
+    let lines: Vec<&str> = source.lines().collect();
+    let mut out = String::new();
+    for l in log.lines() {
+        out.push_str(l);
+        out.push('\n');
+        let line_no = l
+            .strip_prefix(name)
+            .and_then(|r| r.strip_prefix('('))
+            .and_then(|r| r.split(')').next())
+            .and_then(|n| n.parse::<usize>().ok());
+        if let Some(src) = line_no.and_then(|n| lines.get(n.wrapping_sub(1))) {
+            out.push_str(&format!(
+                "    {:>5} | {}\n",
+                line_no.unwrap_or(0),
+                src.trim_end()
+            ));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cache_entries_round_trip_and_reject_corruption() {
+        let dir = std::env::temp_dir().join(format!("cuprite-cache-test-{}", std::process::id()));
+        let p = dir.join("k.cubin");
+        write_entry(&p, "key", b"cubin bytes");
+        assert_eq!(
+            read_entry(&p, "key").as_deref(),
+            Some(b"cubin bytes".as_slice())
+        );
+        assert_eq!(read_entry(&p, "other key"), None);
+        let mut data = std::fs::read(&p).unwrap();
+        let n = data.len();
+        data[n - 12] ^= 1;
+        std::fs::write(&p, &data).unwrap();
+        assert_eq!(read_entry(&p, "key"), None);
+        std::fs::write(&p, b"CUPRCUB1\xff").unwrap();
+        assert_eq!(read_entry(&p, "key"), None);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn compile_errors_quote_the_source_line() {
+        let log = "k.cu(2): error: identifier \"y\" is undefined\n";
+        let a = annotate(log, "int x;\nint z = y;\n", "k.cu");
+        assert!(a.contains("int z = y;"), "{a}");
+    }
+}
+
+/// Kernel-source checks that need NVRTC but no GPU: run with `--ignored` where libnvrtc is
+/// found (`LD_LIBRARY_PATH` naming its directory).
+#[cfg(test)]
+pub(crate) mod compile_check {
+    /// Compiles a program for sm_90 and panics with NVRTC's log on failure.
+    pub(crate) fn assert_compiles(name: &str, source: &str) {
+        if let Err(e) = super::compile(name, source, &super::options("sm_90")) {
+            panic!("{e}");
+        }
+    }
+
+    #[test]
+    #[ignore = "needs libnvrtc: run with --ignored where it is installed"]
+    fn common_header_compiles() {
+        let src = cuprite_kernels::program(
+            &["extern \"C\" __global__ void k(c128* o, const float* x, Strided s, long long n) {\n\
+               GRID_STRIDE(i, n) { o[i] = cast<c128>(x[strided_offset(s, i)]) * mk(1.0, 2.0) / mk(3.0, 1.0); }\n}"],
+            &[("T", "double")],
+        );
+        assert_compiles("common.cu", &src);
+    }
+}

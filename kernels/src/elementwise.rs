@@ -1,0 +1,4 @@
+//! The elementwise kernel family (filled in by its implementation).
+
+/// The CUDA C source.
+pub const SOURCE: &str = include_str!("elementwise.cu");
