@@ -1,8 +1,9 @@
-"""Times cuprite's comparison workloads in NumPy, for `cargo bench --bench numpy_compare`.
+"""Times cuprite's comparison workloads in NumPy, for `cargo xtask bench` (numpy_compare).
 
 The Rust runner (benches/src/compare.rs) passes its workload list with --spec, so both sides
 time the same shapes; without --spec the script builds the same default list itself
-(benches/src/workloads.rs, `default_workloads`), scaled by --scale.
+(benches/src/workloads.rs, `default_workloads`), scaled by --scale (10 = the anchor sizes).
+scripts/bench_cupy.py imports `prepare` from here: one definition of every workload for both.
 
 Usage:
     python3 scripts/bench_numpy.py [--json] [--runs N] [--scale S] [--spec JSON]
@@ -18,8 +19,9 @@ Timing: each run first restores in-place inputs (untimed), then times the call(s
 time.perf_counter; the result is released after the clock stops. The median and the minimum
 of the runs are reported, per call.
 
-Output of --json: one JSON object on stdout,
-    {"numpy": "2.4.6", "python": "3.12.3", "blas": "scipy-openblas 0.3.29", "threads": 2,
+Output of --json: one JSON object on stdout (progress lines go to stderr),
+    {"about": "NumPy 2.4.6 (BLAS: scipy-openblas 0.3.29, 2 CPUs), Python 3.12.3",
+     "numpy": "2.4.6", "python": "3.12.3", "blas": "scipy-openblas 0.3.29", "threads": 2,
      "results": [{"id": "sum", "dims": [5000000], "inner": 1, "runs": 7,
                   "median_ms": 1.93, "min_ms": 1.88},
                  {"id": "...", "dims": [...], "inner": 1, "error": "MemoryError: ..."}]}
@@ -39,21 +41,22 @@ import numpy as np
 
 # Workload ids, in the order of benches/src/workloads.rs.
 IDS = [
-    "ones", "mul_scalar_inplace", "chain_inplace", "add", "add_small", "sum", "sum_axis0",
-    "sum_axis1", "norm", "transpose_copy", "sort_f64", "sort_f32", "pipeline", "matmul_f64",
-    "matmul_f32",
+    "ones", "mul_scalar_inplace", "chain_inplace", "add", "copy", "add_small", "sum",
+    "sum_axis0", "sum_axis1", "norm", "transpose_copy", "sort_f64", "sort_f32", "pipeline",
+    "matmul_f64", "matmul_f32",
 ]
 
 
 def default_spec(scale):
     """The default workload list (mirrors `default_workloads` in benches/src/workloads.rs)."""
     s = lambda n: max(1, round(n * scale))
-    side = lambda n: max(1, round(n * math.sqrt(scale)))
+    side = lambda n: max(1, round(n * scale ** math.log10(5)))
     dims = {
         "ones": [s(100), 500, 500],
         "mul_scalar_inplace": [s(25_000_000)],
         "chain_inplace": [s(25_000_000)],
         "add": [s(25_000_000)],
+        "copy": [s(25_000_000)],
         "add_small": [1000],
         "sum": [s(5_000_000)],
         "sum_axis0": [s(500), 10_000],
@@ -74,31 +77,49 @@ def sin_wave(n):
     return np.sin(np.arange(n, dtype=np.float64))
 
 
-def prepare(spec):
-    """Returns (reset, run) for one workload: reset() restores in-place inputs, run() is
-    timed and returns the result."""
+class Prepared:
+    """A workload ready to run: `reset()` restores in-place inputs (untimed), `run()` is the
+    timed call and returns the result (the updated array for in-place workloads), `inputs`
+    are the input arrays (for checks)."""
+
+    def __init__(self, reset, run, inputs):
+        self.reset = reset
+        self.run = run
+        self.inputs = inputs
+
+
+def _noop():
+    return None
+
+
+def prepare(spec, xp=np):
+    """The workload `spec` on array module `xp` (numpy, or cupy for bench_cupy.py). Inputs
+    are made by NumPy on the host (the same bits for both modules), then `xp.asarray`."""
     wid, dims, inner = spec["id"], spec["dims"], spec.get("inner", 1)
     n = math.prod(dims)
     rng = np.random.default_rng(1)
-    noop = lambda: None
+    put = xp.asarray
     if wid == "ones":
-        return noop, lambda: np.ones(dims)
+        return Prepared(_noop, lambda: xp.ones(dims), ())
     if wid in ("mul_scalar_inplace", "chain_inplace"):
-        orig = sin_wave(n).reshape(dims)
+        orig = put(sin_wave(n).reshape(dims))
         x = orig.copy()
 
         def mul():
             x.__imul__(5.0)
+            return x
 
         def chain():
             x.__imul__(5.0)
             x.__imul__(x)
             x.__iadd__(x)
+            return x
 
-        return (lambda: np.copyto(x, orig)), (mul if wid == "mul_scalar_inplace" else chain)
+        run = mul if wid == "mul_scalar_inplace" else chain
+        return Prepared(lambda: xp.copyto(x, orig), run, (orig,))
     if wid in ("add", "add_small"):
-        a = sin_wave(n).reshape(dims)
-        b = rng.uniform(-1.0, 1.0, n).reshape(dims)
+        a = put(sin_wave(n).reshape(dims))
+        b = put(rng.uniform(-1.0, 1.0, n).reshape(dims))
 
         def add():
             r = None
@@ -106,55 +127,58 @@ def prepare(spec):
                 r = a + b
             return r
 
-        return noop, add
+        return Prepared(_noop, add, (a, b))
+    if wid == "copy":
+        x = put(sin_wave(n).reshape(dims))
+        return Prepared(_noop, lambda: x.copy(), (x,))
     if wid == "sum":
-        x = sin_wave(n)
-        return noop, lambda: x.sum()
+        x = put(sin_wave(n))
+        return Prepared(_noop, lambda: x.sum(), (x,))
     if wid in ("sum_axis0", "sum_axis1"):
-        m = sin_wave(n).reshape(dims)
+        m = put(sin_wave(n).reshape(dims))
         axis = 0 if wid == "sum_axis0" else 1
-        return noop, lambda: m.sum(axis=axis)
+        return Prepared(_noop, lambda: m.sum(axis=axis), (m,))
     if wid == "norm":
-        x = sin_wave(n)
-        return noop, lambda: np.linalg.norm(x)
+        x = put(sin_wave(n))
+        return Prepared(_noop, lambda: xp.linalg.norm(x), (x,))
     if wid == "transpose_copy":
-        m = sin_wave(n).reshape(dims)
-        return noop, lambda: m.T.copy()
+        m = put(sin_wave(n).reshape(dims))
+        return Prepared(_noop, lambda: m.T.copy(), (m,))
     if wid == "sort_f64":
-        x = sin_wave(n)
-        return noop, lambda: np.sort(x)
+        x = put(sin_wave(n))
+        return Prepared(_noop, lambda: xp.sort(x), (x,))
     if wid == "sort_f32":
-        x = rng.random(n, dtype=np.float32)
-        return noop, lambda: np.sort(x)
+        x = put(rng.random(n, dtype=np.float32))
+        return Prepared(_noop, lambda: xp.sort(x), (x,))
     if wid == "pipeline":
-        x = rng.random(n)
+        x = put(rng.random(n))
 
         def pipeline():
-            m = np.sort(x).reshape(-1, 1000)
+            m = xp.sort(x).reshape(-1, 1000)
             return (m - m.mean(axis=0)) / m.std(axis=0)
 
-        return noop, pipeline
+        return Prepared(_noop, pipeline, (x,))
     if wid in ("matmul_f64", "matmul_f32"):
         k = dims[0]
         dt = np.float64 if wid == "matmul_f64" else np.float32
-        a = rng.uniform(-1.0, 1.0, (k, k)).astype(dt)
-        b = rng.uniform(-1.0, 1.0, (k, k)).astype(dt)
-        return noop, lambda: a @ b
+        a = put(rng.uniform(-1.0, 1.0, (k, k)).astype(dt))
+        b = put(rng.uniform(-1.0, 1.0, (k, k)).astype(dt))
+        return Prepared(_noop, lambda: a @ b, (a, b))
     raise ValueError(f"unknown workload {wid!r}")
 
 
 def time_workload(spec, runs):
     """Median and minimum milliseconds per call of one workload."""
-    reset, run = prepare(spec)
+    w = prepare(spec)
     inner = spec.get("inner", 1)
-    reset()
-    r = run()
+    w.reset()
+    r = w.run()
     del r
     times = []
     for _ in range(runs):
-        reset()
+        w.reset()
         t0 = time.perf_counter()
-        r = run()
+        r = w.run()
         t1 = time.perf_counter()
         del r
         times.append((t1 - t0) * 1e3 / inner)
@@ -188,12 +212,14 @@ def main():
         except Exception as e:  # reported per workload, the others still run
             item["error"] = f"{type(e).__name__}: {e}"
         results.append(item)
-        if not args.json:
-            t = f"{item['median_ms']:12.3f} ms" if "median_ms" in item else item["error"]
-            print(f"{spec['id']:<20} {'x'.join(map(str, spec['dims'])):<16} {t}", flush=True)
+        t = f"{item['median_ms']:12.3f} ms" if "median_ms" in item else item["error"]
+        line = f"  {spec['id']:<20} {'x'.join(map(str, spec['dims'])):<16} {t}"
+        print(line, file=sys.stderr if args.json else sys.stdout, flush=True)
     if args.json:
         json.dump(
             {
+                "about": f"NumPy {np.__version__} (BLAS: {blas_name()}, {os.cpu_count()} "
+                f"CPUs), Python {platform.python_version()}",
                 "numpy": np.__version__,
                 "python": platform.python_version(),
                 "blas": blas_name(),

@@ -1,25 +1,27 @@
-//! `cargo bench -p cuprite-benches --bench numpy_compare`: the anchor workloads on the CPU
-//! backend and in NumPy, side by side in one table. Environment: `CUPRITE_BENCH_SCALE`
-//! (element-count factor, 1.0 = about 1/10 of the anchors), `CUPRITE_BENCH_RUNS` (timed runs,
-//! 7), `CUPRITE_BENCH_ONLY` (comma-separated workload keys), `CUPRITE_PYTHON` (`python3`).
+//! The comparison binary behind `cargo xtask bench`: the anchor workloads on every cuprite
+//! backend compiled in (cpu; cuda with the `cuda` feature, skipped with a note when no GPU
+//! is available), then NumPy and CuPy through Python, every result checked once untimed, in
+//! one table with ratios and rates against ceilings measured in the same run.
+//!
+//! `cargo bench -p cuprite-benches --bench numpy_compare [--features cuda] -- [options]`, or
+//! the binary itself from a bundle (`cargo xtask bundle`). `--help` lists the options
+//! (see `cuprite_benches::options::USAGE`). Exit status: 0, 1 when a result is wrong or a
+//! cuprite backend failed, 2 on bad options.
 
-use cuprite_benches::{run_comparison, CompareOptions};
+use cuprite_benches::{options::USAGE, run_comparison, CompareOptions};
 
 fn main() {
-    // `cargo bench` passes `--bench`; a filter argument selects workloads like CUPRITE_BENCH_ONLY.
-    let mut opts = match CompareOptions::from_env() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        println!("{USAGE}");
+        return;
+    }
+    let opts = match CompareOptions::from_env().and_then(|o| o.parse_args(&args)) {
         Ok(o) => o,
         Err(e) => {
-            eprintln!("{e}");
+            eprintln!("numpy_compare: {e}\n\n{USAGE}");
             std::process::exit(2);
         }
     };
-    let filters: Vec<String> = std::env::args()
-        .skip(1)
-        .filter(|a| !a.starts_with("--"))
-        .collect();
-    if !filters.is_empty() {
-        opts.only = Some(filters);
-    }
-    run_comparison(&cuprite::Cpu::new(), "cpu", &opts);
+    std::process::exit(run_comparison(&opts));
 }

@@ -1,6 +1,7 @@
 //! Reduction benches: `sum()` of everything, `sum_axes(0)` and `sum_axes(1)` of a 2-D array,
 //! and the norm `sqrt(sum(x * x))`, on a sin wave. Every timed region ends with
-//! `dev.synchronize()`.
+//! `dev.synchronize()`. Each bench first compares one untimed result with the CPU backend's
+//! (within 1e-9: summation orders differ).
 
 mod common;
 
@@ -11,11 +12,15 @@ use cuprite_benches::{api, data};
 /// Elements reduced (80 MB of f64).
 const N: usize = 10_000_000;
 
+/// Relative tolerance against the CPU backend's sums (different summation orders).
+const RTOL: f64 = 1e-9;
+
 fn reduce<B: ArrayBackend>(c: &mut Criterion, backend: &str, dev: &B) {
     let x = Array::from_vec(data::sin_wave(N), &[N], dev).unwrap();
     let m = x.reshape(&[1000, (N / 1000) as isize]).unwrap();
+    let (xc, mc) = (common::on_cpu(&x), common::on_cpu(&m));
     let name = common::name(backend, "sum", N);
-    if common::works(&name, || api::sum(&x)) {
+    if common::agrees(&name, api::sum(&x), api::sum(&xc), RTOL) {
         c.bench_function(&name, |b| {
             b.iter(|| {
                 let s = api::sum(&x).unwrap();
@@ -26,7 +31,8 @@ fn reduce<B: ArrayBackend>(c: &mut Criterion, backend: &str, dev: &B) {
     }
     for axis in [0, 1] {
         let name = common::name(backend, &format!("sum_axis{axis}"), N);
-        if common::works(&name, || api::sum_axis(&m, axis, false)) {
+        let want = api::sum_axis(&mc, axis, false);
+        if common::agrees(&name, api::sum_axis(&m, axis, false), want, RTOL) {
             c.bench_function(&name, |b| {
                 b.iter(|| {
                     let s = api::sum_axis(&m, axis, false).unwrap();
@@ -37,7 +43,7 @@ fn reduce<B: ArrayBackend>(c: &mut Criterion, backend: &str, dev: &B) {
         }
     }
     let name = common::name(backend, "norm", N);
-    if common::works(&name, || api::norm(&x)) {
+    if common::agrees(&name, api::norm(&x), api::norm(&xc), RTOL) {
         c.bench_function(&name, |b| {
             b.iter(|| {
                 let s = api::norm(&x).unwrap();
@@ -50,6 +56,7 @@ fn reduce<B: ArrayBackend>(c: &mut Criterion, backend: &str, dev: &B) {
 
 fn all(c: &mut Criterion) {
     cuprite_benches::for_each_backend!(reduce, c);
+    common::exit_if_wrong();
 }
 
 criterion_group! {

@@ -1,5 +1,6 @@
 //! A workload made runnable on a backend: [`prepare`] uploads deterministic inputs and
-//! returns a [`Case`] whose `run` is the timed region (the op plus `dev.synchronize()`),
+//! returns a [`Case`] whose `run` is the timed region (the op between two timing events,
+//! then `dev.synchronize()`; both the device time and the wall time are measured),
 //! whose `reset` restores in-place inputs untimed, and whose `check` compares the last
 //! result with an independent host computation (plain loops in f64, `slice::sort_by`, a
 //! Freivalds test for the matmuls), so a wrong answer can never win a comparison.
@@ -7,15 +8,29 @@
 use crate::api;
 use crate::data::{sin_wave, uniform, uniform_f32};
 use crate::workloads::{Workload, WorkloadId};
-use cuprite::{Array, ArrayBackend, Result};
+use cuprite::{Array, ArrayBackend, DeviceTimer, Result};
 use std::fmt::Debug;
+use std::time::Instant;
+
+/// The times of one run of a case.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunTime {
+    /// Wall-clock seconds from before the op to the end of `dev.synchronize()`.
+    pub wall_s: f64,
+    /// Device seconds between timing events recorded before and after the op
+    /// ([`DeviceTimer`]: CUDA events on a GPU, the wall clock on the CPU), or why the device
+    /// timer failed.
+    pub device_s: std::result::Result<f64, String>,
+}
 
 /// A prepared workload on one backend.
 pub trait Case {
-    /// Restores the inputs of in-place workloads (untimed; a no-op for the others).
+    /// Restores the inputs of in-place workloads (untimed; a no-op for the others), then
+    /// waits for the device, so the timed region starts on an idle device.
     fn reset(&mut self) -> Result<()>;
-    /// The timed region: the op, then `dev.synchronize()`; the result is kept for `check`.
-    fn run(&mut self) -> Result<()>;
+    /// The timed region: a timing event, the op, a timing event, `dev.synchronize()`; the
+    /// result is kept for `check`.
+    fn run(&mut self) -> Result<RunTime>;
     /// Drops the kept result (untimed).
     fn release(&mut self);
     /// Compares the result of the last `run` (after a `reset`) with an independent
@@ -23,9 +38,14 @@ pub trait Case {
     fn check(&mut self) -> std::result::Result<(), String>;
 }
 
+/// A pair of timing events of backend `B`, or why they could not be made.
+type Events<B> =
+    std::result::Result<(<B as DeviceTimer>::Event, <B as DeviceTimer>::Event), String>;
+
 /// A case built from closures over a state `S` producing an output `O`.
-struct FnCase<B, S, O, R, F, C> {
+struct FnCase<B: ArrayBackend, S, O, R, F, C> {
     dev: B,
+    events: Option<Events<B>>,
     state: S,
     out: Option<O>,
     reset: R,
@@ -41,13 +61,33 @@ where
     C: FnMut(&S, &O) -> std::result::Result<(), String>,
 {
     fn reset(&mut self) -> Result<()> {
-        (self.reset)(&mut self.state)
+        (self.reset)(&mut self.state)?;
+        self.dev.synchronize()
     }
-    fn run(&mut self) -> Result<()> {
+    fn run(&mut self) -> Result<RunTime> {
+        let dev = &self.dev;
+        let events = self.events.get_or_insert_with(|| {
+            let make = || dev.create_event().map_err(|e| e.to_string());
+            Ok((make()?, make()?))
+        });
+        let t0 = Instant::now();
+        let mut device_ok = match events {
+            Ok((start, _)) => dev.record_event(start).map_err(|e| e.to_string()),
+            Err(e) => Err(e.clone()),
+        };
         let out = (self.run)(&mut self.state)?;
-        self.dev.synchronize()?;
+        if let (Ok(()), Ok((_, end))) = (&device_ok, &mut *events) {
+            device_ok = dev.record_event(end).map_err(|e| e.to_string());
+        }
+        dev.synchronize()?;
+        let wall_s = t0.elapsed().as_secs_f64();
+        let device_s = match (device_ok, &*events) {
+            (Ok(()), Ok((start, end))) => dev.elapsed_secs(start, end).map_err(|e| e.to_string()),
+            (Err(e), _) => Err(e),
+            (_, Err(e)) => Err(e.clone()),
+        };
         self.out = Some(out);
-        Ok(())
+        Ok(RunTime { wall_s, device_s })
     }
     fn release(&mut self) {
         self.out = None;
@@ -74,6 +114,7 @@ where
 {
     Box::new(FnCase {
         dev: dev.clone(),
+        events: None,
         state,
         out: None,
         reset: |_: &mut S| Ok(()),
@@ -103,6 +144,7 @@ fn inplace_case<B: ArrayBackend>(
     let x = orig.copy()?;
     Ok(Box::new(FnCase {
         dev: dev.clone(),
+        events: None,
         state: InPlace { orig, x, host },
         out: None,
         reset: |s: &mut InPlace<B>| s.x.assign(&s.orig),
@@ -231,6 +273,16 @@ pub fn prepare<B: ArrayBackend>(w: &Workload, dev: &B) -> Result<Box<dyn Case>> 
                     let want: Vec<f64> = ha.iter().zip(hb).map(|(x, y)| x + y).collect();
                     exact(&download(o)?, &want)
                 },
+            )
+        }
+        WorkloadId::Copy => {
+            let host = sin_wave(n);
+            let x = Array::from_slice(&host, &dims, dev)?;
+            case(
+                dev,
+                (x, host),
+                |(x, _)| x.copy(),
+                |(_, host), o: &Array<f64, B>| exact(&download(o)?, host),
             )
         }
         WorkloadId::Sum | WorkloadId::Norm => {

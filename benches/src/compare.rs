@@ -1,103 +1,46 @@
-//! The NumPy comparison runner: times every workload on a cuprite backend (median of N runs
-//! after a warm-up whose result is checked), runs `scripts/bench_numpy.py --json` on the same
-//! workload list, and renders one Markdown table side by side.
+//! The comparison runner: times every workload on each cuprite backend (median of N runs
+//! after a warm-up whose result is checked), then runs the NumPy and CuPy scripts on the same
+//! workload list, and gathers everything in one [`Report`].
+//!
+//! A timed run is: untimed reset of in-place inputs and a device sync, then a timing event,
+//! the op, a timing event and `dev.synchronize()`. The reported time is the device time
+//! between the events (CUDA events on a GPU, the way `cupyx.profiler.benchmark` times CuPy;
+//! the wall clock on the CPU); the wall time to the end of the sync is kept beside it.
 
 use crate::cases::{prepare, Case};
-use crate::workloads::{default_workloads, spec_json, Workload};
+use crate::options::CompareOptions;
+use crate::python::{cupy_available, numpy_available, run_script};
+use crate::report::{DeviceKind, Report, SystemRun};
+use crate::workloads::Workload;
 use cuprite::ArrayBackend;
 use std::collections::HashMap;
-use std::path::PathBuf;
-use std::process::Command;
-use std::time::Instant;
 
-/// What to run and how often. [`CompareOptions::from_env`] reads the environment.
-#[derive(Clone, Debug)]
-pub struct CompareOptions {
-    /// Multiplies the element counts of [`default_workloads`] (`CUPRITE_BENCH_SCALE`, 1.0).
-    pub scale: f64,
-    /// Timed runs per workload after the warm-up (`CUPRITE_BENCH_RUNS`, 7).
-    pub runs: usize,
-    /// Only the workloads whose key is listed (`CUPRITE_BENCH_ONLY=sum,norm`); all if `None`.
-    pub only: Option<Vec<String>>,
-    /// The Python interpreter (`CUPRITE_PYTHON`, `python3`).
-    pub python: String,
-    /// The NumPy script.
-    pub script: PathBuf,
-}
-
-impl Default for CompareOptions {
-    fn default() -> Self {
-        CompareOptions {
-            scale: 1.0,
-            runs: 7,
-            only: None,
-            python: "python3".into(),
-            script: PathBuf::from(concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/../scripts/bench_numpy.py"
-            )),
-        }
-    }
-}
-
-impl CompareOptions {
-    /// The defaults overridden by `CUPRITE_BENCH_SCALE`, `CUPRITE_BENCH_RUNS`,
-    /// `CUPRITE_BENCH_ONLY` and `CUPRITE_PYTHON`. A malformed number is an error.
-    pub fn from_env() -> Result<Self, String> {
-        let mut o = CompareOptions::default();
-        if let Ok(v) = std::env::var("CUPRITE_BENCH_SCALE") {
-            o.scale = v
-                .parse()
-                .ok()
-                .filter(|s: &f64| *s > 0.0 && s.is_finite())
-                .ok_or_else(|| format!("CUPRITE_BENCH_SCALE={v:?} is not a positive number"))?;
-        }
-        if let Ok(v) = std::env::var("CUPRITE_BENCH_RUNS") {
-            o.runs = v
-                .parse()
-                .ok()
-                .filter(|&r: &usize| r > 0)
-                .ok_or_else(|| format!("CUPRITE_BENCH_RUNS={v:?} is not a positive integer"))?;
-        }
-        if let Ok(v) = std::env::var("CUPRITE_BENCH_ONLY") {
-            o.only = Some(v.split(',').map(|s| s.trim().to_string()).collect());
-        }
-        if let Ok(v) = std::env::var("CUPRITE_PYTHON") {
-            o.python = v;
-        }
-        Ok(o)
-    }
-
-    /// The workloads these options select.
-    pub fn workloads(&self) -> Vec<Workload> {
-        default_workloads(self.scale)
-            .into_iter()
-            .filter(|w| match &self.only {
-                Some(keys) => keys.iter().any(|k| k == w.id.key()),
-                None => true,
-            })
-            .collect()
-    }
-}
-
-/// Median and minimum of the timed runs of one workload, per call.
+/// Median and minimum of the timed runs of one workload, per call. The times are device
+/// times (timing events around the call: CUDA events on a GPU, as CuPy's benchmark; the
+/// wall clock on the CPU) unless `wall_only`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Timing {
     /// Median time per call in milliseconds.
     pub median_ms: f64,
     /// Fastest time per call in milliseconds.
     pub min_ms: f64,
+    /// Median wall-clock time per call from an idle device to the end of a device sync, in
+    /// milliseconds, where measured.
+    pub wall_median_ms: Option<f64>,
+    /// Whether the device timer failed, so `median_ms` and `min_ms` are wall-clock times.
+    pub wall_only: bool,
 }
 
-/// One row of the comparison.
-#[derive(Clone, Debug)]
-pub struct Measurement {
-    /// The workload.
-    pub workload: Workload,
-    /// cuprite's timing, or why there is none (an error, a failed check).
-    pub cuprite: Result<Timing, String>,
-    /// NumPy's timing, or why there is none (`None` when NumPy did not run).
-    pub numpy: Option<Result<Timing, String>>,
+impl Timing {
+    /// A timing whose times are all the same clock's.
+    pub fn new(median_ms: f64, min_ms: f64) -> Timing {
+        Timing {
+            median_ms,
+            min_ms,
+            wall_median_ms: None,
+            wall_only: false,
+        }
+    }
 }
 
 /// The median of a non-empty list.
@@ -112,25 +55,40 @@ pub fn median(xs: &mut [f64]) -> f64 {
 }
 
 /// Runs a case: one warm-up run whose result is checked (untimed), then `runs` timed runs,
-/// each after an untimed reset. Times are per call (`inner` calls per run).
+/// each after an untimed reset. Times are per call (`inner` calls per run): device times,
+/// or wall times with a message on stderr when the device timer fails.
 pub fn time_case(case: &mut dyn Case, inner: usize, runs: usize) -> Result<Timing, String> {
     let err = |e: cuprite::Error| format!("error: {e}");
     case.reset().map_err(err)?;
     case.run().map_err(err)?;
     case.check().map_err(|e| format!("WRONG RESULT: {e}"))?;
     case.release();
-    let mut times = Vec::with_capacity(runs);
+    let per_call = |s: f64| s * 1e3 / inner.max(1) as f64;
+    let mut wall = Vec::with_capacity(runs);
+    let mut device = Vec::with_capacity(runs);
+    let mut timer_error = None;
     for _ in 0..runs.max(1) {
         case.reset().map_err(err)?;
-        let t0 = Instant::now();
-        case.run().map_err(err)?;
-        times.push(t0.elapsed().as_secs_f64() * 1e3 / inner.max(1) as f64);
+        let t = case.run().map_err(err)?;
         case.release();
+        wall.push(per_call(t.wall_s));
+        match t.device_s {
+            Ok(s) => device.push(per_call(s)),
+            Err(e) => timer_error = Some(e),
+        }
     }
-    let min_ms = times.iter().copied().fold(f64::INFINITY, f64::min);
+    let wall_median_ms = Some(median(&mut wall.clone()));
+    let wall_only = timer_error.is_some();
+    if let Some(e) = timer_error {
+        eprintln!("  device timer failed ({e}); reporting wall-clock times");
+        device = wall;
+    }
+    let min_ms = device.iter().copied().fold(f64::INFINITY, f64::min);
     Ok(Timing {
-        median_ms: median(&mut times),
+        median_ms: median(&mut device),
         min_ms,
+        wall_median_ms,
+        wall_only,
     })
 }
 
@@ -139,7 +97,7 @@ pub fn time_backend<B: ArrayBackend>(
     dev: &B,
     workloads: &[Workload],
     runs: usize,
-) -> Vec<Result<Timing, String>> {
+) -> HashMap<String, Result<Timing, String>> {
     workloads
         .iter()
         .map(|w| {
@@ -147,170 +105,210 @@ pub fn time_backend<B: ArrayBackend>(
                 .map_err(|e| format!("error: {e}"))
                 .and_then(|mut case| time_case(case.as_mut(), w.inner, runs));
             match &r {
-                Ok(t) => eprintln!("  {:<20} {:>12.3} ms", w.id.key(), t.median_ms),
+                Ok(t) => eprintln!(
+                    "  {:<20} {:>12.4} ms (min {:.4}, wall with sync {:.4})",
+                    w.id.key(),
+                    t.median_ms,
+                    t.min_ms,
+                    t.wall_median_ms.unwrap_or(f64::NAN)
+                ),
                 Err(e) => eprintln!("  {:<20} {e}", w.id.key()),
             }
-            r
+            (w.id.key().to_string(), r)
         })
         .collect()
 }
 
-/// What `scripts/bench_numpy.py --json` reported.
-#[derive(Clone, Debug, Default)]
-pub struct NumpyReport {
-    /// A line naming NumPy's version and BLAS, for the table's caption.
-    pub about: String,
-    /// Timings by workload key.
-    pub results: HashMap<String, Result<Timing, String>>,
-}
-
-/// Whether `python -c "import numpy"` works.
-pub fn numpy_available(python: &str) -> bool {
-    Command::new(python)
-        .args(["-c", "import numpy"])
-        .output()
-        .map(|o| o.status.success())
-        .unwrap_or(false)
-}
-
-/// Runs the NumPy script on `workloads` and parses its JSON (format documented at the top of
-/// `scripts/bench_numpy.py`).
-pub fn run_numpy(opts: &CompareOptions, workloads: &[Workload]) -> Result<NumpyReport, String> {
-    let out = Command::new(&opts.python)
-        .arg(&opts.script)
-        .args(["--json", "--runs", &opts.runs.to_string(), "--spec"])
-        .arg(spec_json(workloads))
-        .output()
-        .map_err(|e| format!("cannot run {}: {e}", opts.python))?;
-    if !out.status.success() {
-        return Err(format!(
-            "{} failed: {}",
-            opts.script.display(),
-            String::from_utf8_lossy(&out.stderr)
-        ));
-    }
-    parse_numpy_json(&String::from_utf8_lossy(&out.stdout))
-}
-
-/// Parses the script's JSON output.
-pub fn parse_numpy_json(text: &str) -> Result<NumpyReport, String> {
-    let v: serde_json::Value =
-        serde_json::from_str(text).map_err(|e| format!("bad JSON from the NumPy script: {e}"))?;
-    let about = format!(
-        "NumPy {} (BLAS: {}), Python {}",
-        v["numpy"].as_str().unwrap_or("?"),
-        v["blas"].as_str().unwrap_or("?"),
-        v["python"].as_str().unwrap_or("?")
-    );
-    let mut results = HashMap::new();
-    for r in v["results"].as_array().ok_or("no \"results\" list")? {
-        let key = r["id"]
-            .as_str()
-            .ok_or("a result without \"id\"")?
-            .to_string();
-        let t = match (r["median_ms"].as_f64(), r["min_ms"].as_f64()) {
-            (Some(median_ms), Some(min_ms)) => Ok(Timing { median_ms, min_ms }),
-            _ => Err(r["error"].as_str().unwrap_or("no timing").to_string()),
-        };
-        results.insert(key, t);
-    }
-    Ok(NumpyReport { about, results })
-}
-
-/// Formats a time in milliseconds with 4 significant digits.
-fn ms(t: f64) -> String {
-    if t >= 100.0 {
-        format!("{t:.1}")
-    } else if t >= 1.0 {
-        format!("{t:.3}")
-    } else {
-        format!("{t:.5}")
-    }
-}
-
-/// The comparison as a Markdown table.
-pub fn render_table(backend: &str, rows: &[Measurement]) -> String {
-    let mut s = format!(
-        "| workload | size | cuprite-{backend} median ms | NumPy median ms | NumPy/cuprite \
-         | cuprite rate | NumPy rate |\n| --- | --- | ---: | ---: | ---: | ---: | ---: |\n"
-    );
-    for m in rows {
-        let w = &m.workload;
-        let (c_ms, c_rate) = match &m.cuprite {
-            Ok(t) => (ms(t.median_ms), w.rate().format(t.median_ms)),
-            Err(e) => (e.clone(), String::new()),
-        };
-        let (n_ms, n_rate) = match &m.numpy {
-            Some(Ok(t)) => (ms(t.median_ms), w.rate().format(t.median_ms)),
-            Some(Err(e)) => (e.clone(), String::new()),
-            None => ("n/a".into(), String::new()),
-        };
-        let ratio = match (&m.cuprite, &m.numpy) {
-            (Ok(c), Some(Ok(n))) => format!("{:.2}", n.median_ms / c.median_ms),
-            _ => String::new(),
-        };
-        s += &format!(
-            "| {} | {} | {c_ms} | {n_ms} | {ratio} | {c_rate} | {n_rate} |\n",
-            w.id.description(),
-            w.size_text()
-        );
-    }
-    s
-}
-
-/// The whole comparison on one backend: cuprite first, then NumPy in a subprocess (when
-/// importable), then the table on stdout. Returns the rows.
-pub fn run_comparison<B: ArrayBackend>(
+/// Times the workloads on one cuprite backend.
+fn cuprite_system<B: ArrayBackend>(
     dev: &B,
-    backend: &str,
+    key: &str,
+    device: DeviceKind,
+    about: String,
     opts: &CompareOptions,
-) -> Vec<Measurement> {
-    let workloads = opts.workloads();
+    workloads: &[Workload],
+) -> SystemRun {
     eprintln!(
-        "cuprite-{backend}: {} workloads, scale {}, median of {} runs",
+        "cuprite-{key} ({about}): {} workloads, scale {}, median of {} runs",
         workloads.len(),
         opts.scale,
         opts.runs
     );
-    let ours = time_backend(dev, &workloads, opts.runs);
-    let numpy = if numpy_available(&opts.python) {
-        eprintln!("NumPy: running {}", opts.script.display());
-        match run_numpy(opts, &workloads) {
-            Ok(r) => Some(r),
-            Err(e) => {
-                eprintln!("NumPy run failed: {e}");
-                None
-            }
-        }
-    } else {
-        println!(
-            "NumPy is unavailable ({} -c \"import numpy\" failed)",
-            opts.python
-        );
-        None
-    };
-    let rows: Vec<Measurement> = workloads
-        .into_iter()
-        .zip(ours)
-        .map(|(workload, cuprite)| {
-            let numpy = numpy.as_ref().map(|r| {
-                r.results
-                    .get(workload.id.key())
-                    .cloned()
-                    .unwrap_or_else(|| Err("missing".into()))
-            });
-            Measurement {
-                workload,
-                cuprite,
-                numpy,
-            }
-        })
-        .collect();
-    if let Some(r) = &numpy {
-        println!("{}", r.about);
+    SystemRun {
+        key: key.to_string(),
+        title: format!("cuprite-{key}"),
+        cuprite: true,
+        device,
+        about,
+        results: time_backend(dev, workloads, opts.runs),
+        raw: HashMap::new(),
     }
-    println!("{}", render_table(backend, &rows));
-    rows
+}
+
+/// Runs cuprite backend `name` when it is compiled in and available; otherwise says why in
+/// the report (a note, or a problem when the backend was asked for by name).
+fn run_cuprite(name: &str, named: bool, opts: &CompareOptions, report: &mut Report) {
+    let workloads = report.workloads.clone();
+    let skip = |report: &mut Report, why: String| {
+        let msg = format!("cuprite-{name} skipped: {why}");
+        eprintln!("{msg}");
+        if named {
+            report.problems.push(msg.clone());
+        }
+        report.notes.push(msg);
+    };
+    match name {
+        "cpu" => {
+            let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+            let about = format!("host CPU, {threads} hardware threads");
+            let s = cuprite_system(
+                &cuprite::Cpu::new(),
+                "cpu",
+                DeviceKind::Cpu,
+                about,
+                opts,
+                &workloads,
+            );
+            report.systems.push(s);
+        }
+        "cuda" => {
+            #[cfg(feature = "cuda")]
+            match cuprite::Cuda::new(0) {
+                Ok(dev) => {
+                    let (major, minor) = dev.compute_capability();
+                    let about = format!(
+                        "{} = {}, compute capability {major}.{minor}, {} SMs, {:.0} GiB",
+                        dev.label(),
+                        dev.name(),
+                        dev.multiprocessor_count(),
+                        dev.total_memory() as f64 / (1u64 << 30) as f64
+                    );
+                    let s = cuprite_system(&dev, "cuda", DeviceKind::Gpu, about, opts, &workloads);
+                    report.systems.push(s);
+                    // Hand the pool's cached memory back before CuPy runs in its own process.
+                    if let Err(e) = dev.free_cached() {
+                        report
+                            .notes
+                            .push(format!("freeing cuda's cache failed: {e}"));
+                    }
+                }
+                Err(e) => skip(report, e.to_string()),
+            }
+            #[cfg(not(feature = "cuda"))]
+            skip(
+                report,
+                "not compiled in (build cuprite-benches with --features cuda)".into(),
+            );
+        }
+        other => skip(report, format!("unknown backend {other:?}")),
+    }
+}
+
+/// Runs a Python script when its library is importable, adding a system or a note.
+fn run_python(
+    opts: &CompareOptions,
+    report: &mut Report,
+    key: &str,
+    title: &str,
+    device: DeviceKind,
+    available: fn(&str) -> Result<(), String>,
+) {
+    let script = match key {
+        "numpy" => opts.numpy_script(),
+        _ => opts.cupy_script(),
+    };
+    if let Err(why) = available(&opts.python) {
+        report
+            .notes
+            .push(format!("{title} not run ({} -c: {why})", opts.python));
+        return;
+    }
+    eprintln!("{title}: running {}", script.display());
+    match run_script(opts, &script, &report.workloads) {
+        Ok(r) => report.systems.push(SystemRun {
+            key: key.into(),
+            title: title.into(),
+            cuprite: false,
+            device,
+            about: r.about,
+            results: r.results,
+            raw: r.raw,
+        }),
+        Err(e) => {
+            eprintln!("{title} failed: {e}");
+            report.problems.push(format!("{title} failed: {e}"));
+        }
+    }
+}
+
+/// The whole comparison: the cuprite backends first, then NumPy and CuPy in subprocesses.
+pub fn run_all(opts: &CompareOptions) -> Report {
+    let mut report = Report {
+        scale: opts.scale,
+        runs: opts.runs,
+        workloads: opts.workloads(),
+        systems: Vec::new(),
+        notes: Vec::new(),
+        problems: Vec::new(),
+    };
+    for (name, named) in opts.backend_list() {
+        run_cuprite(&name, named, opts, &mut report);
+    }
+    if opts.numpy {
+        run_python(
+            opts,
+            &mut report,
+            "numpy",
+            "NumPy",
+            DeviceKind::Cpu,
+            numpy_available,
+        );
+    }
+    if opts.cupy {
+        run_python(
+            opts,
+            &mut report,
+            "cupy",
+            "CuPy",
+            DeviceKind::Gpu,
+            cupy_available,
+        );
+    }
+    report
+}
+
+/// Runs the comparison, prints the table on stdout, writes the `--json`/`--markdown` files
+/// and returns the process exit code: 0, or 1 when anything failed (listed on stderr).
+pub fn run_comparison(opts: &CompareOptions) -> i32 {
+    let report = run_all(opts);
+    let md = report.markdown();
+    println!("{md}");
+    let mut code = 0;
+    let write = |path: &std::path::Path, text: String| {
+        std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+    };
+    if let Some(p) = &opts.markdown {
+        if let Err(e) = write(p, md) {
+            eprintln!("{e}");
+            code = 1;
+        }
+    }
+    if let Some(p) = &opts.json {
+        let text = serde_json::to_string_pretty(&report.json()).unwrap_or_default();
+        if let Err(e) = write(p, text + "\n") {
+            eprintln!("{e}");
+            code = 1;
+        }
+    }
+    let failures = report.failures();
+    if !failures.is_empty() {
+        eprintln!("FAILED ({}):", failures.len());
+        for f in &failures {
+            eprintln!("  {f}");
+        }
+        code = 1;
+    }
+    code
 }
 
 #[cfg(test)]
@@ -324,22 +322,19 @@ mod tests {
     }
 
     #[test]
-    fn parses_script_output() {
-        let r = parse_numpy_json(
-            r#"{"numpy": "2.4.6", "blas": "openblas", "python": "3.12", "threads": 2,
-                "results": [{"id": "sum", "dims": [5], "inner": 1, "median_ms": 1.5,
-                             "min_ms": 1.25, "runs": 7},
-                            {"id": "ones", "dims": [5], "inner": 1, "error": "boom"}]}"#,
-        )
-        .unwrap();
-        assert_eq!(
-            r.results["sum"],
-            Ok(Timing {
-                median_ms: 1.5,
-                min_ms: 1.25
-            })
-        );
-        assert_eq!(r.results["ones"], Err("boom".to_string()));
-        assert!(r.about.contains("2.4.6"));
+    fn cpu_run_of_small_workloads_checks_out() {
+        let opts = CompareOptions {
+            scale: 0.001,
+            runs: 1,
+            only: Some(vec!["add".into(), "sum_axis0".into()]),
+            backends: Some(vec!["cpu".into()]),
+            numpy: false,
+            cupy: false,
+            ..CompareOptions::default()
+        };
+        let r = run_all(&opts);
+        assert_eq!(r.systems.len(), 1);
+        assert_eq!(r.workloads.len(), 3);
+        assert!(r.failures().is_empty(), "{:?}", r.failures());
     }
 }

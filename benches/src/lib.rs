@@ -1,21 +1,31 @@
 //! Shared pieces of cuprite's benchmarks: deterministic input data (sin waves and a
 //! pseudo-random generator, never zeros or constants), the list of backends every bench
-//! group runs on ([`for_each_backend!`]), and the NumPy comparison runner (the workload list
-//! as data in [`workloads`], the prepared and checked cases in [`cases`], timing, the NumPy
-//! subprocess and the table in [`compare`]) so that `cargo xtask bench` can reuse them.
+//! group runs on ([`for_each_backend!`]), and the comparison runner behind
+//! `cargo xtask bench`: the workload list as data ([`workloads`]), the prepared and checked
+//! cases ([`cases`]), the options ([`options`]), timing on every cuprite backend
+//! ([`compare`]), the NumPy and CuPy subprocesses ([`python`]) and the table and JSON
+//! ([`report`]).
+//!
+//! The feature `cuda` adds the CUDA backend (device 0) to every bench and to the comparison.
 
 pub mod api;
 pub mod cases;
 pub mod compare;
 pub mod data;
+pub mod options;
+pub mod python;
+pub mod report;
 pub mod workloads;
 
 pub use cases::{prepare, Case};
-pub use compare::{run_comparison, CompareOptions, Measurement};
-pub use workloads::{default_workloads, Rate, Workload, WorkloadId};
+pub use compare::{run_all, run_comparison, Timing};
+pub use options::CompareOptions;
+pub use report::Report;
+pub use workloads::{default_workloads, Rate, Workload, WorkloadId, ANCHOR_SCALE};
 
-/// Calls `$f(c, "<backend>", &device)` once per backend compiled in: `cpu` always, `cuda`
-/// (device 0) with the `cuda` feature. A bench group is a function generic over
+/// Calls `$f(c, "<backend>", &device)` once per backend compiled in and available: `cpu`
+/// always, `cuda` (device 0) with the `cuda` feature when a GPU is present (otherwise a note
+/// on stderr says why it is skipped). A bench group is a function generic over
 /// `B: ArrayBackend` taking `(&mut Criterion, &str, &B)`; adding a backend is one line here.
 ///
 /// ```
@@ -33,7 +43,10 @@ macro_rules! for_each_backend {
     ($f:path, $c:expr) => {{
         $f($c, "cpu", &::cuprite::Cpu::new());
         #[cfg(feature = "cuda")]
-        $f($c, "cuda", &::cuprite::Cuda::new(0).expect("CUDA device 0"));
+        match ::cuprite::Cuda::new(0) {
+            Ok(dev) => $f($c, "cuda", &dev),
+            Err(e) => eprintln!("skipping the cuda benches: {e}"),
+        }
     }};
 }
 

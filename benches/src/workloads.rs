@@ -3,6 +3,11 @@
 //! through [`spec_json`], the NumPy script `scripts/bench_numpy.py`, so both time exactly the
 //! same shapes.
 
+/// The `scale` of [`default_workloads`] that gives the sizes of the anchor table
+/// (/work/shared/ANCHORS.md): 2 GB element-wise arrays, 50M-element reductions and sorts,
+/// 10 000 x 10 000 matmuls. It needs a GPU with about 16 GB free and a host with 32 GB.
+pub const ANCHOR_SCALE: f64 = 10.0;
+
 /// Which operation a workload times.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum WorkloadId {
@@ -14,6 +19,9 @@ pub enum WorkloadId {
     ChainInplace,
     /// `a + b` into a new array, f64.
     Add,
+    /// `x.copy()` of a contiguous f64 array: the device's copy bandwidth, the ceiling the
+    /// memory-bound rows are reported against.
+    Copy,
     /// `a + b` on a small array, repeated `inner` times: the per-call overhead.
     AddSmall,
     /// `sum(x)` of every element, f64.
@@ -40,11 +48,12 @@ pub enum WorkloadId {
 
 impl WorkloadId {
     /// Every workload, in table order.
-    pub const ALL: [WorkloadId; 15] = [
+    pub const ALL: [WorkloadId; 16] = [
         WorkloadId::Ones,
         WorkloadId::MulScalarInplace,
         WorkloadId::ChainInplace,
         WorkloadId::Add,
+        WorkloadId::Copy,
         WorkloadId::AddSmall,
         WorkloadId::Sum,
         WorkloadId::SumAxis0,
@@ -65,6 +74,7 @@ impl WorkloadId {
             WorkloadId::MulScalarInplace => "mul_scalar_inplace",
             WorkloadId::ChainInplace => "chain_inplace",
             WorkloadId::Add => "add",
+            WorkloadId::Copy => "copy",
             WorkloadId::AddSmall => "add_small",
             WorkloadId::Sum => "sum",
             WorkloadId::SumAxis0 => "sum_axis0",
@@ -86,6 +96,7 @@ impl WorkloadId {
             WorkloadId::MulScalarInplace => "x *= 5 f64",
             WorkloadId::ChainInplace => "x *= 5; x *= x; x += x f64",
             WorkloadId::Add => "a + b f64",
+            WorkloadId::Copy => "copy f64 (bandwidth ceiling)",
             WorkloadId::AddSmall => "a + b f64 (per call)",
             WorkloadId::Sum => "sum f64",
             WorkloadId::SumAxis0 => "sum(axis=0) f64",
@@ -167,7 +178,7 @@ impl Workload {
             WorkloadId::Sum | WorkloadId::SumAxis0 | WorkloadId::SumAxis1 | WorkloadId::Norm => {
                 Rate::Bytes(8.0 * n)
             }
-            WorkloadId::TransposeCopy => Rate::Bytes(16.0 * n),
+            WorkloadId::Copy | WorkloadId::TransposeCopy => Rate::Bytes(16.0 * n),
             WorkloadId::SortF64 | WorkloadId::SortF32 | WorkloadId::Pipeline => Rate::Elements(n),
             WorkloadId::MatmulF64 | WorkloadId::MatmulF32 => {
                 Rate::Flops(2.0 * (self.dims[0] as f64).powi(3))
@@ -179,19 +190,22 @@ impl Workload {
 /// The anchor workloads at about 1/10 of the anchor sizes (`scale = 1.0`), which fits a
 /// 2-core, 24 GiB machine: the 2 GB element-wise arrays become 200 MB, the 50M-element
 /// reductions and sorts 5M. `scale` multiplies every element count (the first dimension of
-/// 2-D/3-D shapes; the side of the matmuls by `sqrt(scale)`, so memory scales with it). The
-/// per-call overhead probe (`a + b` on 1000 elements) is not scaled.
+/// 2-D/3-D shapes); the side of the matmuls grows 5x per 10x of `scale`
+/// (`2000 * scale^log10(5)`: 2000 at 1.0, 10 000 at 10.0). [`ANCHOR_SCALE`] gives exactly
+/// the sizes of the anchor table. The per-call overhead probe (`a + b` on 1000 elements) is
+/// not scaled.
 pub fn default_workloads(scale: f64) -> Vec<Workload> {
     let s = |n: usize| ((n as f64 * scale).round() as usize).max(1);
-    let side = |n: usize| ((n as f64 * scale.sqrt()).round() as usize).max(1);
+    let side = |n: usize| ((n as f64 * scale.powf(5f64.log10())).round() as usize).max(1);
     let w = |id, dims: Vec<usize>| Workload { id, dims, inner: 1 };
     WorkloadId::ALL
         .iter()
         .map(|&id| match id {
             WorkloadId::Ones => w(id, vec![s(100), 500, 500]),
-            WorkloadId::MulScalarInplace | WorkloadId::ChainInplace | WorkloadId::Add => {
-                w(id, vec![s(25_000_000)])
-            }
+            WorkloadId::MulScalarInplace
+            | WorkloadId::ChainInplace
+            | WorkloadId::Add
+            | WorkloadId::Copy => w(id, vec![s(25_000_000)]),
             WorkloadId::AddSmall => Workload {
                 id,
                 dims: vec![1000],
@@ -238,8 +252,24 @@ mod tests {
         let p = ws.iter().find(|w| w.id == WorkloadId::Pipeline).unwrap();
         assert_eq!(p.dims[0] % 1000, 0);
         let m = ws.iter().find(|w| w.id == WorkloadId::MatmulF64).unwrap();
-        assert_eq!(m.dims, vec![200]);
+        assert_eq!(m.dims, vec![80]);
         assert_eq!(ws.len(), WorkloadId::ALL.len());
+    }
+
+    #[test]
+    fn anchor_scale_gives_the_anchor_sizes() {
+        let ws = default_workloads(ANCHOR_SCALE);
+        let dims = |id| ws.iter().find(|w| w.id == id).unwrap().dims.clone();
+        assert_eq!(dims(WorkloadId::Ones), vec![1000, 500, 500]);
+        assert_eq!(dims(WorkloadId::MulScalarInplace), vec![250_000_000]);
+        assert_eq!(dims(WorkloadId::Sum), vec![50_000_000]);
+        assert_eq!(dims(WorkloadId::SumAxis0), vec![5000, 10_000]);
+        assert_eq!(dims(WorkloadId::Pipeline), vec![50_000_000]);
+        assert_eq!(dims(WorkloadId::MatmulF64), vec![10_000]);
+        assert_eq!(
+            default_workloads(1.0)[WorkloadId::ALL.len() - 1].dims,
+            vec![2000]
+        );
     }
 
     #[test]

@@ -1,1 +1,346 @@
-// elementwise kernels
+// elementwise.cu: element-wise map kernels. One program holds one variant for one op and
+// element type, chosen by #defines placed before it (after common.cuh, ops_math.cuh, ops.cuh):
+//   T       element type of the operands
+//   OUT     result type (the functor's `out`, checked at compile time)
+//   OP      functor template of ops.cuh (`op_add`); absent for EW_WHERE
+//   one of  EW_UNARY          out[i] = op(x[i])
+//           EW_BINARY         out[i] = op(a[i], b[i])
+//           EW_SCALAR         out[i] = op(a[i], s)
+//           EW_RSCALAR        out[i] = op(s, a[i])
+//           EW_UNARY_INPLACE  x[i] = op(x[i])
+//           EW_BINARY_INPLACE a[i] = op(a[i], b[i])
+//           EW_SCALAR_INPLACE a[i] = op(a[i], s)
+//           EW_WHERE          out[i] = c[i] ? a[i] : b[i]
+// Each program has two kernels:
+//   ew_contig   every operand one contiguous run (pointers already advanced to the first
+//               element). Elements [head, head + nvec*VW) go through 16-byte vector loads and
+//               stores (the host picks `head` so every pointer is 16-byte aligned there, or
+//               head = n when no such head exists); the rest one by one. Grid-stride.
+//   ew_strided  operands as `Strided` views of their buffers (jointly coalesced, one shape;
+//               broadcast axes have stride 0); the out-of-place result is C-contiguous.
+//               32-bit index arithmetic below 2^31 elements.
+// Op parameters follow the operands: T p0, T p1, double d0, double d1, long long k
+// (OpParams in ops.cuh).
+
+#define EW_TID ((long long)blockIdx.x * blockDim.x + threadIdx.x)
+#define EW_NT ((long long)gridDim.x * blockDim.x)
+
+// The unsigned integer type of B bytes, for vector loads and stores.
+template <int B> struct raw_bytes;
+template <> struct raw_bytes<16> { typedef uint4 type; };
+template <> struct raw_bytes<8> { typedef uint2 type; };
+template <> struct raw_bytes<4> { typedef unsigned type; };
+template <> struct raw_bytes<2> { typedef unsigned short type; };
+template <> struct raw_bytes<1> { typedef unsigned char type; };
+template <class E, int V> using raw_t = typename raw_bytes<(int)sizeof(E) * V>::type;
+
+// V elements of E viewed as one machine word (16 bytes at most).
+template <class E, int V> union Pack {
+    raw_t<E, V> raw;
+    E v[V];
+};
+
+#ifndef OUT
+#define OUT T
+#endif
+
+// Elements per vector: 16 bytes of the wider of the operand and result types.
+constexpr int VW = 16 / (sizeof(T) > sizeof(OUT) ? (int)sizeof(T) : (int)sizeof(OUT));
+
+// Grid-stride loop over n contiguous elements: vectors of VW from `head`, then the elements
+// before `head` and after the last whole vector one by one.
+template <class VecFn, class OneFn>
+__device__ __forceinline__ void contig_loop(long long n, long long head, VecFn vec, OneFn one) {
+    const long long tid = EW_TID, nt = EW_NT;
+    const long long nvec = (n - head) / VW;
+    for (long long j = tid; j < nvec; j += nt) vec(j);
+    const long long tail0 = head + nvec * VW;
+    const long long ns = head + (n - tail0);
+    for (long long s = tid; s < ns; s += nt) one(s < head ? s : tail0 + (s - head));
+}
+
+// Buffer offsets of the element with C-order index i in two or three views of one shape.
+template <class I>
+__device__ __forceinline__ void offsets2(const Strided& a, const Strided& b, I i, long long& oa,
+                                         long long& ob) {
+    oa = a.offset;
+    ob = b.offset;
+    for (int d = a.ndim - 1; d >= 0; --d) {
+        const I n = (I)a.shape[d];
+        const I q = i / n;
+        const long long r = (long long)(i - q * n);
+        oa += r * a.strides[d];
+        ob += r * b.strides[d];
+        i = q;
+    }
+}
+template <class I>
+__device__ __forceinline__ void offsets3(const Strided& a, const Strided& b, const Strided& c, I i,
+                                         long long& oa, long long& ob, long long& oc) {
+    oa = a.offset;
+    ob = b.offset;
+    oc = c.offset;
+    for (int d = a.ndim - 1; d >= 0; --d) {
+        const I n = (I)a.shape[d];
+        const I q = i / n;
+        const long long r = (long long)(i - q * n);
+        oa += r * a.strides[d];
+        ob += r * b.strides[d];
+        oc += r * c.strides[d];
+        i = q;
+    }
+}
+
+// Buffer offset of the element with C-order index i of one view.
+__device__ __forceinline__ long long offset1(const Strided& s, unsigned i) {
+    return strided_offset32(s, i);
+}
+__device__ __forceinline__ long long offset1(const Strided& s, long long i) {
+    return strided_offset(s, i);
+}
+
+// Grid-stride loop over n C-order indices, 32-bit when they fit.
+template <class Fn> __device__ __forceinline__ void strided_loop(long long n, Fn body) {
+    if (n <= 0x7fffffffLL) {
+        const unsigned nt = (unsigned)EW_NT;
+        for (unsigned i = (unsigned)EW_TID; i < (unsigned)n; i += nt) body(i);
+    } else {
+        for (long long i = EW_TID; i < n; i += EW_NT) body(i);
+    }
+}
+
+#ifdef OP
+typedef OP<T> Fn;
+static_assert(is_same<typename Fn::out, OUT>::value, "OUT is not the op's result type");
+#define EW_PARAMS T p0, T p1, double d0, double d1, long long k
+#define EW_FN                                  \
+    OpParams<T> prm;                           \
+    prm.t0 = p0;                               \
+    prm.t1 = p1;                               \
+    prm.d0 = d0;                               \
+    prm.d1 = d1;                               \
+    prm.k = k;                                 \
+    const Fn f(prm)
+#endif
+
+typedef Pack<T, VW> PackT;
+typedef Pack<OUT, VW> PackO;
+typedef raw_t<T, VW> RawT;
+typedef raw_t<OUT, VW> RawO;
+
+#if defined(EW_UNARY)
+
+extern "C" __global__ void ew_contig(OUT* __restrict__ out, const T* __restrict__ x, long long n,
+                                     long long head, EW_PARAMS) {
+    EW_FN;
+    const RawT* xv = (const RawT*)(x + head);
+    RawO* ov = (RawO*)(out + head);
+    contig_loop(
+        n, head,
+        [&](long long j) {
+            PackT px;
+            PackO po;
+            px.raw = xv[j];
+#pragma unroll
+            for (int e = 0; e < VW; ++e) po.v[e] = f(px.v[e]);
+            ov[j] = po.raw;
+        },
+        [&](long long i) { out[i] = f(x[i]); });
+}
+
+extern "C" __global__ void ew_strided(OUT* __restrict__ out, const T* __restrict__ x, Strided sx,
+                                      long long n, EW_PARAMS) {
+    EW_FN;
+    strided_loop(n, [&](auto i) {
+        out[i] = f(x[offset1(sx, i)]);
+    });
+}
+
+#elif defined(EW_BINARY)
+
+extern "C" __global__ void ew_contig(OUT* __restrict__ out, const T* __restrict__ a,
+                                     const T* __restrict__ b, long long n, long long head,
+                                     EW_PARAMS) {
+    EW_FN;
+    const RawT* av = (const RawT*)(a + head);
+    const RawT* bv = (const RawT*)(b + head);
+    RawO* ov = (RawO*)(out + head);
+    contig_loop(
+        n, head,
+        [&](long long j) {
+            PackT pa, pb;
+            PackO po;
+            pa.raw = av[j];
+            pb.raw = bv[j];
+#pragma unroll
+            for (int e = 0; e < VW; ++e) po.v[e] = f(pa.v[e], pb.v[e]);
+            ov[j] = po.raw;
+        },
+        [&](long long i) { out[i] = f(a[i], b[i]); });
+}
+
+extern "C" __global__ void ew_strided(OUT* __restrict__ out, const T* __restrict__ a,
+                                      const T* __restrict__ b, Strided sa, Strided sb, long long n,
+                                      EW_PARAMS) {
+    EW_FN;
+    strided_loop(n, [&](auto i) {
+        long long oa, ob;
+        offsets2(sa, sb, i, oa, ob);
+        out[i] = f(a[oa], b[ob]);
+    });
+}
+
+#elif defined(EW_SCALAR) || defined(EW_RSCALAR)
+
+#ifdef EW_SCALAR
+#define EW_APPLY(v) f(v, s)
+#else
+#define EW_APPLY(v) f(s, v)
+#endif
+
+extern "C" __global__ void ew_contig(OUT* __restrict__ out, const T* __restrict__ a, T s,
+                                     long long n, long long head, EW_PARAMS) {
+    EW_FN;
+    const RawT* av = (const RawT*)(a + head);
+    RawO* ov = (RawO*)(out + head);
+    contig_loop(
+        n, head,
+        [&](long long j) {
+            PackT pa;
+            PackO po;
+            pa.raw = av[j];
+#pragma unroll
+            for (int e = 0; e < VW; ++e) po.v[e] = EW_APPLY(pa.v[e]);
+            ov[j] = po.raw;
+        },
+        [&](long long i) { out[i] = EW_APPLY(a[i]); });
+}
+
+extern "C" __global__ void ew_strided(OUT* __restrict__ out, const T* __restrict__ a, T s,
+                                      Strided sa, long long n, EW_PARAMS) {
+    EW_FN;
+    strided_loop(n, [&](auto i) {
+        out[i] = EW_APPLY(a[offset1(sa, i)]);
+    });
+}
+
+#elif defined(EW_UNARY_INPLACE)
+
+extern "C" __global__ void ew_contig(T* x, long long n, long long head, EW_PARAMS) {
+    EW_FN;
+    RawT* xv = (RawT*)(x + head);
+    contig_loop(
+        n, head,
+        [&](long long j) {
+            PackT px;
+            px.raw = xv[j];
+#pragma unroll
+            for (int e = 0; e < VW; ++e) px.v[e] = f(px.v[e]);
+            xv[j] = px.raw;
+        },
+        [&](long long i) { x[i] = f(x[i]); });
+}
+
+extern "C" __global__ void ew_strided(T* x, Strided sx, long long n, EW_PARAMS) {
+    EW_FN;
+    strided_loop(n, [&](auto i) {
+        const long long o = offset1(sx, i);
+        x[o] = f(x[o]);
+    });
+}
+
+#elif defined(EW_BINARY_INPLACE)
+
+extern "C" __global__ void ew_contig(T* __restrict__ a, const T* __restrict__ b, long long n,
+                                     long long head, EW_PARAMS) {
+    EW_FN;
+    RawT* av = (RawT*)(a + head);
+    const RawT* bv = (const RawT*)(b + head);
+    contig_loop(
+        n, head,
+        [&](long long j) {
+            PackT pa, pb;
+            pa.raw = av[j];
+            pb.raw = bv[j];
+#pragma unroll
+            for (int e = 0; e < VW; ++e) pa.v[e] = f(pa.v[e], pb.v[e]);
+            av[j] = pa.raw;
+        },
+        [&](long long i) { a[i] = f(a[i], b[i]); });
+}
+
+extern "C" __global__ void ew_strided(T* __restrict__ a, const T* __restrict__ b, Strided sa,
+                                      Strided sb, long long n, EW_PARAMS) {
+    EW_FN;
+    strided_loop(n, [&](auto i) {
+        long long oa, ob;
+        offsets2(sa, sb, i, oa, ob);
+        a[oa] = f(a[oa], b[ob]);
+    });
+}
+
+#elif defined(EW_SCALAR_INPLACE)
+
+extern "C" __global__ void ew_contig(T* a, T s, long long n, long long head, EW_PARAMS) {
+    EW_FN;
+    RawT* av = (RawT*)(a + head);
+    contig_loop(
+        n, head,
+        [&](long long j) {
+            PackT pa;
+            pa.raw = av[j];
+#pragma unroll
+            for (int e = 0; e < VW; ++e) pa.v[e] = f(pa.v[e], s);
+            av[j] = pa.raw;
+        },
+        [&](long long i) { a[i] = f(a[i], s); });
+}
+
+extern "C" __global__ void ew_strided(T* a, T s, Strided sa, long long n, EW_PARAMS) {
+    EW_FN;
+    strided_loop(n, [&](auto i) {
+        const long long o = offset1(sa, i);
+        a[o] = f(a[o], s);
+    });
+}
+
+#elif defined(EW_WHERE)
+
+typedef Pack<bool, VW> PackC;
+typedef raw_t<bool, VW> RawC;
+
+extern "C" __global__ void ew_contig(T* __restrict__ out, const bool* __restrict__ c,
+                                     const T* __restrict__ a, const T* __restrict__ b, long long n,
+                                     long long head) {
+    const RawC* cv = (const RawC*)(c + head);
+    const RawT* av = (const RawT*)(a + head);
+    const RawT* bv = (const RawT*)(b + head);
+    RawT* ov = (RawT*)(out + head);
+    contig_loop(
+        n, head,
+        [&](long long j) {
+            PackC pc;
+            PackT pa, pb, po;
+            pc.raw = cv[j];
+            pa.raw = av[j];
+            pb.raw = bv[j];
+#pragma unroll
+            for (int e = 0; e < VW; ++e) po.v[e] = pc.v[e] ? pa.v[e] : pb.v[e];
+            ov[j] = po.raw;
+        },
+        [&](long long i) { out[i] = c[i] ? a[i] : b[i]; });
+}
+
+extern "C" __global__ void ew_strided(T* __restrict__ out, const bool* __restrict__ c,
+                                      const T* __restrict__ a, const T* __restrict__ b, Strided sc,
+                                      Strided sa, Strided sb, long long n) {
+    strided_loop(n, [&](auto i) {
+        long long oc, oa, ob;
+        offsets3(sc, sa, sb, i, oc, oa, ob);
+        out[i] = c[oc] ? a[oa] : b[ob];
+    });
+}
+
+#else
+#error "elementwise.cu: define one EW_* variant"
+#endif

@@ -1,4 +1,67 @@
-//! The index kernel family (filled in by its implementation).
+//! The index and mask kernel families of the CUDA backend, instantiated per element type with
+//! `#define T <type>`.
+//!
+//! - [`SOURCE`] (`index.cu`): the index check (the first index outside `-n..n`, found with
+//!   `atomicMin`), the gathers `take` and `take_along`, and the scatters: `scatter_lanes` (one
+//!   thread per lane, indices in order) and `scatter_mark*` / `scatter_write*` (a winner per
+//!   destination element by `atomicMax` of the position along the lane, so the last write to
+//!   a repeated index wins).
+//! - [`MASK`] (`mask.cu`): stream compaction in three passes (`count_truthy` / `count_mask`
+//!   per tile, `scan_tiles`, then `select_scatter`, `nonzero_scatter` or `assign_scatter`)
+//!   and `assign_fill` for a single value.
 
-/// The CUDA C source.
+/// The CUDA C source of the index family (gathers, scatters, the index check).
 pub const SOURCE: &str = include_str!("index.cu");
+
+/// The CUDA C source of the mask family (compaction by masks and truthiness).
+pub const MASK: &str = include_str!("mask.cu");
+
+/// Elements of one tile of the mask kernels: the scan's unit of work (`MK_TILE` in
+/// `mask.cu`, 256 threads times 16 elements).
+pub const MASK_TILE: usize = 4096;
+
+/// Threads per block of the mask kernels' per-tile passes (`MK_BLOCK` in `mask.cu`).
+pub const MASK_BLOCK: u32 = 256;
+
+/// Threads of the single block of `scan_tiles` (`MK_SCAN_BLOCK` in `mask.cu`).
+pub const MASK_SCAN_BLOCK: u32 = 1024;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mask_constants_match_the_source() {
+        assert!(MASK.contains(&format!("#define MK_BLOCK {MASK_BLOCK}\n")));
+        assert!(MASK.contains(&format!("#define MK_SCAN_BLOCK {MASK_SCAN_BLOCK}\n")));
+        let items = MASK_TILE / MASK_BLOCK as usize;
+        assert!(MASK.contains(&format!("#define MK_ITEMS {items}\n")));
+    }
+
+    #[test]
+    fn sources_declare_their_kernels() {
+        for k in [
+            "index_check",
+            "take(",
+            "take_along(",
+            "scatter_lanes",
+            "scatter_mark32",
+            "scatter_mark64",
+            "scatter_write32",
+            "scatter_write64",
+        ] {
+            assert!(SOURCE.contains(&format!("void {k}")), "{k}");
+        }
+        for k in [
+            "count_truthy",
+            "count_mask",
+            "scan_tiles",
+            "select_scatter",
+            "nonzero_scatter",
+            "assign_scatter",
+            "assign_fill",
+        ] {
+            assert!(MASK.contains(k), "{k}");
+        }
+    }
+}

@@ -1,1 +1,719 @@
-// reduce kernels
+// reduce.cu: reductions, arg-reductions and scans.
+//
+// The host instantiates this file once per (op, element type) with these #defines:
+//   T        the element type read (bool, u8, i32, i64, float, double, c64, c128)
+//   OUT      the output element type (checked against the op's own at compile time)
+//   OP       the op's template: OpSum, OpMean, OpArgMax, ScanSum, ...
+//   and one of CUPRITE_REDUCE (reductions and arg-reductions) or CUPRITE_SCAN (scans).
+//
+// Every reduction op is a struct of static functions over an accumulator `Acc`, mirroring the
+// host's `ReduceOp`: init(), fold(acc, x, r) (r: the element's position in the reduction,
+// used by the arg-reductions), combine(a, b), finish(acc, count, param). Results are
+// deterministic: no atomics, every tree has a fixed shape for a given launch plan.
+//
+// Reduction geometry (planned on the host): `kept` is a strided view over the outputs (its
+// offset is the base offset of the view), `red` a strided view of offsets relative to an
+// output's first element (offset 0, strides >= 0 for the named reductions), `rsize` its
+// size. The reduction of each output may be split into `n_chunks` chunks of `chunk`
+// positions; then the kernels write accumulators to `part` and a second kernel combines
+// them in order.
+
+#define ACC_MAX_BYTES 32
+
+// ---------- Types and scalar helpers ----------
+
+template <class E> struct accum_of { typedef E type; };
+template <> struct accum_of<bool> { typedef i64 type; };
+template <> struct accum_of<u8> { typedef i64 type; };
+template <> struct accum_of<i32> { typedef i64 type; };
+template <class E> struct mean_of { typedef E type; };
+template <> struct mean_of<bool> { typedef double type; };
+template <> struct mean_of<u8> { typedef double type; };
+template <> struct mean_of<i32> { typedef double type; };
+template <> struct mean_of<i64> { typedef double type; };
+
+// Wrapping integer arithmetic (as the host's `Numeric::add`/`mul`), IEEE otherwise.
+template <class A> __device__ __forceinline__ A r_add(A a, A b) {
+    if constexpr (is_same<A, i64>::value) return (i64)((u64)a + (u64)b);
+    else return a + b;
+}
+template <class A> __device__ __forceinline__ A r_mul(A a, A b) {
+    if constexpr (is_same<A, i64>::value) return (i64)((u64)a * (u64)b);
+    else return a * b;
+}
+template <class E> __device__ __forceinline__ bool r_isnan(E x) {
+    if constexpr (is_float<E>::value) return x != x;
+    else if constexpr (is_cplx<E>::value) return x.re != x.re || x.im != x.im;
+    else return false;
+}
+template <class E> __device__ __forceinline__ bool r_truthy(E x) {
+    if constexpr (is_cplx<E>::value) return x.re != 0 || x.im != 0;
+    else return x != (E)0;
+}
+// `Numeric::from_usize`: the count through f64.
+template <class A> __device__ __forceinline__ A from_count(i64 n) {
+    return cast<A>((double)n);
+}
+template <class E> __device__ __forceinline__ E r_nan() {
+    if constexpr (is_same<E, float>::value) return __int_as_float(0x7fc00000);
+    else return __longlong_as_double(0x7ff8000000000000LL);
+}
+// `Real::min_value` / `Real::max_value` (-inf / +inf for floats).
+template <class E> __device__ __forceinline__ E r_lowest() {
+    if constexpr (is_same<E, float>::value) return __int_as_float((int)0xff800000u);
+    else if constexpr (is_same<E, double>::value) return __longlong_as_double((i64)0xfff0000000000000ULL);
+    else if constexpr (is_same<E, u8>::value) return (u8)0;
+    else if constexpr (is_same<E, i32>::value) return (i32)(-2147483647 - 1);
+    else return (i64)(-9223372036854775807LL - 1);
+}
+template <class E> __device__ __forceinline__ E r_highest() {
+    if constexpr (is_same<E, float>::value) return __int_as_float(0x7f800000);
+    else if constexpr (is_same<E, double>::value) return __longlong_as_double(0x7ff0000000000000LL);
+    else if constexpr (is_same<E, u8>::value) return (u8)255;
+    else if constexpr (is_same<E, i32>::value) return (i32)2147483647;
+    else return (i64)9223372036854775807LL;
+}
+__device__ __forceinline__ i64 r_min64(i64 a, i64 b) { return a < b ? a : b; }
+
+// ---------- Reduction ops (mirror crates/core/src/ops/reduce.rs) ----------
+
+#define RED_FN static __device__ __forceinline__
+
+// sum / nansum / prod in the accumulation type (i64 for bool and integers, wrapping).
+template <class E, int KIND> struct OpAccumulate {
+    typedef typename accum_of<E>::type Acc;
+    typedef Acc Out;
+    RED_FN Acc init() { return cast<Acc>(KIND == 2 ? 1 : 0); }
+    RED_FN Acc combine(Acc a, Acc b) { return KIND == 2 ? r_mul(a, b) : r_add(a, b); }
+    RED_FN Acc fold(Acc a, E x, i64) {
+        if (KIND == 1 && r_isnan(x)) return a;
+        return combine(a, cast<Acc>(x));
+    }
+    RED_FN Out finish(Acc a, i64, double) { return a; }
+};
+template <class E> struct OpSum : OpAccumulate<E, 0> {};
+template <class E> struct OpNanSum : OpAccumulate<E, 1> {};
+template <class E> struct OpProd : OpAccumulate<E, 2> {};
+
+// mean in the mean type (f64 for bool and integers): sum / count.
+template <class E> struct OpMean {
+    typedef typename mean_of<E>::type Acc;
+    typedef Acc Out;
+    RED_FN Acc init() { return cast<Acc>(0); }
+    RED_FN Acc combine(Acc a, Acc b) { return a + b; }
+    RED_FN Acc fold(Acc a, E x, i64) { return a + cast<Acc>(x); }
+    RED_FN Out finish(Acc a, i64 count, double) { return a / from_count<Acc>(count); }
+};
+
+// min / max (NaN propagates) and nanmin / nanmax (NaN skipped; NaN is "nothing yet").
+template <class E, bool MIN, bool PROP> struct OpExtremum {
+    typedef E Acc;
+    typedef E Out;
+    RED_FN Acc init() {
+        if constexpr (!PROP && is_float<E>::value) return r_nan<E>();
+        else return MIN ? r_highest<E>() : r_lowest<E>();
+    }
+    RED_FN Acc combine(Acc a, Acc x) {
+        bool better = MIN ? (a <= x) : (a >= x);
+        bool keep = PROP ? (better || a != a) : (better || x != x);
+        return keep ? a : x;
+    }
+    RED_FN Acc fold(Acc a, E x, i64) { return combine(a, x); }
+    RED_FN Out finish(Acc a, i64, double) { return a; }
+};
+template <class E> struct OpMin : OpExtremum<E, true, true> {};
+template <class E> struct OpMax : OpExtremum<E, false, true> {};
+template <class E> struct OpNanMin : OpExtremum<E, true, false> {};
+template <class E> struct OpNanMax : OpExtremum<E, false, false> {};
+
+// all / any of the truthiness.
+template <class E, bool ALL> struct OpTruth {
+    typedef bool Acc;
+    typedef bool Out;
+    RED_FN Acc init() { return ALL; }
+    RED_FN Acc combine(Acc a, Acc b) { return ALL ? (a && b) : (a || b); }
+    RED_FN Acc fold(Acc a, E x, i64) { return combine(a, r_truthy(x)); }
+    RED_FN Out finish(Acc a, i64, double) { return a; }
+};
+template <class E> struct OpAll : OpTruth<E, true> {};
+template <class E> struct OpAny : OpTruth<E, false> {};
+
+template <class E> struct OpCountNonzero {
+    typedef i64 Acc;
+    typedef i64 Out;
+    RED_FN Acc init() { return 0; }
+    RED_FN Acc combine(Acc a, Acc b) { return a + b; }
+    RED_FN Acc fold(Acc a, E x, i64) { return a + (r_truthy(x) ? 1 : 0); }
+    RED_FN Out finish(Acc a, i64, double) { return a; }
+};
+
+// nanmean: (sum, count) of the non-NaN values.
+template <class M> struct NanMeanAcc {
+    M s;
+    i64 n;
+};
+template <class E> struct OpNanMean {
+    typedef typename mean_of<E>::type M;
+    typedef NanMeanAcc<M> Acc;
+    typedef M Out;
+    RED_FN Acc init() {
+        Acc a;
+        a.s = cast<M>(0);
+        a.n = 0;
+        return a;
+    }
+    RED_FN Acc combine(Acc a, Acc b) {
+        a.s = a.s + b.s;
+        a.n += b.n;
+        return a;
+    }
+    RED_FN Acc fold(Acc a, E x, i64) {
+        if (r_isnan(x)) return a;
+        a.s = a.s + cast<M>(x);
+        a.n += 1;
+        return a;
+    }
+    RED_FN Out finish(Acc a, i64, double) { return a.s / from_count<M>(a.n); }
+};
+
+// var's last step (DdofMean): sum / max(count - ddof, 0); `param` is ddof.
+template <class E> struct OpDdofMean {
+    typedef E Acc;
+    typedef E Out;
+    RED_FN Acc init() { return (E)0; }
+    RED_FN Acc combine(Acc a, Acc b) { return a + b; }
+    RED_FN Acc fold(Acc a, E x, i64) { return a + x; }
+    RED_FN Out finish(Acc a, i64 count, double ddof) {
+        return a / (E)fmax((double)count - ddof, 0.0);
+    }
+};
+
+// sum of squared magnitudes in the real type.
+template <class E> struct OpSumAbsSq {
+    typedef typename real_of<E>::type Acc;
+    typedef Acc Out;
+    RED_FN Acc init() { return (Acc)0; }
+    RED_FN Acc combine(Acc a, Acc b) { return a + b; }
+    RED_FN Acc fold(Acc a, E x, i64) {
+        if constexpr (is_cplx<E>::value) return a + (x.re * x.re + x.im * x.im);
+        else return a + x * x;
+    }
+    RED_FN Out finish(Acc a, i64, double) { return a; }
+};
+
+// argmin / argmax: (value, position) of the first extremum, the first NaN winning (NumPy).
+// `i < 0` marks an empty accumulator. The selection is a minimum under a total order (NaN
+// first, then by value, then by position), so any combining order gives the same answer.
+template <class E> struct ArgAcc {
+    E v;
+    i64 i;
+};
+template <class E, bool MAX> __device__ __forceinline__ bool arg_beats(E x, E best) {
+    if constexpr (is_cplx<E>::value) {
+        // Lexicographic, as the host's sort order for complex values.
+        if (MAX) return x.re > best.re || (x.re == best.re && x.im > best.im);
+        return x.re < best.re || (x.re == best.re && x.im < best.im);
+    } else {
+        return MAX ? (x > best) : (x < best);
+    }
+}
+template <class E, bool MAX> struct OpArg {
+    typedef ArgAcc<E> Acc;
+    typedef i64 Out;
+    RED_FN Acc init() {
+        Acc a;
+        a.v = cast<E>(0);
+        a.i = -1;
+        return a;
+    }
+    RED_FN Acc combine(Acc a, Acc b) {
+        if (a.i < 0) return b;
+        if (b.i < 0) return a;
+        bool an = r_isnan(a.v), bn = r_isnan(b.v);
+        if (an || bn) {
+            if (an && bn) return a.i < b.i ? a : b;
+            return an ? a : b;
+        }
+        if (arg_beats<E, MAX>(b.v, a.v)) return b;
+        if (arg_beats<E, MAX>(a.v, b.v)) return a;
+        return a.i < b.i ? a : b;
+    }
+    RED_FN Acc fold(Acc a, E x, i64 r) {
+        Acc b;
+        b.v = x;
+        b.i = r;
+        return combine(a, b);
+    }
+    RED_FN Out finish(Acc a, i64, double) { return a.i < 0 ? 0 : a.i; }
+};
+template <class E> struct OpArgMin : OpArg<E, false> {};
+template <class E> struct OpArgMax : OpArg<E, true> {};
+
+// ---------- Warp and block combining of any trivially copyable value ----------
+
+template <class V> __device__ __forceinline__ V shfl_any(V v, int src_or_delta, int how) {
+    constexpr int W = (int)((sizeof(V) + 3) / 4);
+    union {
+        V v;
+        int w[W];
+    } u;
+    u.v = v;
+#pragma unroll
+    for (int k = 0; k < W; ++k) {
+        if (how == 0) u.w[k] = __shfl_xor_sync(0xffffffffu, u.w[k], src_or_delta);
+        else if (how == 1) u.w[k] = __shfl_up_sync(0xffffffffu, u.w[k], src_or_delta);
+        else u.w[k] = __shfl_sync(0xffffffffu, u.w[k], src_or_delta);
+    }
+    return u.v;
+}
+
+// Every lane of the warp gets the combination of the warp's 32 values (a fixed butterfly).
+template <class Op, class A> __device__ __forceinline__ A warp_combine(A v) {
+#pragma unroll
+    for (int m = 16; m >= 1; m >>= 1) v = Op::combine(v, shfl_any(v, m, 0));
+    return v;
+}
+
+// The combination over a group of G threads (1, 32, or the whole block of G threads); every
+// thread of the group gets it. `sm` holds G / 32 values (block groups only).
+template <class Op, int G, class A> __device__ __forceinline__ A group_combine(A v, A* sm) {
+    if constexpr (G == 1) {
+        return v;
+    } else if constexpr (G == 32) {
+        return warp_combine<Op>(v);
+    } else {
+        v = warp_combine<Op>(v);
+        const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+        if (lane == 0) sm[warp] = v;
+        __syncthreads();
+        v = lane < G / 32 ? sm[lane] : Op::init();
+        v = warp_combine<Op>(v);
+        __syncthreads();
+        return v;
+    }
+}
+
+// ---------- Walking the reduced positions ----------
+
+// Offset of position `j` of the dimensions of `s` before its last one.
+__device__ __forceinline__ i64 outer_offset(const Strided& s, i64 j) {
+    i64 off = 0;
+    for (int d = s.ndim - 2; d >= 0; --d) {
+        i64 n = s.shape[d];
+        i64 q = j / n;
+        off += (j - q * n) * s.strides[d];
+        j = q;
+    }
+    return off;
+}
+
+// Sequential walk over the positions of a strided view (offsets relative to its start).
+struct PosIter {
+    i64 off, k, len, step, j;
+    __device__ __forceinline__ PosIter(const Strided& s, i64 r) {
+        if (s.ndim == 0) {
+            off = 0; k = 0; len = 1; step = 0; j = r;
+            return;
+        }
+        len = s.shape[s.ndim - 1];
+        step = s.strides[s.ndim - 1];
+        j = r / len;
+        k = r - j * len;
+        off = outer_offset(s, j) + k * step;
+    }
+    __device__ __forceinline__ void next(const Strided& s) {
+        ++k;
+        off += step;
+        if (k == len) {
+            k = 0;
+            ++j;
+            off = outer_offset(s, j);
+        }
+    }
+};
+
+#ifdef CUPRITE_REDUCE
+
+typedef OP<T> Op;
+typedef typename Op::Acc Acc;
+static_assert(is_same<typename Op::Out, OUT>::value, "the op's output type differs from the host's");
+static_assert(sizeof(Acc) <= ACC_MAX_BYTES, "accumulator larger than the partials' slots");
+
+template <class X> struct __align__(16) Vec16 {
+    X v[16 / sizeof(X)];
+};
+
+// Folds the contiguous run p[0..e) (positions r..r+e) into four accumulators, the G threads
+// of a group (G >= 32) taking 16-byte vectors in turn, four loads in flight per thread.
+template <int G>
+__device__ __forceinline__ void fold_run(const T* __restrict__ p, i64 e, i64 r, int lane, Acc& a0,
+                                         Acc& a1, Acc& a2, Acc& a3) {
+    constexpr int VEC = 16 / (int)sizeof(T);
+    if constexpr (VEC > 1) {
+        i64 head = (i64)(((16u - ((unsigned)(u64)p & 15u)) & 15u) / (unsigned)sizeof(T));
+        if (head > e) head = e;
+        if (lane < head) a0 = Op::fold(a0, p[lane], r + lane);
+        p += head;
+        e -= head;
+        r += head;
+    }
+    const Vec16<T>* pv = (const Vec16<T>*)p;
+    const i64 nv = e / VEC;
+    i64 v = lane;
+    for (; v + 3 * G < nv; v += 4 * G) {
+        Vec16<T> q0 = pv[v], q1 = pv[v + G], q2 = pv[v + 2 * G], q3 = pv[v + 3 * G];
+#pragma unroll
+        for (int k = 0; k < VEC; ++k) {
+            a0 = Op::fold(a0, q0.v[k], r + v * VEC + k);
+            a1 = Op::fold(a1, q1.v[k], r + (v + G) * VEC + k);
+            a2 = Op::fold(a2, q2.v[k], r + (v + 2 * G) * VEC + k);
+            a3 = Op::fold(a3, q3.v[k], r + (v + 3 * G) * VEC + k);
+        }
+    }
+    for (; v < nv; v += G) {
+        Vec16<T> q = pv[v];
+#pragma unroll
+        for (int k = 0; k < VEC; ++k) a0 = Op::fold(a0, q.v[k], r + v * VEC + k);
+    }
+    for (i64 i = nv * VEC + lane; i < e; i += G) a1 = Op::fold(a1, p[i], r + i);
+}
+
+// The positions lo..hi of one output (first element at x + base), split over a group.
+template <int G>
+__device__ __forceinline__ Acc fold_positions(const T* __restrict__ x, i64 base, const Strided& red,
+                                              i64 lo, i64 hi, int contig, int lane) {
+    Acc a0 = Op::init(), a1 = Op::init(), a2 = Op::init(), a3 = Op::init();
+    if constexpr (G == 1) {
+        // One thread: a sequential walk, four loads in flight.
+        PosIter it(red, lo);
+        i64 r = lo;
+        for (; r + 4 <= hi; r += 4) {
+            i64 f0 = it.off; it.next(red);
+            i64 f1 = it.off; it.next(red);
+            i64 f2 = it.off; it.next(red);
+            i64 f3 = it.off; it.next(red);
+            T x0 = x[base + f0], x1 = x[base + f1], x2 = x[base + f2], x3 = x[base + f3];
+            a0 = Op::fold(a0, x0, r);
+            a1 = Op::fold(a1, x1, r + 1);
+            a2 = Op::fold(a2, x2, r + 2);
+            a3 = Op::fold(a3, x3, r + 3);
+        }
+        for (; r < hi; ++r) {
+            a0 = Op::fold(a0, x[base + it.off], r);
+            it.next(red);
+        }
+    } else if (contig) {
+        // The last reduced dimension is contiguous: runs of it, vectorised.
+        const i64 len = red.shape[red.ndim - 1];
+        i64 r = lo;
+        while (r < hi) {
+            const i64 j = r / len;
+            const i64 s = r - j * len;
+            const i64 e = r_min64(hi - r, len - s);
+            fold_run<G>(x + base + outer_offset(red, j) + s, e, r, lane, a0, a1, a2, a3);
+            r += e;
+        }
+    } else if (red.ndim == 1) {
+        const i64 st = red.strides[0];
+        i64 r = lo + lane;
+        for (; r + 3 * G < hi; r += 4 * G) {
+            T x0 = x[base + r * st], x1 = x[base + (r + G) * st];
+            T x2 = x[base + (r + 2 * G) * st], x3 = x[base + (r + 3 * G) * st];
+            a0 = Op::fold(a0, x0, r);
+            a1 = Op::fold(a1, x1, r + G);
+            a2 = Op::fold(a2, x2, r + 2 * G);
+            a3 = Op::fold(a3, x3, r + 3 * G);
+        }
+        for (; r < hi; r += G) a0 = Op::fold(a0, x[base + r * st], r);
+    } else {
+        for (i64 r = lo + lane; r < hi; r += G) a0 = Op::fold(a0, x[base + strided_offset(red, r)], r);
+    }
+    return Op::combine(Op::combine(a0, a1), Op::combine(a2, a3));
+}
+
+// One group of G threads per (output, chunk) task; outputs are kept's positions in C order.
+template <int G>
+__device__ __forceinline__ void rows_impl(const T* __restrict__ x, OUT* __restrict__ out,
+                                          Acc* __restrict__ part, const Strided& kept,
+                                          const Strided& red, i64 n_out, i64 rsize, i64 chunk,
+                                          i64 n_chunks, i64 count, double param, int contig) {
+    __shared__ Acc sm[G >= 64 ? G / 32 : 1];
+    const int lane = G == 1 ? 0 : (int)(threadIdx.x % G);
+    const i64 groups = (i64)gridDim.x * blockDim.x / G;
+    const i64 tasks = n_out * n_chunks;
+    for (i64 t = ((i64)blockIdx.x * blockDim.x + threadIdx.x) / G; t < tasks; t += groups) {
+        const i64 o = t / n_chunks;
+        const i64 c = t - o * n_chunks;
+        const i64 lo = c * chunk;
+        const i64 hi = r_min64(lo + chunk, rsize);
+        Acc acc = fold_positions<G>(x, strided_offset(kept, o), red, lo, hi, contig, lane);
+        acc = group_combine<Op, G>(acc, sm);
+        if (lane == 0) {
+            if (n_chunks == 1) out[o] = Op::finish(acc, count, param);
+            else part[t] = acc;
+        }
+    }
+}
+
+#define RED_ARGS                                                                              \
+    const T *__restrict__ x, OUT *__restrict__ out, Acc *__restrict__ part, Strided kept,      \
+        Strided red, i64 n_out, i64 rsize, i64 chunk, i64 n_chunks, i64 count, double param,  \
+        int contig
+#define RED_PASS x, out, part, kept, red, n_out, rsize, chunk, n_chunks, count, param, contig
+
+extern "C" __global__ void __launch_bounds__(256) red_rows_1(RED_ARGS) { rows_impl<1>(RED_PASS); }
+extern "C" __global__ void __launch_bounds__(256) red_rows_32(RED_ARGS) { rows_impl<32>(RED_PASS); }
+extern "C" __global__ void __launch_bounds__(256) red_rows_256(RED_ARGS) { rows_impl<256>(RED_PASS); }
+
+// One thread per (output, chunk) task, consecutive threads on consecutive outputs (the kept
+// innermost dimension is the fastest in memory, so reads coalesce across the warp). Task
+// t = c * n_out + o; partials are laid out the same way.
+extern "C" __global__ void __launch_bounds__(256) red_cols(RED_ARGS) {
+    const i64 tasks = n_out * n_chunks;
+    GRID_STRIDE(t, tasks) {
+        const i64 c = t / n_out;
+        const i64 o = t - c * n_out;
+        const i64 lo = c * chunk;
+        const i64 hi = r_min64(lo + chunk, rsize);
+        Acc acc = fold_positions<1>(x, strided_offset(kept, o), red, lo, hi, 0, 0);
+        if (n_chunks == 1) out[o] = Op::finish(acc, count, param);
+        else part[t] = acc;
+    }
+}
+
+// Combines the chunks of each output in order: part[o * o_stride + c * c_stride].
+template <int G>
+__device__ __forceinline__ void partials_impl(const Acc* __restrict__ part, OUT* __restrict__ out,
+                                              i64 n_out, i64 n_chunks, i64 o_stride, i64 c_stride,
+                                              i64 count, double param) {
+    __shared__ Acc sm[G >= 64 ? G / 32 : 1];
+    const int lane = G == 1 ? 0 : (int)(threadIdx.x % G);
+    const i64 groups = (i64)gridDim.x * blockDim.x / G;
+    for (i64 o = ((i64)blockIdx.x * blockDim.x + threadIdx.x) / G; o < n_out; o += groups) {
+        const Acc* p = part + o * o_stride;
+        Acc a0 = Op::init(), a1 = Op::init(), a2 = Op::init(), a3 = Op::init();
+        i64 c = lane;
+        for (; c + 3 * G < n_chunks; c += 4 * G) {
+            Acc b0 = p[c * c_stride], b1 = p[(c + G) * c_stride];
+            Acc b2 = p[(c + 2 * G) * c_stride], b3 = p[(c + 3 * G) * c_stride];
+            a0 = Op::combine(a0, b0);
+            a1 = Op::combine(a1, b1);
+            a2 = Op::combine(a2, b2);
+            a3 = Op::combine(a3, b3);
+        }
+        for (; c < n_chunks; c += G) a0 = Op::combine(a0, p[c * c_stride]);
+        Acc acc = Op::combine(Op::combine(a0, a1), Op::combine(a2, a3));
+        acc = group_combine<Op, G>(acc, sm);
+        if (lane == 0) out[o] = Op::finish(acc, count, param);
+    }
+}
+
+#define PART_ARGS                                                                             \
+    const Acc *__restrict__ part, OUT *__restrict__ out, i64 n_out, i64 n_chunks, i64 o_stride, \
+        i64 c_stride, i64 count, double param
+#define PART_PASS part, out, n_out, n_chunks, o_stride, c_stride, count, param
+
+extern "C" __global__ void __launch_bounds__(256) red_partials_1(PART_ARGS) { partials_impl<1>(PART_PASS); }
+extern "C" __global__ void __launch_bounds__(256) red_partials_32(PART_ARGS) { partials_impl<32>(PART_PASS); }
+extern "C" __global__ void __launch_bounds__(256) red_partials_256(PART_ARGS) { partials_impl<256>(PART_PASS); }
+
+// The result of reducing nothing, `finish(init, count)`, for every output.
+extern "C" __global__ void __launch_bounds__(256) red_fill(OUT* __restrict__ out, i64 n, i64 count,
+                                                            double param) {
+    GRID_STRIDE(i, n) out[i] = Op::finish(Op::init(), count, param);
+}
+
+#endif  // CUPRITE_REDUCE
+
+// ---------- Scans ----------
+
+#ifdef CUPRITE_SCAN
+
+// cumsum / cumprod in the accumulation type: out[i] = combine(out[i - 1], lift(x[i])).
+template <class E, bool PROD> struct ScanAccumulate {
+    typedef typename accum_of<E>::type Out;
+    RED_FN Out init() { return cast<Out>(PROD ? 1 : 0); }
+    RED_FN Out lift(E x) { return cast<Out>(x); }
+    RED_FN Out combine(Out a, Out b) { return PROD ? r_mul(a, b) : r_add(a, b); }
+};
+template <class E> struct ScanSum : ScanAccumulate<E, false> {};
+template <class E> struct ScanProd : ScanAccumulate<E, true> {};
+
+typedef OP<T> Op;
+static_assert(is_same<typename Op::Out, OUT>::value, "the op's output type differs from the host's");
+
+// Inclusive scan over the 32 lanes of a warp.
+template <class A> __device__ __forceinline__ A warp_scan(A v, int lane) {
+#pragma unroll
+    for (int d = 1; d < 32; d <<= 1) {
+        A y = shfl_any(v, d, 1);
+        if (lane >= d) v = Op::combine(y, v);
+    }
+    return v;
+}
+
+// Exclusive scan over a group of G threads (a warp or the whole block) and the group's total.
+template <int G> __device__ __forceinline__ void group_scan(OUT v, OUT& excl, OUT& total, OUT* sm) {
+    const int lane = threadIdx.x & 31;
+    OUT incl = warp_scan(v, lane);
+    OUT wex = shfl_any(incl, 1, 1);
+    if (lane == 0) wex = Op::init();
+    if constexpr (G == 32) {
+        excl = wex;
+        total = shfl_any(incl, 31, 2);
+    } else {
+        const int warp = threadIdx.x >> 5;
+        if (lane == 31) sm[warp] = incl;
+        __syncthreads();
+        OUT pre = Op::init(), all = Op::init();
+#pragma unroll
+        for (int w = 0; w < G / 32; ++w) {
+            OUT y = sm[w];
+            if (w < warp) pre = Op::combine(pre, y);
+            all = Op::combine(all, y);
+        }
+        __syncthreads();
+        excl = Op::combine(pre, wex);
+        total = all;
+    }
+}
+
+// Lane geometry: lane l (C order over the view without the scanned axis) starts at
+// x + strided_offset(lanes, l) and steps by `s`; its outputs start at
+// (l / inner) * n * inner + l % inner and step by `inner`. Each lane may be split into
+// `n_chunks` chunks of `chunk` elements: pass 0 writes each chunk's total to `tot`, the carry
+// kernel turns those into exclusive prefixes in place, pass 1 scans each chunk from its
+// prefix (from init when there is one chunk).
+#define SCAN_ARGS                                                                              \
+    const T *__restrict__ x, OUT *__restrict__ out, OUT *__restrict__ tot, Strided lanes,       \
+        i64 n_lanes, i64 n, i64 s, i64 inner, i64 chunk, i64 n_chunks, int pass
+#define SCAN_PASS x, out, tot, lanes, n_lanes, n, s, inner, chunk, n_chunks, pass
+
+// One thread per (lane, chunk) task, consecutive threads on consecutive lanes (for lanes
+// that are neighbours in memory). Task t = c * n_lanes + l.
+extern "C" __global__ void __launch_bounds__(256) scan_thread(SCAN_ARGS) {
+    const i64 tasks = n_lanes * n_chunks;
+    GRID_STRIDE(t, tasks) {
+        const i64 c = t / n_lanes;
+        const i64 l = t - c * n_lanes;
+        const i64 lo = c * chunk;
+        const i64 hi = r_min64(lo + chunk, n);
+        const T* p = x + strided_offset(lanes, l);
+        i64 i = lo;
+        if (pass == 0) {
+            OUT a0 = Op::init(), a1 = Op::init(), a2 = Op::init(), a3 = Op::init();
+            for (; i + 4 <= hi; i += 4) {
+                T x0 = p[i * s], x1 = p[(i + 1) * s], x2 = p[(i + 2) * s], x3 = p[(i + 3) * s];
+                a0 = Op::combine(a0, Op::lift(x0));
+                a1 = Op::combine(a1, Op::lift(x1));
+                a2 = Op::combine(a2, Op::lift(x2));
+                a3 = Op::combine(a3, Op::lift(x3));
+            }
+            for (; i < hi; ++i) a0 = Op::combine(a0, Op::lift(p[i * s]));
+            tot[t] = Op::combine(Op::combine(a0, a1), Op::combine(a2, a3));
+        } else {
+            OUT a = n_chunks > 1 ? tot[t] : Op::init();
+            const i64 q = l / inner;
+            OUT* o = out + q * n * inner + (l - q * inner);
+            for (; i + 4 <= hi; i += 4) {
+                T x0 = p[i * s], x1 = p[(i + 1) * s], x2 = p[(i + 2) * s], x3 = p[(i + 3) * s];
+                a = Op::combine(a, Op::lift(x0));
+                o[i * inner] = a;
+                a = Op::combine(a, Op::lift(x1));
+                o[(i + 1) * inner] = a;
+                a = Op::combine(a, Op::lift(x2));
+                o[(i + 2) * inner] = a;
+                a = Op::combine(a, Op::lift(x3));
+                o[(i + 3) * inner] = a;
+            }
+            for (; i < hi; ++i) {
+                a = Op::combine(a, Op::lift(p[i * s]));
+                o[i * inner] = a;
+            }
+        }
+    }
+}
+
+#define SCAN_V 4
+
+// One group of G threads per (lane, chunk) task (t = l * n_chunks + c), in tiles of
+// G * SCAN_V elements: each thread scans SCAN_V neighbours, the group scans the threads'
+// totals, and the running prefix carries from tile to tile.
+template <int G> __device__ __forceinline__ void coop_impl(SCAN_ARGS) {
+    __shared__ OUT sm[G >= 64 ? G / 32 : 1];
+    const int lane = (int)(threadIdx.x % G);
+    const i64 groups = (i64)gridDim.x * blockDim.x / G;
+    const i64 tasks = n_lanes * n_chunks;
+    for (i64 t = ((i64)blockIdx.x * blockDim.x + threadIdx.x) / G; t < tasks; t += groups) {
+        const i64 l = t / n_chunks;
+        const i64 c = t - l * n_chunks;
+        const i64 lo = c * chunk;
+        const i64 hi = r_min64(lo + chunk, n);
+        const T* p = x + strided_offset(lanes, l);
+        if (pass == 0) {
+            OUT a0 = Op::init(), a1 = Op::init(), a2 = Op::init(), a3 = Op::init();
+            i64 i = lo + lane;
+            for (; i + 3 * G < hi; i += 4 * G) {
+                T x0 = p[i * s], x1 = p[(i + G) * s], x2 = p[(i + 2 * G) * s], x3 = p[(i + 3 * G) * s];
+                a0 = Op::combine(a0, Op::lift(x0));
+                a1 = Op::combine(a1, Op::lift(x1));
+                a2 = Op::combine(a2, Op::lift(x2));
+                a3 = Op::combine(a3, Op::lift(x3));
+            }
+            for (; i < hi; i += G) a0 = Op::combine(a0, Op::lift(p[i * s]));
+            OUT a = Op::combine(Op::combine(a0, a1), Op::combine(a2, a3));
+            a = group_combine<Op, G>(a, sm);
+            if (lane == 0) tot[t] = a;
+        } else {
+            OUT run = n_chunks > 1 ? tot[t] : Op::init();
+            const i64 q = l / inner;
+            OUT* o = out + q * n * inner + (l - q * inner);
+            for (i64 b = lo; b < hi; b += (i64)G * SCAN_V) {
+                const i64 i0 = b + (i64)lane * SCAN_V;
+                OUT v[SCAN_V];
+#pragma unroll
+                for (int j = 0; j < SCAN_V; ++j) {
+                    const i64 i = i0 + j;
+                    OUT y = i < hi ? Op::lift(p[i * s]) : Op::init();
+                    v[j] = j == 0 ? y : Op::combine(v[j - 1], y);
+                }
+                OUT excl, total;
+                group_scan<G>(v[SCAN_V - 1], excl, total, sm);
+                const OUT pre = Op::combine(run, excl);
+#pragma unroll
+                for (int j = 0; j < SCAN_V; ++j) {
+                    const i64 i = i0 + j;
+                    if (i < hi) o[i * inner] = Op::combine(pre, v[j]);
+                }
+                run = Op::combine(run, total);
+            }
+        }
+    }
+}
+
+extern "C" __global__ void __launch_bounds__(256) scan_coop_32(SCAN_ARGS) { coop_impl<32>(SCAN_PASS); }
+extern "C" __global__ void __launch_bounds__(256) scan_coop_256(SCAN_ARGS) { coop_impl<256>(SCAN_PASS); }
+
+// Turns each lane's chunk totals tot[l * l_stride + c * c_stride] into exclusive prefixes,
+// one warp per lane, 32 chunks per step.
+extern "C" __global__ void __launch_bounds__(256) scan_carry(OUT* __restrict__ tot, i64 n_lanes,
+                                                              i64 n_chunks, i64 l_stride,
+                                                              i64 c_stride) {
+    const int lane = threadIdx.x & 31;
+    const i64 warps = (i64)gridDim.x * blockDim.x / 32;
+    for (i64 l = ((i64)blockIdx.x * blockDim.x + threadIdx.x) / 32; l < n_lanes; l += warps) {
+        OUT* p = tot + l * l_stride;
+        OUT run = Op::init();
+        for (i64 c0 = 0; c0 < n_chunks; c0 += 32) {
+            const i64 c = c0 + lane;
+            OUT v = c < n_chunks ? p[c * c_stride] : Op::init();
+            OUT incl = warp_scan(v, lane);
+            OUT ex = shfl_any(incl, 1, 1);
+            if (lane == 0) ex = Op::init();
+            if (c < n_chunks) p[c * c_stride] = Op::combine(run, ex);
+            run = Op::combine(run, shfl_any(incl, 31, 2));
+        }
+    }
+}
+
+#endif  // CUPRITE_SCAN

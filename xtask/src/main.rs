@@ -1,44 +1,46 @@
 //! `cargo xtask`: project automation.
 //!
 //! - `cargo xtask ci` runs what CI runs: rustfmt check, clippy with warnings denied, the tests.
-//! - `cargo xtask bench [--quick] [--scale F] [--runs N] [--filter a,b]` runs the workloads of
-//!   the notebooks on every compiled backend beside NumPy (when python3 with numpy is
-//!   importable) and prints one table (the `numpy_compare` runner of `benches/`).
+//! - `cargo xtask bench [options]` runs the notebook workloads on every cuprite backend asked
+//!   for beside NumPy and CuPy (when importable) and prints one table (the `numpy_compare`
+//!   runner of `benches/`).
+//! - `cargo xtask bundle [--out DIR]` builds every test binary, the benches and the
+//!   quickstart with the CUDA backend into a directory with a `run.sh` that runs them on a GPU
+//!   host without a Rust toolchain ([`bundle`]).
+
+mod bundle;
+mod cargo;
+mod run_sh;
 
 use std::env;
-use std::process::{Command, ExitCode};
+use std::path::PathBuf;
+use std::process::ExitCode;
 
 const USAGE: &str = "usage: cargo xtask <command>
 
 commands:
   ci                      rustfmt check, clippy (warnings denied), cargo test
-  bench [options]         the notebook workloads beside NumPy, one table
+  bench [options]         the notebook workloads on cuprite, NumPy and CuPy, one table
+      --backend LIST      cuprite backends: cpu, cuda, all (cuda or all builds with the
+                          `cuda` feature; default: cpu, the only one compiled without it)
       --quick             scale the sizes by 0.1 (fits in seconds on a laptop)
-      --scale F           scale the element counts by F (1.0 = about 1/10 of the anchors)
+      --scale F           scale the element counts by F (1.0 = about 1/10 of the anchors,
+                          10 = the anchor sizes)
       --runs N            timed runs per workload (median reported)
-      --filter a,b        only these workloads (keys as printed in the table)";
-
-/// Runs a cargo command, returning whether it succeeded.
-fn cargo(args: &[&str], envs: &[(&str, String)]) -> bool {
-    let cargo = env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
-    eprintln!("== cargo {}", args.join(" "));
-    let mut cmd = Command::new(cargo);
-    cmd.args(args);
-    for (k, v) in envs {
-        cmd.env(k, v);
-    }
-    match cmd.status() {
-        Ok(s) => s.success(),
-        Err(e) => {
-            eprintln!("xtask: could not run cargo: {e}");
-            false
-        }
-    }
-}
+      --filter a,b        only these workloads (keys as printed in the table)
+      --json FILE         also write the results as JSON
+      --markdown FILE     also write the table as Markdown
+      --no-numpy, --no-cupy
+                          leave out NumPy or CuPy
+      --python EXE        the Python interpreter (default python3)
+  bundle [options]        build the GPU bundle: test binaries (with the cuda feature),
+                          benches, quickstart, scripts and run.sh, stripped
+      --out DIR           where (default bundle/; replaced if it holds a previous bundle)
+      --no-strip          keep the symbols";
 
 fn ci() -> bool {
-    cargo(&["fmt", "--all", "--", "--check"], &[])
-        && cargo(
+    cargo::run(&["fmt", "--all", "--", "--check"], &[])
+        && cargo::run(
             &[
                 "clippy",
                 "--workspace",
@@ -49,49 +51,88 @@ fn ci() -> bool {
             ],
             &[],
         )
-        && cargo(&["test"], &[])
+        && cargo::run(&["test"], &[])
 }
 
-/// Parses the bench options into the runner's environment variables.
-fn bench_env(args: &[String]) -> Result<Vec<(&'static str, String)>, String> {
-    let mut envs = Vec::new();
+/// Options of `bench` that take a value, and those that do not (validated here so a typo
+/// fails before the build; the runner checks the values).
+const BENCH_VALUE_FLAGS: [&str; 8] = [
+    "--backend",
+    "--scale",
+    "--runs",
+    "--filter",
+    "--json",
+    "--markdown",
+    "--python",
+    "--scripts",
+];
+const BENCH_FLAGS: [&str; 3] = ["--quick", "--no-numpy", "--no-cupy"];
+
+/// The `cargo bench` command line for the bench options: whether the `cuda` feature is
+/// needed (`--backend` names cuda or all), the arguments forwarded to the runner with output
+/// paths made absolute against `cwd` (cargo runs benches from the package directory).
+fn bench_command(args: &[String], cwd: &std::path::Path) -> Result<Vec<String>, String> {
+    let mut forwarded = Vec::new();
+    let mut cuda = false;
     let mut it = args.iter();
     while let Some(a) = it.next() {
-        let mut value = |name: &str| {
-            it.next()
-                .cloned()
-                .ok_or_else(|| format!("{name} needs a value"))
-        };
-        match a.as_str() {
-            "--quick" => envs.push(("CUPRITE_BENCH_SCALE", "0.1".to_string())),
-            "--scale" => {
-                let v = value("--scale")?;
-                v.parse::<f64>()
-                    .map_err(|_| format!("--scale: not a number: {v}"))?;
-                envs.push(("CUPRITE_BENCH_SCALE", v));
-            }
-            "--runs" => {
-                let v = value("--runs")?;
-                v.parse::<usize>()
-                    .map_err(|_| format!("--runs: not a count: {v}"))?;
-                envs.push(("CUPRITE_BENCH_RUNS", v));
-            }
-            "--filter" => envs.push(("CUPRITE_BENCH_ONLY", value("--filter")?)),
-            other => return Err(format!("unknown bench option {other}")),
+        if BENCH_VALUE_FLAGS.contains(&a.as_str()) {
+            let v = it.next().ok_or_else(|| format!("{a} needs a value"))?;
+            let v = match a.as_str() {
+                "--backend" => {
+                    cuda |= v.split(',').any(|b| matches!(b.trim(), "cuda" | "all"));
+                    v.clone()
+                }
+                "--json" | "--markdown" | "--scripts" => cwd.join(v).to_string_lossy().into_owned(),
+                _ => v.clone(),
+            };
+            forwarded.push(a.clone());
+            forwarded.push(v);
+        } else if BENCH_FLAGS.contains(&a.as_str()) || !a.starts_with('-') {
+            forwarded.push(a.clone());
+        } else {
+            return Err(format!("unknown bench option {a}"));
         }
     }
-    Ok(envs)
+    let mut cmd: Vec<String> = ["bench", "-p", "cuprite-benches", "--bench", "numpy_compare"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    if cuda {
+        cmd.extend(["--features".to_string(), "cuda".to_string()]);
+    }
+    cmd.push("--".into());
+    cmd.extend(forwarded);
+    Ok(cmd)
+}
+
+fn bench(args: &[String]) -> bool {
+    let cwd = env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    match bench_command(args, &cwd) {
+        Ok(cmd) => {
+            let refs: Vec<&str> = cmd.iter().map(String::as_str).collect();
+            cargo::run(&refs, &[])
+        }
+        Err(msg) => {
+            eprintln!("xtask: {msg}\n\n{USAGE}");
+            false
+        }
+    }
 }
 
 fn main() -> ExitCode {
     let args: Vec<String> = env::args().skip(1).collect();
     let ok = match args.first().map(String::as_str) {
         Some("ci") if args.len() == 1 => ci(),
-        Some("bench") => match bench_env(&args[1..]) {
-            Ok(envs) => cargo(
-                &["bench", "-p", "cuprite-benches", "--bench", "numpy_compare"],
-                &envs,
-            ),
+        Some("bench") => bench(&args[1..]),
+        Some("bundle") => match bundle::Options::parse(&args[1..]) {
+            Ok(opts) => match bundle::bundle(&opts) {
+                Ok(()) => true,
+                Err(e) => {
+                    eprintln!("xtask bundle: {e}");
+                    false
+                }
+            },
             Err(msg) => {
                 eprintln!("xtask: {msg}\n\n{USAGE}");
                 false
@@ -112,35 +153,60 @@ fn main() -> ExitCode {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::path::Path;
 
     fn strings(v: &[&str]) -> Vec<String> {
         v.iter().map(|s| s.to_string()).collect()
     }
 
     #[test]
-    fn bench_options_become_runner_variables() {
-        let envs = bench_env(&strings(&[
-            "--quick",
-            "--runs",
-            "3",
-            "--filter",
-            "sum,sort_f64",
-        ]))
+    fn bench_options_are_forwarded() {
+        let cmd = bench_command(
+            &strings(&[
+                "--quick",
+                "--runs",
+                "3",
+                "--filter",
+                "sum,sort_f64",
+                "--json",
+                "out.json",
+            ]),
+            Path::new("/home/u"),
+        )
         .unwrap();
         assert_eq!(
-            envs,
-            vec![
-                ("CUPRITE_BENCH_SCALE", "0.1".to_string()),
-                ("CUPRITE_BENCH_RUNS", "3".to_string()),
-                ("CUPRITE_BENCH_ONLY", "sum,sort_f64".to_string()),
-            ]
+            cmd,
+            strings(&[
+                "bench",
+                "-p",
+                "cuprite-benches",
+                "--bench",
+                "numpy_compare",
+                "--",
+                "--quick",
+                "--runs",
+                "3",
+                "--filter",
+                "sum,sort_f64",
+                "--json",
+                "/home/u/out.json",
+            ])
         );
     }
 
     #[test]
+    fn cuda_backend_turns_the_feature_on() {
+        let cmd = bench_command(&strings(&["--backend", "cpu,cuda"]), Path::new("/")).unwrap();
+        assert!(cmd.windows(2).any(|w| w == ["--features", "cuda"]));
+        let cmd = bench_command(&strings(&["--backend", "all"]), Path::new("/")).unwrap();
+        assert!(cmd.contains(&"cuda".to_string()));
+        let cmd = bench_command(&strings(&["--backend", "cpu"]), Path::new("/")).unwrap();
+        assert!(!cmd.contains(&"--features".to_string()));
+    }
+
+    #[test]
     fn bad_bench_options_are_reported() {
-        assert!(bench_env(&strings(&["--scale", "fast"])).is_err());
-        assert!(bench_env(&strings(&["--runs"])).is_err());
-        assert!(bench_env(&strings(&["--gpu"])).is_err());
+        assert!(bench_command(&strings(&["--runs"]), Path::new("/")).is_err());
+        assert!(bench_command(&strings(&["--gpu"]), Path::new("/")).is_err());
     }
 }

@@ -1,10 +1,17 @@
 //! Helpers shared by the criterion bench targets: the quick criterion configuration, bench
-//! names and the check that an op works before it is timed.
+//! names, the check that an op works before it is timed, and the untimed comparison of a
+//! backend's result with the CPU backend's ([`agrees`]); a bench binary whose results
+//! disagree exits with status 1 at the end ([`exit_if_wrong`]).
 
 #![allow(dead_code)]
 
 use criterion::Criterion;
+use cuprite::{Array, ArrayBackend, Cpu, Float};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
+
+/// Set when a result disagreed with the CPU backend's.
+static WRONG: AtomicBool = AtomicBool::new(false);
 
 /// A criterion configured so the whole suite runs in a few minutes: 10 samples, 0.5 s of
 /// warm-up, 2 s of measurement per bench.
@@ -29,5 +36,71 @@ pub fn works<T>(name: &str, f: impl FnOnce() -> cuprite::Result<T>) -> bool {
             eprintln!("skipping {name}: {e}");
             false
         }
+    }
+}
+
+/// The CPU backend, the reference of [`agrees`].
+pub fn cpu() -> Cpu {
+    Cpu::new()
+}
+
+/// An array's copy on the CPU backend (the reference's input).
+pub fn on_cpu<T: cuprite::Element, B: ArrayBackend>(a: &Array<T, B>) -> Array<T, Cpu> {
+    a.to_device(&cpu())
+        .expect("copying a bench input to the host")
+}
+
+/// Compares `got` (one untimed run on the backend under test) with `want` (the same op on
+/// the CPU backend): same shape, and every element within `rtol * (1 + |want|)` (0 for
+/// exact). True if they agree; otherwise prints why `name` is skipped, and the binary will
+/// exit with status 1 ([`exit_if_wrong`]). An error of either run skips the bench.
+pub fn agrees<T: Float, B: ArrayBackend>(
+    name: &str,
+    got: cuprite::Result<Array<T, B>>,
+    want: cuprite::Result<Array<T, Cpu>>,
+    rtol: f64,
+) -> bool {
+    let compare = || -> Result<(), String> {
+        let got = got.map_err(|e| format!("error: {e}"))?;
+        let want = want.map_err(|e| format!("error on the CPU backend: {e}"))?;
+        if got.shape() != want.shape() {
+            return Err(format!(
+                "WRONG RESULT: shape {:?}, expected {:?}",
+                got.shape(),
+                want.shape()
+            ));
+        }
+        let f64s = |a: Result<Vec<f64>, cuprite::Error>| a.map_err(|e| format!("error: {e}"));
+        let g = f64s(got.astype::<f64>().and_then(|a| a.to_vec()))?;
+        let w = f64s(want.astype::<f64>().and_then(|a| a.to_vec()))?;
+        for (i, (g, w)) in g.iter().zip(&w).enumerate() {
+            // Written so that a NaN fails.
+            let ok = (g - w).abs() <= rtol * (1.0 + w.abs());
+            if !ok {
+                return Err(format!(
+                    "WRONG RESULT: element {i} is {g}, the CPU backend gives {w}"
+                ));
+            }
+        }
+        Ok(())
+    };
+    match compare() {
+        Ok(()) => true,
+        Err(e) => {
+            if e.starts_with("WRONG") {
+                WRONG.store(true, Ordering::Relaxed);
+            }
+            eprintln!("skipping {name}: {e}");
+            false
+        }
+    }
+}
+
+/// Exits with status 1 if any [`agrees`] check failed (call it at the end of the bench
+/// target, after the benches that did run have printed their results).
+pub fn exit_if_wrong() {
+    if WRONG.load(Ordering::Relaxed) {
+        eprintln!("some results disagreed with the CPU backend (see \"WRONG RESULT\" above)");
+        std::process::exit(1);
     }
 }

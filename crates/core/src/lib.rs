@@ -9,11 +9,12 @@ pub mod dtype;
 pub mod error;
 pub mod layout;
 pub mod ops;
+pub mod profiler;
 pub mod slice;
 pub mod testing;
 
 pub use array::*;
-pub use backend::{ArgKind, ArrayBackend, BackendBase, Buf};
+pub use backend::{ArgKind, ArrayBackend, BackendBase, Buf, DeviceTimer};
 pub use dtype::{
     c128, c64, result_type, ComplexElement, DType, Element, Float, Inexact, Integer, Numeric, Real,
     Scalar,

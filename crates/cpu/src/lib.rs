@@ -13,6 +13,7 @@ mod par;
 mod reduce;
 mod select;
 mod sort;
+mod timer;
 mod transpose;
 mod view;
 

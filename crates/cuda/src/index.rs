@@ -1,1 +1,577 @@
-//! index (being written).
+//! [`IndexOps`] on the GPU: `take`, `take_along_axis` and `scatter` (`put_along_axis`), with
+//! the kernels of `cuprite_kernels::index::SOURCE`.
+//!
+//! Every op first checks all its indices on the device (`index_check` records the smallest
+//! C-order position of an index outside `-n..n` with `atomicMin`) and reads that one number
+//! back: an out-of-range index is [`Error::IndexOutOfRange`] naming the same op, index, axis
+//! and size as the CPU backend, before anything is written. The gathers then run one thread
+//! per output element over coalesced strided views (negative indices resolved on the fly).
+//! The scatter keeps NumPy's "last write to a repeated index wins" deterministically: with
+//! many lanes (lines along the axis) or short ones, one thread walks each lane's indices in
+//! order; with few long lanes, each index element bids for its destination element with
+//! `atomicMax` of its position along the lane in a zeroed winner buffer, and only the winner
+//! writes.
+
+use crate::buffer::CudaBuffer;
+use crate::ctype::cty;
+use crate::device::Cuda;
+use crate::driver;
+use crate::launch::{arg, coalesce, Strided, BLOCK};
+use crate::modules::Func;
+use cuprite_core::backend::IndexOps;
+use cuprite_core::{Element, Error, Layout, Result};
+
+/// The module key of the index family for a CUDA element type.
+fn index_key(ctype: &str) -> String {
+    format!("index|{ctype}")
+}
+
+/// The index program instantiated for a CUDA element type.
+fn index_source(ctype: &str) -> String {
+    cuprite_kernels::program(&[cuprite_kernels::index::SOURCE], &[("T", ctype)])
+}
+
+/// Lanes at least this many keep the scatter on one thread per lane whatever their length.
+const LANES_FILL_DEVICE: usize = 32 * 1024;
+/// Lanes at most this long are walked by one thread each whatever their number.
+const SHORT_LANE: usize = 16;
+
+/// How a scatter resolves repeated indices.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ScatterPath {
+    /// One thread per lane, indices in order.
+    Lanes,
+    /// A winner per destination element (`atomicMax` of the position along the lane + 1),
+    /// with 32-bit winners.
+    Winner32,
+    /// The same with 64-bit winners (lanes of 2^32 - 1 indices or more).
+    Winner64,
+}
+
+/// The scatter strategy for `lanes` lanes of `m` indices each.
+fn scatter_path(lanes: usize, m: usize) -> ScatterPath {
+    if lanes >= LANES_FILL_DEVICE || m <= SHORT_LANE {
+        ScatterPath::Lanes
+    } else if m < u32::MAX as usize {
+        ScatterPath::Winner32
+    } else {
+        ScatterPath::Winner64
+    }
+}
+
+/// The view the index check walks: `None` when there are no indices; axes of stride 0
+/// (broadcast) dropped, since the first bad index in C order of the broadcast view is the
+/// first bad one of the view without them.
+fn check_layout(li: &Layout) -> Option<Layout> {
+    if li.size() == 0 {
+        return None;
+    }
+    let (shape, strides): (Vec<usize>, Vec<isize>) = li
+        .shape()
+        .iter()
+        .zip(li.strides())
+        .filter(|(_, &s)| s != 0)
+        .map(|(&d, &s)| (d, s))
+        .unzip();
+    Some(Layout::new(shape, strides, li.offset()))
+}
+
+/// Host twin of `strided_offset` in `common.cuh`: the buffer offset of C-order element `i`.
+fn host_offset(s: &Strided, mut i: i64) -> i64 {
+    let mut off = s.offset;
+    for d in (0..s.ndim as usize).rev() {
+        let n = s.shape[d];
+        off += (i % n) * s.strides[d];
+        i /= n;
+    }
+    off
+}
+
+/// One coalesced view of a layout on its own.
+fn single(op: &'static str, l: &Layout) -> Result<Strided> {
+    Ok(coalesce(op, &[l])?[0])
+}
+
+/// The leading (`..axis`) or trailing (`axis + 1..`) axes of `l` as a layout of their own.
+fn sub_layout(l: &Layout, axes: std::ops::Range<usize>, offset: usize) -> Layout {
+    Layout::new(
+        l.shape()[axes.clone()].to_vec(),
+        l.strides()[axes].to_vec(),
+        offset,
+    )
+}
+
+/// `shape` with `axis` replaced by `len`, and `strides` with that axis's stride zeroed.
+fn lane_starts(l: &Layout, axis: usize, len: usize) -> Layout {
+    let mut shape = l.shape().to_vec();
+    let mut strides = l.strides().to_vec();
+    shape[axis] = len;
+    strides[axis] = 0;
+    Layout::new(shape, strides, l.offset())
+}
+
+/// Checks that `other` has `l`'s shape except along `axis` (the along-axis ops' contract).
+fn check_along(op: &'static str, l: &Layout, other: &Layout, axis: usize) -> Result<()> {
+    let ok = l.ndim() == other.ndim()
+        && (0..l.ndim()).all(|d| d == axis || l.shape()[d] == other.shape()[d]);
+    if ok {
+        Ok(())
+    } else {
+        Err(Error::ShapeMismatch {
+            op,
+            lhs: l.shape().to_vec(),
+            rhs: other.shape().to_vec(),
+        })
+    }
+}
+
+/// `axis` must name an axis of `l`.
+fn check_axis(op: &'static str, l: &Layout, axis: usize) -> Result<()> {
+    if axis < l.ndim() {
+        Ok(())
+    } else {
+        Err(Error::AxisOutOfRange {
+            op,
+            axis: axis as isize,
+            ndim: l.ndim(),
+        })
+    }
+}
+
+/// `a * b * c` or an error naming `op`.
+fn product(op: &'static str, dims: &[usize]) -> Result<usize> {
+    dims.iter()
+        .try_fold(1usize, |acc, &d| acc.checked_mul(d))
+        .ok_or_else(|| Error::invalid(op, format!("{dims:?} elements overflow usize")))
+}
+
+impl Cuda {
+    /// A kernel of the index family for `T`.
+    fn index_fn<T: Element>(&self, name: &str) -> Result<Func> {
+        let ct = cty::<T>();
+        self.function(&index_key(ct), name, || index_source(ct))
+    }
+
+    /// Checks every index of `idx`/`li` against an axis of `size`: the first one (C order)
+    /// outside `-size..size` is [`Error::IndexOutOfRange`]. Reads one number back (a sync).
+    fn check_indices<T: Element>(
+        &self,
+        op: &'static str,
+        idx: &CudaBuffer<i64>,
+        li: &Layout,
+        axis: usize,
+        size: usize,
+    ) -> Result<()> {
+        let Some(lc) = check_layout(li) else {
+            return Ok(());
+        };
+        let s = single(op, &lc)?;
+        let total = s.size();
+        // All ones: u64::MAX as the kernel sees it, -1 read back as i64.
+        let first = self.alloc::<i64>(1)?;
+        driver::memset_u8(first.device_ptr(), 0xFF, 8, self.stream())?;
+        let f = self.index_fn::<T>("index_check")?;
+        let (ip, fp) = (idx.device_ptr(), first.device_ptr());
+        let (t, n) = (total as i64, size as i64);
+        let grid = self.grid_for(total, 4);
+        // SAFETY: the arguments match `index_check(const i64*, Strided, i64, i64, u64*)`;
+        // every offset of `s` lies in `idx` (a view of it) and `first` holds one u64.
+        unsafe {
+            self.launch(
+                f,
+                (grid, 1, 1),
+                (BLOCK, 1, 1),
+                0,
+                &mut [arg(&ip), arg(&s), arg(&t), arg(&n), arg(&fp)],
+            )?;
+        }
+        let pos = self.download(&first)?[0];
+        if pos == -1 {
+            return Ok(());
+        }
+        let off = host_offset(&s, pos);
+        let mut bad = [0i64];
+        self.bind()?;
+        driver::dtoh(&mut bad, ip + off as u64 * 8, self.stream())?;
+        Err(Error::IndexOutOfRange {
+            op,
+            index: bad[0],
+            axis,
+            size,
+        })
+    }
+
+    /// Scatter with one thread per lane.
+    #[allow(clippy::too_many_arguments)]
+    fn scatter_lanes<T: Element>(
+        &self,
+        dst: u64,
+        idx: u64,
+        values: u64,
+        views: &[Strided],
+        axis_strides: [i64; 3],
+        n: usize,
+        m: usize,
+        q: usize,
+        lanes: usize,
+    ) -> Result<()> {
+        let f = self.index_fn::<T>("scatter_lanes")?;
+        let (n, m, q, l) = (n as i64, m as i64, q as i64, lanes as i64);
+        let [dax, iax, vax] = axis_strides;
+        let grid = self.grid_for(lanes, 1);
+        // SAFETY: the arguments match `scatter_lanes(T*, const i64*, const T*, Strided x3,
+        // i64 x7)`; every offset reached lies in its buffer (views of them, indices checked).
+        unsafe {
+            self.launch(
+                f,
+                (grid, 1, 1),
+                (BLOCK, 1, 1),
+                0,
+                &mut [
+                    arg(&dst),
+                    arg(&idx),
+                    arg(&values),
+                    arg(&views[0]),
+                    arg(&views[1]),
+                    arg(&views[2]),
+                    arg(&dax),
+                    arg(&iax),
+                    arg(&vax),
+                    arg(&n),
+                    arg(&m),
+                    arg(&q),
+                    arg(&l),
+                ],
+            )
+        }
+    }
+
+    /// Scatter through a zeroed winner buffer of `dst_size` slots (see [`ScatterPath`]).
+    #[allow(clippy::too_many_arguments)]
+    fn scatter_winner<T: Element>(
+        &self,
+        wide: bool,
+        dst: u64,
+        idx: u64,
+        values: u64,
+        views: &[Strided],
+        dax: i64,
+        n: usize,
+        m: usize,
+        q: usize,
+        total: usize,
+        dst_size: usize,
+    ) -> Result<()> {
+        let (mark, write, width) = if wide {
+            ("scatter_mark64", "scatter_write64", 8)
+        } else {
+            ("scatter_mark32", "scatter_write32", 4)
+        };
+        let (mark, write) = (self.index_fn::<T>(mark)?, self.index_fn::<T>(write)?);
+        let bytes = product("put_along_axis", &[dst_size, width])?;
+        // Raw bytes: the kernels see unsigned 32- or 64-bit slots (pool memory is aligned).
+        let win = self.alloc_zeroed::<u8>(bytes)?;
+        let wp = win.device_ptr();
+        let (n, m, q, t) = (n as i64, m as i64, q as i64, total as i64);
+        let grid = self.grid_for(total, 4);
+        // SAFETY: the arguments match `scatter_mark{32,64}(W*, const i64*, Strided, i64 x4)`;
+        // the winner buffer has one slot per destination element (pre x n x post) and every
+        // index is checked.
+        unsafe {
+            self.launch(
+                mark,
+                (grid, 1, 1),
+                (BLOCK, 1, 1),
+                0,
+                &mut [
+                    arg(&wp),
+                    arg(&idx),
+                    arg(&views[1]),
+                    arg(&n),
+                    arg(&m),
+                    arg(&q),
+                    arg(&t),
+                ],
+            )?;
+        }
+        // SAFETY: the arguments match `scatter_write{32,64}(T*, const W*, const i64*,
+        // const T*, Strided x3, i64 x5)`; offsets as above.
+        unsafe {
+            self.launch(
+                write,
+                (grid, 1, 1),
+                (BLOCK, 1, 1),
+                0,
+                &mut [
+                    arg(&dst),
+                    arg(&wp),
+                    arg(&idx),
+                    arg(&values),
+                    arg(&views[0]),
+                    arg(&views[1]),
+                    arg(&views[2]),
+                    arg(&dax),
+                    arg(&n),
+                    arg(&m),
+                    arg(&q),
+                    arg(&t),
+                ],
+            )?;
+        }
+        // Freed stream-ordered, after the kernels queued above.
+        drop(win);
+        Ok(())
+    }
+}
+
+impl IndexOps for Cuda {
+    fn take<T: Element>(
+        &self,
+        x: &CudaBuffer<T>,
+        lx: &Layout,
+        axis: usize,
+        idx: &CudaBuffer<i64>,
+        li: &Layout,
+    ) -> Result<CudaBuffer<T>> {
+        const OP: &str = "take";
+        self.check_buffer(x, OP)?;
+        self.check_buffer(idx, OP)?;
+        check_axis(OP, lx, axis)?;
+        let n = lx.shape()[axis];
+        self.check_indices::<T>(OP, idx, li, axis, n)?;
+        let p = product(OP, &lx.shape()[..axis])?;
+        let q = product(OP, &lx.shape()[axis + 1..])?;
+        let m = li.size();
+        let total = product(OP, &[p, m, q])?;
+        let out = self.alloc::<T>(total)?;
+        if total == 0 {
+            return Ok(out);
+        }
+        let pre = single(OP, &sub_layout(lx, 0..axis, lx.offset()))?;
+        let post = single(OP, &sub_layout(lx, axis + 1..lx.ndim(), 0))?;
+        let si = single(OP, li)?;
+        let f = self.index_fn::<T>("take")?;
+        let (op, xp, ip) = (out.device_ptr(), x.device_ptr(), idx.device_ptr());
+        let sax = lx.strides()[axis] as i64;
+        let (n, m, q, t) = (n as i64, m as i64, q as i64, total as i64);
+        let grid = self.grid_for(total, 4);
+        // SAFETY: the arguments match `take(T*, const T*, const i64*, Strided x3, i64 x5)`;
+        // `out` holds `total` elements, the views address `x` and `idx` within bounds and
+        // every index is checked to lie in -n..n.
+        unsafe {
+            self.launch(
+                f,
+                (grid, 1, 1),
+                (BLOCK, 1, 1),
+                0,
+                &mut [
+                    arg(&op),
+                    arg(&xp),
+                    arg(&ip),
+                    arg(&pre),
+                    arg(&post),
+                    arg(&si),
+                    arg(&sax),
+                    arg(&n),
+                    arg(&m),
+                    arg(&q),
+                    arg(&t),
+                ],
+            )?;
+        }
+        Ok(out)
+    }
+
+    fn take_along_axis<T: Element>(
+        &self,
+        x: &CudaBuffer<T>,
+        lx: &Layout,
+        idx: &CudaBuffer<i64>,
+        li: &Layout,
+        axis: usize,
+    ) -> Result<CudaBuffer<T>> {
+        const OP: &str = "take_along_axis";
+        self.check_buffer(x, OP)?;
+        self.check_buffer(idx, OP)?;
+        check_axis(OP, lx, axis)?;
+        check_along(OP, lx, li, axis)?;
+        let n = lx.shape()[axis];
+        self.check_indices::<T>(OP, idx, li, axis, n)?;
+        let total = li.size();
+        let out = self.alloc::<T>(total)?;
+        if total == 0 {
+            return Ok(out);
+        }
+        // x seen over the output's shape, its axis pinned to the lane start.
+        let lxs = lane_starts(lx, axis, li.shape()[axis]);
+        let views = coalesce(OP, &[&lxs, li])?;
+        let f = self.index_fn::<T>("take_along")?;
+        let (op, xp, ip) = (out.device_ptr(), x.device_ptr(), idx.device_ptr());
+        let sax = lx.strides()[axis] as i64;
+        let (n, t) = (n as i64, total as i64);
+        let grid = self.grid_for(total, 4);
+        // SAFETY: the arguments match `take_along(T*, const T*, const i64*, Strided x2,
+        // i64 x3)`; `out` holds `total` elements, the views address `x` and `idx` within
+        // bounds and every index is checked to lie in -n..n.
+        unsafe {
+            self.launch(
+                f,
+                (grid, 1, 1),
+                (BLOCK, 1, 1),
+                0,
+                &mut [
+                    arg(&op),
+                    arg(&xp),
+                    arg(&ip),
+                    arg(&views[0]),
+                    arg(&views[1]),
+                    arg(&sax),
+                    arg(&n),
+                    arg(&t),
+                ],
+            )?;
+        }
+        Ok(out)
+    }
+
+    fn scatter<T: Element>(
+        &self,
+        dst: &mut CudaBuffer<T>,
+        ld: &Layout,
+        axis: usize,
+        idx: &CudaBuffer<i64>,
+        li: &Layout,
+        values: &CudaBuffer<T>,
+        lv: &Layout,
+    ) -> Result<()> {
+        const OP: &str = "put_along_axis";
+        if li.shape() != lv.shape() {
+            return Err(Error::ShapeMismatch {
+                op: "scatter",
+                lhs: li.shape().to_vec(),
+                rhs: lv.shape().to_vec(),
+            });
+        }
+        self.check_buffer(dst, OP)?;
+        self.check_buffer(idx, OP)?;
+        self.check_buffer(values, OP)?;
+        check_axis("scatter", ld, axis)?;
+        check_along("scatter", ld, li, axis)?;
+        let n = ld.shape()[axis];
+        self.check_indices::<T>(OP, idx, li, axis, n)?;
+        let total = li.size();
+        if total == 0 {
+            return Ok(());
+        }
+        let m = li.shape()[axis];
+        let q = product(OP, &li.shape()[axis + 1..])?;
+        let lanes = total / m;
+        let lds = lane_starts(ld, axis, m);
+        let views = coalesce(OP, &[&lds, li, lv])?;
+        let (dp, ip, vp) = (dst.device_ptr(), idx.device_ptr(), values.device_ptr());
+        let dax = ld.strides()[axis] as i64;
+        match scatter_path(lanes, m) {
+            ScatterPath::Lanes => {
+                let axis_strides = [dax, li.strides()[axis] as i64, lv.strides()[axis] as i64];
+                self.scatter_lanes::<T>(dp, ip, vp, &views, axis_strides, n, m, q, lanes)
+            }
+            path => self.scatter_winner::<T>(
+                path == ScatterPath::Winner64,
+                dp,
+                ip,
+                vp,
+                &views,
+                dax,
+                n,
+                m,
+                q,
+                total,
+                ld.size(),
+            ),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cuprite_core::DType;
+
+    #[test]
+    fn host_offsets_follow_the_view() {
+        let l = Layout::new(vec![2, 3], vec![-3, 1], 3);
+        let s = single("t", &l).unwrap();
+        let got: Vec<i64> = (0..6).map(|i| host_offset(&s, i)).collect();
+        assert_eq!(got, vec![3, 4, 5, 0, 1, 2]);
+        let z = single("t", &Layout::new(vec![], vec![], 7)).unwrap();
+        assert_eq!(host_offset(&z, 0), 7);
+        let t = Layout::contiguous(&[3, 4]).transposed();
+        let s = single("t", &t).unwrap();
+        let got: Vec<i64> = (0..12).map(|i| host_offset(&s, i)).collect();
+        assert_eq!(got, vec![0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11]);
+    }
+
+    #[test]
+    fn the_check_skips_broadcast_axes_and_empty_views() {
+        let b = Layout::new(vec![4, 3, 5], vec![0, 1, 0], 2);
+        let c = check_layout(&b).unwrap();
+        assert_eq!(
+            (c.shape(), c.strides(), c.offset()),
+            (&[3][..], &[1][..], 2)
+        );
+        assert!(check_layout(&Layout::contiguous(&[3, 0])).is_none());
+        let z = check_layout(&Layout::contiguous(&[])).unwrap();
+        assert_eq!(z.size(), 1);
+    }
+
+    #[test]
+    fn lane_starts_pin_the_axis() {
+        let l = Layout::new(vec![2, 5, 3], vec![15, 3, 1], 4);
+        let s = lane_starts(&l, 1, 2);
+        assert_eq!(s.shape(), &[2, 2, 3]);
+        assert_eq!(s.strides(), &[15, 0, 1]);
+        assert_eq!(s.offset(), 4);
+        let pre = sub_layout(&l, 0..1, l.offset());
+        assert_eq!(
+            (pre.shape(), pre.strides(), pre.offset()),
+            (&[2][..], &[15][..], 4)
+        );
+        let post = sub_layout(&l, 2..3, 0);
+        assert_eq!((post.shape(), post.offset()), (&[3][..], 0));
+    }
+
+    #[test]
+    fn scatter_paths() {
+        assert_eq!(scatter_path(1, 4), ScatterPath::Lanes);
+        assert_eq!(scatter_path(1 << 20, 1 << 20), ScatterPath::Lanes);
+        assert_eq!(scatter_path(1, 1000), ScatterPath::Winner32);
+        assert_eq!(scatter_path(2, u32::MAX as usize), ScatterPath::Winner64);
+    }
+
+    #[test]
+    fn shape_checks() {
+        let l = Layout::contiguous(&[2, 3]);
+        assert!(check_along("t", &l, &Layout::contiguous(&[2, 7]), 1).is_ok());
+        assert!(check_along("t", &l, &Layout::contiguous(&[3, 3]), 1).is_err());
+        assert!(check_along("t", &l, &Layout::contiguous(&[2]), 1).is_err());
+        let e = check_axis("take", &Layout::contiguous(&[]), 0).unwrap_err();
+        assert!(matches!(e, Error::AxisOutOfRange { op: "take", .. }));
+        assert_eq!(product("t", &[2, 3, 4]).unwrap(), 24);
+        assert!(product("t", &[usize::MAX, 2]).is_err());
+    }
+
+    #[test]
+    fn keys_name_the_type() {
+        assert_eq!(index_key("c128"), "index|c128");
+        assert!(index_source("float").contains("#define T float\n"));
+    }
+
+    #[test]
+    #[ignore = "needs libnvrtc: run with --ignored where it is installed"]
+    fn index_kernels_compile_for_every_type() {
+        for d in DType::ALL {
+            let ct = crate::ctype::ctype(d);
+            crate::nvrtc::compile_check::assert_compiles(&index_key(ct), &index_source(ct));
+        }
+    }
+}

@@ -32,3 +32,4 @@ mod timer;
 
 pub use buffer::CudaBuffer;
 pub use device::Cuda;
+pub use timer::CudaEvent;

@@ -1,1 +1,252 @@
-//! reduce (being written).
+//! [`ReduceOps`] for [`Cuda`]: reductions over any set of axes, arg-reductions and scans,
+//! with the semantics of the CPU backend (accumulation types, NaN handling, wrapping integer
+//! arithmetic, first occurrence for arg-reductions).
+//!
+//! - `reduce` splits the view into kept and reduced dimensions and picks a kernel
+//!   ([`plan`]): a group (thread, warp or block) per output reading contiguous runs with
+//!   16-byte vector loads and four accumulators per thread, or a thread per output when the
+//!   outputs are the fastest dimension in memory (`sum(axis=0)`). Outputs too few to fill
+//!   the device are cut into chunks whose accumulators a second kernel combines in a fixed
+//!   order, so results are deterministic. An empty reduction writes `finish(init, count)`.
+//! - `arg_reduce` runs the same kernels with a (value, position) accumulator; its selection
+//!   (NaN first, then the extremum, then the smallest position) is order-independent.
+//! - `scan` walks lanes along the axis: a thread per lane when lanes are neighbours in
+//!   memory or short, else a warp or block scanning tiles; long lanes are cut into chunks
+//!   (chunk totals, a carry pass, then the scan from each chunk's prefix).
+//!
+//! The CUDA source is `kernels/src/reduce.cu`, one program per (op, element type).
+
+mod plan;
+mod run;
+#[cfg(test)]
+mod tests;
+#[cfg(test)]
+mod tests_gpu;
+
+use crate::buffer::CudaBuffer;
+use crate::ctype::cty;
+use crate::device::Cuda;
+use cuprite_core::backend::ReduceOps;
+use cuprite_core::ops::{ReduceOp, ScanOp};
+use cuprite_core::{ArgKind, Element, Error, Layout, Result};
+
+/// The C template implementing the reduction op called `name` (its `ReduceOp::NAME`).
+fn reduce_template(name: &'static str) -> Result<&'static str> {
+    Ok(match name {
+        "sum" => "OpSum",
+        "nansum" => "OpNanSum",
+        "prod" => "OpProd",
+        "mean" => "OpMean",
+        "min" => "OpMin",
+        "max" => "OpMax",
+        "nanmin" => "OpNanMin",
+        "nanmax" => "OpNanMax",
+        "all" => "OpAll",
+        "any" => "OpAny",
+        "count_nonzero" => "OpCountNonzero",
+        "nanmean" => "OpNanMean",
+        "var" => "OpDdofMean",
+        "sum_abs_sq" => "OpSumAbsSq",
+        _ => return Err(no_kernel(name)),
+    })
+}
+
+/// The C template implementing the scan op called `name`.
+fn scan_template(name: &'static str) -> Result<&'static str> {
+    match name {
+        "cumsum" => Ok("ScanSum"),
+        "cumprod" => Ok("ScanProd"),
+        _ => Err(no_kernel(name)),
+    }
+}
+
+fn no_kernel(name: &'static str) -> Error {
+    Error::invalid(name, format!("the op {name} has no cuda kernel"))
+}
+
+/// NumPy's name and the C template of an arg-reduction.
+fn arg_names(kind: ArgKind) -> (&'static str, &'static str) {
+    match kind {
+        ArgKind::Max => ("argmax", "OpArgMax"),
+        ArgKind::Min => ("argmin", "OpArgMin"),
+    }
+}
+
+/// A program of the family: its module key and its source (`section` selects the reduction
+/// or the scan kernels).
+pub(super) struct Program {
+    key: String,
+    section: &'static str,
+    template: &'static str,
+    t: &'static str,
+    out: &'static str,
+}
+
+impl Program {
+    fn new(
+        section: &'static str,
+        template: &'static str,
+        t: &'static str,
+        out: &'static str,
+    ) -> Self {
+        Program {
+            key: format!("reduce|{template}|{t}|{out}"),
+            section,
+            template,
+            t,
+            out,
+        }
+    }
+
+    fn reduce<T: Element, O: Element>(template: &'static str) -> Self {
+        Program::new(
+            cuprite_kernels::reduce::REDUCE_SECTION,
+            template,
+            cty::<T>(),
+            cty::<O>(),
+        )
+    }
+
+    fn scan<T: Element, O: Element>(template: &'static str) -> Self {
+        Program::new(
+            cuprite_kernels::reduce::SCAN_SECTION,
+            template,
+            cty::<T>(),
+            cty::<O>(),
+        )
+    }
+
+    /// The full CUDA C source.
+    fn source(&self) -> String {
+        cuprite_kernels::program(
+            &[cuprite_kernels::reduce::SOURCE],
+            &[
+                (self.section, "1"),
+                ("T", self.t),
+                ("OUT", self.out),
+                ("OP", self.template),
+            ],
+        )
+    }
+}
+
+/// Checks the buffer's device, that `axes` are in range, and that the view lies inside the
+/// buffer (a view past its end would read foreign memory).
+fn check_input<T: Element>(
+    dev: &Cuda,
+    op: &'static str,
+    x: &CudaBuffer<T>,
+    lx: &Layout,
+    axes: &[usize],
+) -> Result<()> {
+    dev.check_buffer(x, op)?;
+    if let Some(&a) = axes.iter().find(|&&a| a >= lx.ndim()) {
+        return Err(Error::invalid(
+            op,
+            format!(
+                "axis {a} is out of bounds for an array of shape {:?}",
+                lx.shape()
+            ),
+        ));
+    }
+    match lx.offset_range() {
+        Some((_, end)) if end > x.len() => Err(Error::invalid(
+            op,
+            format!(
+                "a view of shape {:?}, strides {:?} and offset {} reaches element {} of a \
+                 buffer of {} elements",
+                lx.shape(),
+                lx.strides(),
+                lx.offset(),
+                end - 1,
+                x.len()
+            ),
+        )),
+        _ => Ok(()),
+    }
+}
+
+impl ReduceOps for Cuda {
+    fn reduce<T: Element, K: ReduceOp<T>>(
+        &self,
+        op: K,
+        x: &CudaBuffer<T>,
+        lx: &Layout,
+        axes: &[usize],
+    ) -> Result<CudaBuffer<K::Out>> {
+        check_input(self, K::NAME, x, lx, axes)?;
+        let prog = Program::reduce::<T, K::Out>(reduce_template(K::NAME)?);
+        let param = op
+            .params()
+            .first()
+            .map_or(0.0, |&s| <f64 as Element>::from_scalar(s));
+        let count: usize = axes.iter().map(|&a| lx.shape()[a]).product();
+        let (kept, red, base) = plan::split(lx, axes, true);
+        let n_out: usize = (0..lx.ndim())
+            .filter(|a| !axes.contains(a))
+            .map(|a| lx.shape()[a])
+            .product();
+        if n_out == 0 {
+            return self.alloc(0);
+        }
+        if count == 0 {
+            return self.reduce_nothing(&prog, n_out, param);
+        }
+        let job = run::Job {
+            split: plan::choose(&kept, &red, self.inner.sm_count as usize),
+            kept: kept.to_strided(K::NAME, base)?,
+            red: red.to_strided(K::NAME, 0)?,
+            n_out,
+            rsize: red.size(),
+            count,
+            param,
+        };
+        self.run_reduction(&prog, x, &job)
+    }
+
+    fn arg_reduce<T: Element>(
+        &self,
+        kind: ArgKind,
+        x: &CudaBuffer<T>,
+        lx: &Layout,
+        axis: usize,
+    ) -> Result<CudaBuffer<i64>> {
+        let (name, template) = arg_names(kind);
+        check_input(self, name, x, lx, &[axis])?;
+        let n = lx.shape()[axis];
+        let n_out: usize = (0..lx.ndim())
+            .filter(|&a| a != axis)
+            .map(|a| lx.shape()[a])
+            .product();
+        if n_out == 0 {
+            return self.alloc(0);
+        }
+        if n == 0 {
+            // No position to report (core rejects this; the CPU backend gives zeros).
+            return self.alloc_zeroed(n_out);
+        }
+        let (kept, red, base) = plan::split(lx, &[axis], false);
+        let job = run::Job {
+            split: plan::choose(&kept, &red, self.inner.sm_count as usize),
+            kept: kept.to_strided(name, base)?,
+            red: red.to_strided(name, 0)?,
+            n_out,
+            rsize: red.size(),
+            count: n,
+            param: 0.0,
+        };
+        self.run_reduction(&Program::reduce::<T, i64>(template), x, &job)
+    }
+
+    fn scan<T: Element, K: ScanOp<T>>(
+        &self,
+        _op: K,
+        x: &CudaBuffer<T>,
+        lx: &Layout,
+        axis: usize,
+    ) -> Result<CudaBuffer<K::Out>> {
+        check_input(self, K::NAME, x, lx, &[axis])?;
+        let prog = Program::scan::<T, K::Out>(scan_template(K::NAME)?);
+        self.run_scan(K::NAME, &prog, x, lx, axis)
+    }
+}

@@ -3,8 +3,9 @@
 //! ((m - mean(axis 0)) / std(axis 0)), then check the result against an independent
 //! computation in plain Rust loops.
 //!
-//! Run: `cargo run --release --example quickstart` (optional argument: the number of values,
-//! a multiple of 1000).
+//! Run: `cargo run --release --example quickstart` (optional arguments: the number of values,
+//! a multiple of 1000, and `--backend cpu|cuda`; `cuda` needs `--features cuda` and a GPU).
+//! The backend is the only thing that changes between the two runs.
 
 use cuprite::prelude::*;
 use cuprite::testing::check_allclose_slices;
@@ -53,19 +54,11 @@ fn reference(n: usize) -> Vec<f64> {
     out
 }
 
-fn main() -> Result<()> {
-    let n: usize = match std::env::args().nth(1) {
-        Some(s) => s.parse().expect("the argument is a number of values"),
-        None => 50_000_000,
-    };
-    assert!(
-        n.is_multiple_of(1000) && n > 0,
-        "the number of values must be a positive multiple of 1000"
-    );
-    let dev = DefaultBackend::default();
+/// Runs the pipeline on `dev`, times it and checks it against the host loops.
+fn run<B: ArrayBackend>(dev: &B, n: usize) -> Result<()> {
     println!("cuprite quickstart on {} with {n} f64 values", dev.label());
     let t = Instant::now();
-    let z = pipeline(&dev, n)?;
+    let z = pipeline(dev, n)?;
     println!(
         "  {:<44} {:>9.1} ms",
         "whole pipeline",
@@ -87,4 +80,29 @@ fn main() -> Result<()> {
         }
     }
     Ok(())
+}
+
+fn main() -> Result<()> {
+    let mut n: usize = 50_000_000;
+    let mut backend = String::from("cpu");
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "--backend" => backend = args.next().expect("--backend needs cpu or cuda"),
+            s => n = s.parse().expect("the argument is a number of values"),
+        }
+    }
+    assert!(
+        n.is_multiple_of(1000) && n > 0,
+        "the number of values must be a positive multiple of 1000"
+    );
+    match backend.as_str() {
+        "cpu" => run(&Cpu::new(), n),
+        #[cfg(feature = "cuda")]
+        "cuda" => run(&Cuda::new(0)?, n),
+        other => {
+            eprintln!("unknown or not compiled backend {other:?} (cuda needs --features cuda)");
+            std::process::exit(2);
+        }
+    }
 }

@@ -23,6 +23,16 @@ pub use cuprite_core::*;
 #[cfg(feature = "cpu")]
 pub use cuprite_cpu::Cpu;
 
+#[cfg(feature = "cuda")]
+pub use cuprite_cuda::Cuda;
+
+/// The CUDA backend's own items: the device handle, its buffer type and the NVRTC compiler
+/// with its disk cache.
+#[cfg(feature = "cuda")]
+pub mod cuda {
+    pub use cuprite_cuda::{nvrtc, Cuda, CudaBuffer, CudaEvent};
+}
+
 mod interop;
 mod test_macro;
 
@@ -32,17 +42,26 @@ pub use interop::NdarrayExt;
 #[cfg(feature = "cpu")]
 pub type DefaultBackend = Cpu;
 
+/// The backend the enabled features select: [`Cuda`] when `cpu` is off and `cuda` is on.
+#[cfg(all(feature = "cuda", not(feature = "cpu")))]
+pub type DefaultBackend = Cuda;
+
 /// Everything a user needs: `Array`, the backend traits, element traits, `s!`, errors.
 pub mod prelude {
     pub use crate::interop::NdarrayExt;
     pub use cuprite_core::array::*;
     pub use cuprite_core::{
         c128, c64, s, Array, ArrayBackend, Axes, BackendBase, Bitwise, ComplexElement, DType,
-        Element, Error, Float, Inexact, Integer, Numeric, Real, Result, ELLIPSIS, NEW_AXIS,
+        DeviceTimer, Element, Error, Float, Inexact, Integer, Numeric, Real, Result, ELLIPSIS,
+        NEW_AXIS,
     };
 
     #[cfg(feature = "cpu")]
-    pub use crate::{Cpu, DefaultBackend};
+    pub use crate::Cpu;
+    #[cfg(feature = "cuda")]
+    pub use crate::Cuda;
+    #[cfg(any(feature = "cpu", feature = "cuda"))]
+    pub use crate::DefaultBackend;
 }
 
 /// The README's example, compiled and run as a doc test so it stays true.

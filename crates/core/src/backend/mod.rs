@@ -1,9 +1,10 @@
 //! The backend trait family. A backend is a device handle (`Cpu`, `Cuda`) implementing a small
 //! set of primitives on flat buffers plus [`Layout`]s, grouped by kind: memory
 //! ([`BackendBase`]), element-wise ([`ElementwiseOps`]), reductions ([`ReduceOps`]), sorting
-//! ([`SortOps`]), indexing ([`IndexOps`], [`MaskOps`]) and products ([`MatmulOps`]). Core resolves shapes,
-//! broadcasting, dtypes and errors before calling a primitive, so a primitive receives layouts
-//! that already agree. [`ArrayBackend`] is the sum of them all: the bound user code writes.
+//! ([`SortOps`]), indexing ([`IndexOps`], [`MaskOps`]), products ([`MatmulOps`]) and timing
+//! ([`DeviceTimer`]). Core resolves shapes, broadcasting, dtypes and errors before calling a
+//! primitive, so a primitive receives layouts that already agree. [`ArrayBackend`] is the sum
+//! of them all: the bound user code writes.
 //!
 //! [`Layout`]: crate::Layout
 
@@ -15,6 +16,7 @@ mod memory;
 mod reduce;
 mod select;
 mod sort;
+mod timer;
 
 pub use elementwise::ElementwiseOps;
 pub use index::IndexOps;
@@ -24,13 +26,22 @@ pub use memory::BackendBase;
 pub use reduce::{ArgKind, ReduceOps};
 pub use select::SelectOps;
 pub use sort::SortOps;
+pub use timer::DeviceTimer;
 
 /// The buffer type of backend `B` for element type `T`.
 pub type Buf<B, T> = <B as BackendBase>::Buffer<T>;
 
 /// Everything an array backend provides. Write user code generic over `B: ArrayBackend`.
 pub trait ArrayBackend:
-    BackendBase + ElementwiseOps + ReduceOps + SortOps + SelectOps + IndexOps + MaskOps + MatmulOps
+    BackendBase
+    + ElementwiseOps
+    + ReduceOps
+    + SortOps
+    + SelectOps
+    + IndexOps
+    + MaskOps
+    + MatmulOps
+    + DeviceTimer
 {
 }
 
@@ -43,5 +54,6 @@ impl<B> ArrayBackend for B where
         + IndexOps
         + MaskOps
         + MatmulOps
+        + DeviceTimer
 {
 }

@@ -1,0 +1,204 @@
+//! cuBLAS for the f32, f64, c64 and c128 products: one handle per device, created on first
+//! use with the device's context current, bound to the device's stream and left in the
+//! default math mode (full precision: no TF32, no emulation), kept for the life of the
+//! process in the device's table of library handles. Calls go through the 64-bit-integer API
+//! (`cublas?gemm_v2_64`, `cublas?gemmStridedBatched_64`), so no size or stride is narrowed.
+//! Every raw cuBLAS call of the crate is in this file.
+
+use super::plan::Trans;
+use crate::device::Cuda;
+use cudarc::cublas::sys;
+use cuprite_core::{DType, Error, Result};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+/// Key of the cuBLAS handle in the device's table of library handles.
+const KEY: &str = "cublas";
+
+/// A cuBLAS handle of one device.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Handle(sys::cublasHandle_t);
+
+fn backend_err(msg: String) -> Error {
+    Error::Backend { op: "matmul", msg }
+}
+
+/// The error of a failed cuBLAS call, with the status name (`CUBLAS_STATUS_INVALID_VALUE`).
+fn status_err(call: &str, status: sys::cublasStatus_t) -> Error {
+    backend_err(format!("{call} failed: {status:?}"))
+}
+
+/// Runs a raw cuBLAS call, turning a failed symbol lookup (cudarc panics when the loaded
+/// libcublas lacks a function) and a non-success status into errors.
+fn call(name: &str, f: impl FnOnce() -> sys::cublasStatus_t) -> Result<()> {
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(sys::cublasStatus_t::CUBLAS_STATUS_SUCCESS) => Ok(()),
+        Ok(status) => Err(status_err(name, status)),
+        Err(_) => Err(backend_err(format!(
+            "{name} is missing from the loaded cuBLAS library (CUDA 13 or newer is needed)"
+        ))),
+    }
+}
+
+/// The device's cuBLAS handle, created on first use.
+pub(crate) fn handle(dev: &Cuda) -> Result<Handle> {
+    let mut handles = dev.inner.handles.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some(&h) = handles.get(KEY) {
+        return Ok(Handle(h as sys::cublasHandle_t));
+    }
+    // SAFETY: only probes whether the library can be opened.
+    if !unsafe { sys::is_culib_present() } {
+        return Err(backend_err(
+            "cuBLAS not found: libcublas.so could not be loaded (install the CUDA toolkit's \
+             cuBLAS, or add its directory to LD_LIBRARY_PATH)"
+                .into(),
+        ));
+    }
+    dev.bind()?;
+    let mut h: sys::cublasHandle_t = std::ptr::null_mut();
+    // SAFETY: writes one handle; the device's context is current, so the handle belongs to it.
+    call("cublasCreate_v2", || unsafe {
+        sys::cublasCreate_v2(&mut h)
+    })?;
+    let configure = || -> Result<()> {
+        // SAFETY: `h` was just created; the stream is the device's live stream (the driver's
+        // CUstream and cuBLAS's cudaStream_t are the same object).
+        call("cublasSetStream_v2", || unsafe {
+            sys::cublasSetStream_v2(h, dev.stream() as sys::cudaStream_t)
+        })?;
+        // SAFETY: `h` is a live handle.
+        call("cublasSetMathMode", || unsafe {
+            sys::cublasSetMathMode(h, sys::cublasMath_t::CUBLAS_DEFAULT_MATH)
+        })
+    };
+    if let Err(e) = configure() {
+        // SAFETY: `h` is live and not stored anywhere; it is destroyed once.
+        let _ = call("cublasDestroy_v2", || unsafe { sys::cublasDestroy_v2(h) });
+        return Err(e);
+    }
+    handles.insert(KEY, h as usize);
+    Ok(Handle(h))
+}
+
+/// One column-major (strided-batched) GEMM `C = op(A) op(B)` as cuBLAS defines it: `op(A)` is
+/// `m x k`, `op(B)` is `k x n`, `C` is `m x n` with leading dimension `ldc`. Pointers are
+/// device addresses of the first element of the first batch item; strides are in elements.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Gemm {
+    pub transa: Trans,
+    pub transb: Trans,
+    pub m: i64,
+    pub n: i64,
+    pub k: i64,
+    pub a: u64,
+    pub lda: i64,
+    pub stride_a: i64,
+    pub b: u64,
+    pub ldb: i64,
+    pub stride_b: i64,
+    pub c: u64,
+    pub ldc: i64,
+    pub stride_c: i64,
+    pub batch: i64,
+}
+
+fn op(t: Trans) -> sys::cublasOperation_t {
+    match t {
+        Trans::N => sys::cublasOperation_t::CUBLAS_OP_N,
+        Trans::T => sys::cublasOperation_t::CUBLAS_OP_T,
+    }
+}
+
+/// Queues `C = op(A) op(B)` (alpha 1, beta 0: C is written, never read) for elements of
+/// `dtype` on the device's stream.
+///
+/// # Safety
+/// `g` must describe memory of `dtype` elements that is valid on the device: for every batch
+/// item `z < batch`, the `op(A)` matrix at `a + z * stride_a` with leading dimension `lda`
+/// (likewise B), and C at `c + z * stride_c`, which must not overlap A or B nor itself across
+/// batch items. Leading dimensions must be at least the stored matrix's row count (and 1).
+pub(crate) unsafe fn gemm(dev: &Cuda, h: Handle, dtype: DType, g: &Gemm) -> Result<()> {
+    dev.bind()?;
+    let (h, ta, tb) = (h.0, op(g.transa), op(g.transb));
+    macro_rules! run {
+        ($ty:ty, $one:expr, $zero:expr, $single:ident, $batched:ident) => {{
+            let (one, zero): ($ty, $ty) = ($one, $zero);
+            let (a, b, c) = (g.a as *const $ty, g.b as *const $ty, g.c as *mut $ty);
+            if g.batch == 1 {
+                // SAFETY: the caller guarantees the matrices; alpha and beta are host values
+                // (the handle is in the default host pointer mode) that outlive the call.
+                call(stringify!($single), || unsafe {
+                    sys::$single(
+                        h, ta, tb, g.m, g.n, g.k, &one, a, g.lda, b, g.ldb, &zero, c, g.ldc,
+                    )
+                })
+            } else {
+                // SAFETY: as above, for every batch item.
+                call(stringify!($batched), || unsafe {
+                    sys::$batched(
+                        h, ta, tb, g.m, g.n, g.k, &one, a, g.lda, g.stride_a, b, g.ldb, g.stride_b,
+                        &zero, c, g.ldc, g.stride_c, g.batch,
+                    )
+                })
+            }
+        }};
+    }
+    let c32 = |re| sys::cuComplex { x: re, y: 0.0 };
+    let c64 = |re| sys::cuDoubleComplex { x: re, y: 0.0 };
+    match dtype {
+        DType::F32 => run!(
+            f32,
+            1.0,
+            0.0,
+            cublasSgemm_v2_64,
+            cublasSgemmStridedBatched_64
+        ),
+        DType::F64 => run!(
+            f64,
+            1.0,
+            0.0,
+            cublasDgemm_v2_64,
+            cublasDgemmStridedBatched_64
+        ),
+        DType::C64 => run!(
+            sys::cuComplex,
+            c32(1.0),
+            c32(0.0),
+            cublasCgemm_v2_64,
+            cublasCgemmStridedBatched_64
+        ),
+        DType::C128 => run!(
+            sys::cuDoubleComplex,
+            c64(1.0),
+            c64(0.0),
+            cublasZgemm_v2_64,
+            cublasZgemmStridedBatched_64
+        ),
+        dtype => Err(Error::UnsupportedDType {
+            op: "matmul",
+            dtype,
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn complex_types_match_cublas_layout() {
+        use std::mem::size_of;
+        assert_eq!(size_of::<sys::cuComplex>(), size_of::<cuprite_core::c64>());
+        assert_eq!(
+            size_of::<sys::cuDoubleComplex>(),
+            size_of::<cuprite_core::c128>()
+        );
+        let e = status_err(
+            "cublasDgemm_v2_64",
+            sys::cublasStatus_t::CUBLAS_STATUS_INVALID_VALUE,
+        );
+        assert_eq!(
+            e.to_string(),
+            "matmul: backend failure: cublasDgemm_v2_64 failed: CUBLAS_STATUS_INVALID_VALUE"
+        );
+    }
+}

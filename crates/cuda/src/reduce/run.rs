@@ -1,0 +1,247 @@
+//! Launching the kernels of the reduction family (`kernels/src/reduce.cu`) for a plan made
+//! by [`super::plan`]: the reduction itself, the combining of chunk partials, the fill of
+//! empty reductions, and the passes of a scan.
+
+use super::plan::{self, Kernel, ScanKernel, Split};
+use super::Program;
+use crate::buffer::CudaBuffer;
+use crate::device::Cuda;
+use crate::launch::{arg, coalesce, Strided, BLOCK};
+use cuprite_core::{Element, Layout, Result};
+use cuprite_kernels::reduce::ACC_MAX_BYTES;
+
+/// A planned reduction: outputs at the positions of `kept` (its offset is the view's base),
+/// each reducing the `rsize` positions of `red` (offsets relative to the output's first
+/// element); `count` and `param` go to the op's `finish`.
+pub(super) struct Job {
+    pub split: Split,
+    pub kept: Strided,
+    pub red: Strided,
+    pub n_out: usize,
+    pub rsize: usize,
+    pub count: usize,
+    pub param: f64,
+}
+
+impl Cuda {
+    /// Runs a planned reduction of `x` into a new buffer of `job.n_out` outputs.
+    pub(super) fn run_reduction<T: Element, O: Element>(
+        &self,
+        prog: &Program,
+        x: &CudaBuffer<T>,
+        job: &Job,
+    ) -> Result<CudaBuffer<O>> {
+        let out = self.alloc::<O>(job.n_out)?;
+        let split = job.split;
+        let (name, group, contig) = match split.kernel {
+            Kernel::Rows { group: 1, contig } => ("red_rows_1", 1, contig),
+            Kernel::Rows { group: 32, contig } => ("red_rows_32", 32, contig),
+            Kernel::Rows { group, contig } => ("red_rows_256", group.max(256), contig),
+            Kernel::Cols => ("red_cols", 1, false),
+        };
+        let tasks = job.n_out * split.n_chunks;
+        let part = if split.n_chunks > 1 {
+            Some(self.alloc::<u8>(tasks * ACC_MAX_BYTES)?)
+        } else {
+            None
+        };
+        let f = self.function(&prog.key, name, || prog.source())?;
+        let x_ptr = x.device_ptr();
+        let out_ptr = out.device_ptr();
+        let part_ptr = part.as_ref().map_or(0, |p| p.device_ptr());
+        let (n_out, rsize) = (job.n_out as i64, job.rsize as i64);
+        let (chunk, n_chunks) = (split.chunk as i64, split.n_chunks as i64);
+        let count = job.count as i64;
+        let contig = contig as i32;
+        // SAFETY: the arguments match `RED_ARGS` in reduce.cu (three pointers, two Strided,
+        // five i64, a double, an int). `kept`/`red` address only elements of the checked view
+        // of `x`; `out` holds n_out outputs and `part` n_out * n_chunks slots of
+        // ACC_MAX_BYTES, the most the kernels write.
+        unsafe {
+            self.launch(
+                f,
+                (plan::blocks(tasks, group), 1, 1),
+                (BLOCK, 1, 1),
+                0,
+                &mut [
+                    arg(&x_ptr),
+                    arg(&out_ptr),
+                    arg(&part_ptr),
+                    arg(&job.kept),
+                    arg(&job.red),
+                    arg(&n_out),
+                    arg(&rsize),
+                    arg(&chunk),
+                    arg(&n_chunks),
+                    arg(&count),
+                    arg(&job.param),
+                    arg(&contig),
+                ],
+            )?;
+        }
+        if split.n_chunks > 1 {
+            let (pgroup, o_stride, c_stride) = split.partials(job.n_out);
+            let name = match pgroup {
+                1 => "red_partials_1",
+                32 => "red_partials_32",
+                _ => "red_partials_256",
+            };
+            let f = self.function(&prog.key, name, || prog.source())?;
+            let (o_stride, c_stride) = (o_stride as i64, c_stride as i64);
+            // SAFETY: the arguments match `PART_ARGS` in reduce.cu; the partials written
+            // above are read at o * o_stride + c * c_stride < n_out * n_chunks slots, and
+            // `out` holds n_out outputs.
+            unsafe {
+                self.launch(
+                    f,
+                    (plan::blocks(job.n_out, pgroup), 1, 1),
+                    (BLOCK, 1, 1),
+                    0,
+                    &mut [
+                        arg(&part_ptr),
+                        arg(&out_ptr),
+                        arg(&n_out),
+                        arg(&n_chunks),
+                        arg(&o_stride),
+                        arg(&c_stride),
+                        arg(&count),
+                        arg(&job.param),
+                    ],
+                )?;
+            }
+        }
+        Ok(out)
+    }
+
+    /// `n_out` outputs of a reduction over no elements: `finish(init, 0)` each.
+    pub(super) fn reduce_nothing<O: Element>(
+        &self,
+        prog: &Program,
+        n_out: usize,
+        param: f64,
+    ) -> Result<CudaBuffer<O>> {
+        let out = self.alloc::<O>(n_out)?;
+        let f = self.function(&prog.key, "red_fill", || prog.source())?;
+        let out_ptr = out.device_ptr();
+        let (n, count) = (n_out as i64, 0i64);
+        // SAFETY: `red_fill(OUT* out, i64 n, i64 count, double param)` writes n outputs,
+        // the length of `out` (n_out >= 1, so the grid is not empty).
+        unsafe {
+            self.launch(
+                f,
+                (self.grid_for(n_out, 1), 1, 1),
+                (BLOCK, 1, 1),
+                0,
+                &mut [arg(&out_ptr), arg(&n), arg(&count), arg(&param)],
+            )?;
+        }
+        Ok(out)
+    }
+
+    /// The inclusive scan of `x` (view `lx`) along `axis` into a new C-contiguous buffer.
+    pub(super) fn run_scan<T: Element, O: Element>(
+        &self,
+        op: &'static str,
+        prog: &Program,
+        x: &CudaBuffer<T>,
+        lx: &Layout,
+        axis: usize,
+    ) -> Result<CudaBuffer<O>> {
+        let total = lx.size();
+        let out = self.alloc::<O>(total)?;
+        if total == 0 {
+            return Ok(out);
+        }
+        let n = lx.shape()[axis];
+        let n_lanes = total / n;
+        let inner: usize = lx.shape()[axis + 1..].iter().product();
+        let lanes = coalesce(op, &[&lx.index_axis(axis, 0)])?[0];
+        let lane_stride = match lanes.ndim {
+            0 => usize::MAX,
+            d => lanes.strides[d as usize - 1].unsigned_abs() as usize,
+        };
+        let s = lx.strides()[axis];
+        let split = plan::choose_scan(
+            n_lanes,
+            n,
+            lane_stride,
+            s.unsigned_abs(),
+            self.inner.sm_count as usize,
+        );
+        let (name, group) = match split.kernel {
+            ScanKernel::Thread => ("scan_thread", 1),
+            ScanKernel::Coop(32) => ("scan_coop_32", 32),
+            ScanKernel::Coop(g) => ("scan_coop_256", g.max(256)),
+        };
+        let f = self.function(&prog.key, name, || prog.source())?;
+        let tasks = n_lanes * split.n_chunks;
+        let tot = if split.n_chunks > 1 {
+            Some(self.alloc::<O>(tasks)?)
+        } else {
+            None
+        };
+        let x_ptr = x.device_ptr();
+        let out_ptr = out.device_ptr();
+        let tot_ptr = tot.as_ref().map_or(0, |t| t.device_ptr());
+        let (n_lanes_i, n_i, s_i, inner_i) = (n_lanes as i64, n as i64, s as i64, inner as i64);
+        let (chunk, n_chunks) = (split.chunk as i64, split.n_chunks as i64);
+        let grid = (plan::blocks(tasks, group), 1, 1);
+        let scan_pass = |pass: i32| -> Result<()> {
+            // SAFETY: the arguments match `SCAN_ARGS` in reduce.cu. Lane l reads
+            // x[strided_offset(lanes, l) + i * s] for i < n, inside the checked view; it
+            // writes out[(l / inner) * n * inner + l % inner + i * inner] < total, and
+            // tot[t] for t < n_lanes * n_chunks (allocated whenever n_chunks > 1, the only
+            // case the kernels touch it).
+            unsafe {
+                self.launch(
+                    f,
+                    grid,
+                    (BLOCK, 1, 1),
+                    0,
+                    &mut [
+                        arg(&x_ptr),
+                        arg(&out_ptr),
+                        arg(&tot_ptr),
+                        arg(&lanes),
+                        arg(&n_lanes_i),
+                        arg(&n_i),
+                        arg(&s_i),
+                        arg(&inner_i),
+                        arg(&chunk),
+                        arg(&n_chunks),
+                        arg(&pass),
+                    ],
+                )
+            }
+        };
+        if split.n_chunks > 1 {
+            scan_pass(0)?;
+            let carry = self.function(&prog.key, "scan_carry", || prog.source())?;
+            // Partials of the thread kernel are (chunk, lane); of the group kernels (lane, chunk).
+            let (l_stride, c_stride) = match split.kernel {
+                ScanKernel::Thread => (1i64, n_lanes as i64),
+                ScanKernel::Coop(_) => (n_chunks, 1i64),
+            };
+            // SAFETY: `scan_carry(OUT* tot, i64 n_lanes, i64 n_chunks, i64 l_stride,
+            // i64 c_stride)` rewrites tot[l * l_stride + c * c_stride] for l < n_lanes,
+            // c < n_chunks: exactly the n_lanes * n_chunks slots of `tot`.
+            unsafe {
+                self.launch(
+                    carry,
+                    (plan::blocks(n_lanes, 32), 1, 1),
+                    (BLOCK, 1, 1),
+                    0,
+                    &mut [
+                        arg(&tot_ptr),
+                        arg(&n_lanes_i),
+                        arg(&n_chunks),
+                        arg(&l_stride),
+                        arg(&c_stride),
+                    ],
+                )?;
+            }
+        }
+        scan_pass(1)?;
+        Ok(out)
+    }
+}

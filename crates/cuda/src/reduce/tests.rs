@@ -1,0 +1,289 @@
+//! Tests of the reduction family without a GPU: the planning logic, the op-name tables, and
+//! (`--ignored`, needs libnvrtc) every program the trait methods can request compiling.
+
+use super::plan::{self, choose, choose_scan, split, Dims, Kernel, ScanKernel, Split};
+use super::{arg_names, reduce_template, scan_template, Program};
+use cuprite_core::ops::*;
+use cuprite_core::{c128, c64, ArgKind, Element, Layout};
+
+const SMS: usize = 132;
+
+fn dims(shape: &[usize], strides: &[isize]) -> Dims {
+    Dims {
+        shape: shape.to_vec(),
+        strides: strides.to_vec(),
+    }
+}
+
+#[test]
+fn split_keeps_output_order_and_merges() {
+    let l = Layout::contiguous(&[2, 3, 4, 5]);
+    let (k, r, b) = split(&l, &[1, 3], true);
+    assert_eq!(k, dims(&[2, 4], &[60, 5]));
+    assert_eq!(r, dims(&[3, 5], &[20, 1]));
+    assert_eq!(b, 0);
+    // Neighbouring reduced axes merge; so do neighbouring kept ones.
+    let (k, r, _) = split(&l, &[2, 3], true);
+    assert_eq!(k, dims(&[6], &[20]));
+    assert_eq!(r, dims(&[20], &[1]));
+    // Length-1 axes vanish; everything reduced leaves no kept dimension.
+    let l1 = Layout::contiguous(&[1, 7, 1]);
+    let (k, r, _) = split(&l1, &[0, 1, 2], true);
+    assert!(k.shape.is_empty());
+    assert_eq!(r, dims(&[7], &[1]));
+}
+
+#[test]
+fn split_flips_and_sorts_reduced_axes_only_when_allowed() {
+    // A reversed row: reduced with the base moved to its last element.
+    let l = Layout::contiguous(&[10]).slice_axis(0, 9, 10, -1);
+    let (_, r, b) = split(&l, &[0], true);
+    assert_eq!((r, b), (dims(&[10], &[1]), 0));
+    let (_, r, b) = split(&l, &[0], false);
+    assert_eq!((r, b), (dims(&[10], &[-1]), 9));
+    // A transposed matrix reduced over both axes reads one contiguous run.
+    let t = Layout::contiguous(&[30, 40]).transposed();
+    let (k, r, _) = split(&t, &[0, 1], true);
+    assert!(k.shape.is_empty());
+    assert_eq!(r, dims(&[1200], &[1]));
+}
+
+#[test]
+fn the_kernel_follows_the_fastest_dimension() {
+    // sum(axis=0) of a C-contiguous 5000 x 10000: a thread per column, rows split in chunks.
+    let l = Layout::contiguous(&[5000, 10000]);
+    let (k, r, _) = split(&l, &[0], true);
+    let s = choose(&k, &r, SMS);
+    assert_eq!(s.kernel, Kernel::Cols);
+    assert!(s.n_chunks > 8 && s.n_chunks * 10000 >= SMS * 2048, "{s:?}");
+    assert_eq!(s.n_chunks, 5000usize.div_ceil(s.chunk));
+    // sum(axis=1): a warp per row, no chunks (5000 rows fill the device).
+    let (k, r, _) = split(&l, &[1], true);
+    let s = choose(&k, &r, SMS);
+    assert_eq!(
+        s,
+        Split {
+            kernel: Kernel::Rows {
+                group: 32,
+                contig: true
+            },
+            chunk: 10000,
+            n_chunks: 1
+        }
+    );
+    // Everything: blocks over aligned chunks of one contiguous run.
+    let (k, r, _) = split(&l, &[0, 1], true);
+    let s = choose(&k, &r, SMS);
+    assert_eq!(
+        s.kernel,
+        Kernel::Rows {
+            group: 256,
+            contig: true
+        }
+    );
+    assert_eq!(s.chunk % 64, 0);
+    assert!(s.n_chunks >= SMS * 4 && (s.n_chunks - 1) * s.chunk < 50_000_000);
+    // Short rows: a thread per output.
+    let (k, r, _) = split(&Layout::contiguous(&[100000, 5]), &[1], true);
+    assert_eq!(
+        choose(&k, &r, SMS).kernel,
+        Kernel::Rows {
+            group: 1,
+            contig: true
+        }
+    );
+    // Reducing the rows of a transposed matrix reads strided.
+    let t = Layout::contiguous(&[300, 200]).transposed();
+    let (k, r, _) = split(&t, &[0], true);
+    assert_eq!(choose(&k, &r, SMS).kernel, Kernel::Cols);
+    let (k, r, _) = split(&t, &[1], true);
+    assert_eq!(
+        choose(&k, &r, SMS).kernel,
+        Kernel::Rows {
+            group: 32,
+            contig: false
+        }
+    );
+}
+
+#[test]
+fn chunks_cover_every_position_once() {
+    for &(n_out, rsize) in &[
+        (1usize, 1usize),
+        (1, 63),
+        (1, 1 << 26),
+        (3, 100_000),
+        (7, 17),
+    ] {
+        let k = dims(&[n_out], &[rsize as isize]);
+        let r = dims(&[rsize], &[1]);
+        let s = choose(&k, &r, SMS);
+        assert!(s.chunk >= 1 && s.n_chunks >= 1);
+        assert!(s.chunk * s.n_chunks >= rsize, "{s:?}");
+        assert!(s.chunk * (s.n_chunks - 1) < rsize, "{s:?}");
+    }
+}
+
+#[test]
+fn partials_are_combined_along_their_layout() {
+    let rows = Split {
+        kernel: Kernel::Rows {
+            group: 256,
+            contig: true,
+        },
+        chunk: 64,
+        n_chunks: 1000,
+    };
+    assert_eq!(rows.partials(1), (32, 1000, 1));
+    let cols = Split {
+        kernel: Kernel::Cols,
+        chunk: 100,
+        n_chunks: 20,
+    };
+    assert_eq!(cols.partials(5000), (1, 1, 5000));
+}
+
+#[test]
+fn scans_pick_lanes_or_tiles() {
+    // cumsum of a long vector: blocks over tiles, chunked, tile-aligned.
+    let s = choose_scan(1, 50_000_000, usize::MAX, 1, SMS);
+    assert_eq!(s.kernel, ScanKernel::Coop(256));
+    assert!(s.n_chunks > 1);
+    assert_eq!(s.chunk % (256 * plan::SCAN_ITEMS), 0);
+    assert!(s.chunk * (s.n_chunks - 1) < 50_000_000);
+    // cumsum(axis=0) of a wide matrix: a thread per column, no chunks.
+    let s = choose_scan(1_000_000, 50, 1, 1_000_000, SMS);
+    assert_eq!((s.kernel, s.n_chunks), (ScanKernel::Thread, 1));
+    // Few tall columns: chunks along the axis.
+    let s = choose_scan(4, 1_000_000, 1, 4, SMS);
+    assert_eq!(s.kernel, ScanKernel::Thread);
+    assert!(s.n_chunks > 1 && s.chunk * s.n_chunks >= 1_000_000);
+    // Many short rows: a thread per row.
+    let s = choose_scan(100_000, 8, 8, 1, SMS);
+    assert_eq!(s.kernel, ScanKernel::Thread);
+    // Medium rows: a warp per row.
+    let s = choose_scan(10_000, 1000, 1000, 1, SMS);
+    assert_eq!(s.kernel, ScanKernel::Coop(32));
+}
+
+#[test]
+fn the_scan_tile_matches_the_source() {
+    let line = format!("#define SCAN_V {}", plan::SCAN_ITEMS);
+    assert!(cuprite_kernels::reduce::SOURCE.contains(&line));
+}
+
+#[test]
+fn grids_are_never_empty() {
+    assert_eq!(plan::blocks(1, 1), 1);
+    assert_eq!(plan::blocks(5000, 32), 625);
+    assert_eq!(plan::blocks(3, 256), 3);
+    assert_eq!(plan::blocks(usize::MAX, 256), 1 << 20);
+}
+
+#[test]
+fn too_many_dimensions_are_an_error() {
+    let d = dims(&[2; 9], &[1, 2, 4, 8, 16, 32, 64, 128, 256]);
+    let e = d.to_strided("sum", 0).unwrap_err();
+    assert!(e.to_string().starts_with("sum: "), "{e}");
+}
+
+#[test]
+fn op_names_map_to_templates() {
+    assert_eq!(reduce_template("var").unwrap(), "OpDdofMean");
+    assert_eq!(scan_template("cumprod").unwrap(), "ScanProd");
+    assert_eq!(arg_names(ArgKind::Min), ("argmin", "OpArgMin"));
+    let e = reduce_template("median").unwrap_err();
+    assert!(e.to_string().contains("no cuda kernel"), "{e}");
+    assert!(scan_template("cummax").is_err());
+    let p = Program::reduce::<u8, i64>("OpSum");
+    assert_eq!(p.key, "reduce|OpSum|u8|i64");
+    assert!(p.source().contains("#define OUT i64"));
+}
+
+fn red<T: Element, K: ReduceOp<T>>(_: K) -> Program {
+    Program::reduce::<T, K::Out>(reduce_template(K::NAME).unwrap())
+}
+
+fn scan<T: Element, K: ScanOp<T>>(_: K) -> Program {
+    Program::scan::<T, K::Out>(scan_template(K::NAME).unwrap())
+}
+
+fn arg<T: Element>(kind: ArgKind) -> Program {
+    Program::reduce::<T, i64>(arg_names(kind).1)
+}
+
+/// Every program the trait methods can ask for: each op with each element type its Rust
+/// impl accepts (the output type comes from the impl, so the source's static_assert checks
+/// the device op computes the host's type).
+fn every_program() -> Vec<Program> {
+    let mut v = Vec::new();
+    macro_rules! all_types {
+        ($($t:ty),*) => {$(
+            v.push(red::<$t, _>(Sum));
+            v.push(red::<$t, _>(NanSum));
+            v.push(red::<$t, _>(Prod));
+            v.push(red::<$t, _>(Mean));
+            v.push(red::<$t, _>(All));
+            v.push(red::<$t, _>(Any));
+            v.push(red::<$t, _>(CountNonzero));
+            v.push(red::<$t, _>(NanMean));
+            v.push(arg::<$t>(ArgKind::Min));
+            v.push(arg::<$t>(ArgKind::Max));
+            v.push(scan::<$t, _>(CumSum));
+            v.push(scan::<$t, _>(CumProd));
+        )*};
+    }
+    all_types!(bool, u8, i32, i64, f32, f64, c64, c128);
+    macro_rules! real_types {
+        ($($t:ty),*) => {$(
+            v.push(red::<$t, _>(Min));
+            v.push(red::<$t, _>(Max));
+            v.push(red::<$t, _>(NanMin));
+            v.push(red::<$t, _>(NanMax));
+        )*};
+    }
+    real_types!(u8, i32, i64, f32, f64);
+    macro_rules! float_types {
+        ($($t:ty),*) => {$(
+            v.push(red::<$t, _>(DdofMean { ddof: 1.0 }));
+        )*};
+    }
+    float_types!(f32, f64);
+    macro_rules! inexact_types {
+        ($($t:ty),*) => {$(
+            v.push(red::<$t, _>(SumAbsSq));
+        )*};
+    }
+    inexact_types!(f32, f64, c64, c128);
+    v
+}
+
+#[test]
+fn every_program_has_its_own_key() {
+    let v = every_program();
+    assert_eq!(v.len(), 8 * 12 + 5 * 4 + 2 + 4);
+    let mut keys: Vec<&str> = v.iter().map(|p| p.key.as_str()).collect();
+    keys.sort();
+    keys.dedup();
+    assert_eq!(keys.len(), v.len());
+}
+
+#[test]
+#[ignore = "needs libnvrtc: run with --ignored where it is installed"]
+fn every_program_compiles() {
+    let progs = every_program();
+    // Spread the compiles over a few threads (NVRTC is thread-safe).
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    std::thread::scope(|s| {
+        for _ in 0..std::thread::available_parallelism()
+            .map_or(2, |n| n.get())
+            .min(8)
+        {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(p) = progs.get(i) else { break };
+                crate::nvrtc::compile_check::assert_compiles(&p.key, &p.source());
+            });
+        }
+    });
+}

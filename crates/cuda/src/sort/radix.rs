@@ -1,0 +1,345 @@
+//! The radix sort driver: a stable LSD sort with 8-bit digits of lanes stored lane-major.
+//!
+//! 1. `sort_hist` reads the elements once and counts every digit of every key, plus the
+//!    elements whose key does not decode to their own bits (`-0.0`, non-canonical NaNs);
+//!    the counters come back to the host in one small read (the only synchronisation).
+//! 2. The host plans the passes ([`plan_passes`]): digits constant over all keys are
+//!    skipped, lane-number digits follow the key digits (so lanes stay apart, stably), and
+//!    each pass's bucket offsets are the exclusive scan of its histogram.
+//! 3. One `sort_onesweep_*` launch per pass: each block takes the next tile, ranks its
+//!    digits, learns the counts of earlier tiles by decoupled look-back and scatters through
+//!    shared memory. The first pass makes keys from the elements; the last one writes the
+//!    requested output (decoded keys, exact elements gathered by index, indices along the
+//!    lane, or keys and permutation), so keys never round-trip through memory needlessly.
+//!
+//! Values (`u32` positions) travel with the keys only when needed: argsorts, several lanes,
+//! exact output of elements that keys cannot reproduce, or a permutation asked for.
+
+use super::plan::{self, plan_passes, Digit, RADIX_MAX};
+use crate::buffer::CudaBuffer;
+use crate::ctype::cty;
+use crate::device::Cuda;
+use crate::launch::{arg, BLOCK};
+use cuprite_core::{Element, Error, Result};
+use cuprite_kernels::sort::{self as ks, RADIX};
+
+/// Arguments of one radix pass; mirrors `struct PassArgs` in kernels/src/sort.cu.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct PassArgs {
+    pub keys_in: u64,
+    pub raw_in: u64,
+    pub vals_in: u64,
+    pub keys_out: u64,
+    pub vals_out: u64,
+    pub raw_out: u64,
+    pub idx_out: u64,
+    pub lookback: u64,
+    pub counter: u64,
+    pub offsets: u64,
+    pub n: i64,
+    pub len: u32,
+    pub shift: i32,
+    pub in_raw: i32,
+    pub val_in: i32,
+    pub lane_digit: i32,
+    pub write: i32,
+    pub lb64: i32,
+    pub pad: i32,
+}
+
+/// What a radix sort leaves behind, all lane-major (device addresses).
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum RadixOut {
+    /// The sorted elements (`T`). With `exact`, bit for bit the input's elements (else
+    /// `-0.0` may come out as `0.0` and NaNs canonical).
+    Values { out: u64, exact: bool },
+    /// The indices along each lane that sort it (`i64`).
+    Indices { out: u64 },
+    /// The sorted keys and, when `perm_always` or when the keys cannot reproduce every
+    /// element, the sorting permutation (`u32` positions) into `perm`. One lane only.
+    Keys {
+        keys: u64,
+        perm: u64,
+        perm_always: bool,
+    },
+}
+
+/// What happened in a radix sort.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct RadixDone {
+    /// Some element's key does not decode to its bits (`-0.0` or a non-canonical NaN).
+    pub special: bool,
+    /// Values travelled with the keys (for [`RadixOut::Keys`]: `perm` was written).
+    pub pairs: bool,
+}
+
+/// A scratch buffer of `bytes` bytes (device memory is at least 256-byte aligned).
+pub(crate) fn scratch(dev: &Cuda, bytes: usize) -> Result<CudaBuffer<u8>> {
+    dev.alloc::<u8>(bytes)
+}
+
+/// The radix program's cache key.
+fn radix_key<T: Element>() -> String {
+    format!("sort|radix|{}", cty::<T>())
+}
+
+impl Cuda {
+    /// A kernel of the radix section for `T`.
+    pub(crate) fn radix_fn<T: Element>(&self, name: &str) -> Result<crate::modules::Func> {
+        #[cfg(test)]
+        if let Some(t) = *plan::TUNE.lock().unwrap() {
+            let v: Vec<String> = t.iter().map(|x| x.to_string()).collect();
+            let key = format!("{}|{}", radix_key::<T>(), v.join(","));
+            return self.function(&key, name, || {
+                cuprite_kernels::program(
+                    &[ks::SOURCE],
+                    &[
+                        ("SORT_RADIX", "1"),
+                        ("T", cty::<T>()),
+                        ("SORT_ITEMS_4", &v[0]),
+                        ("SORT_ITEMS_8", &v[1]),
+                        ("SORT_MINB_KEYS", &v[2]),
+                        ("SORT_MINB_PAIRS", &v[3]),
+                    ],
+                )
+            });
+        }
+        self.function(&radix_key::<T>(), name, || ks::radix_program(cty::<T>()))
+    }
+
+    /// A kernel of the helper section for `T`.
+    pub(crate) fn sort_util_fn<T: Element>(&self, name: &str) -> Result<crate::modules::Func> {
+        self.function(&format!("sort|util|{}", cty::<T>()), name, || {
+            ks::util_program(cty::<T>())
+        })
+    }
+
+    /// `out[i] = i % len` for `i < n` (`n > 0`).
+    pub(crate) fn iota_mod(&self, out: u64, n: usize, len: usize) -> Result<()> {
+        let f = self.sort_util_fn::<i64>("sort_iota_mod")?;
+        let (n, len) = (n as i64, len as i64);
+        // SAFETY: `out` holds `n` i64; the kernel writes exactly those.
+        unsafe {
+            self.launch(
+                f,
+                (self.grid_for(n as usize, 4), 1, 1),
+                (BLOCK, 1, 1),
+                0,
+                &mut [arg(&out), arg(&n), arg(&len)],
+            )
+        }
+    }
+
+    /// Sorts `lanes` lanes of `len` elements of `T` (`0 < lanes * len`), stored lane-major
+    /// and contiguous at device address `src`, stably by [`Element::sort_cmp`], into `out`.
+    pub(crate) fn radix_sort<T: Element>(
+        &self,
+        op: &'static str,
+        src: u64,
+        lanes: usize,
+        len: usize,
+        out: RadixOut,
+    ) -> Result<RadixDone> {
+        let d = T::DTYPE;
+        let n = lanes * len;
+        debug_assert!(n > 0);
+        if n > RADIX_MAX {
+            return Err(Error::invalid(
+                op,
+                format!("cuda sorts at most {RADIX_MAX} elements at once, got {n}"),
+            ));
+        }
+        let kb = plan::key_bytes(d);
+
+        // 1. All digit histograms and the count of elements keys cannot reproduce.
+        let hist = self.alloc_zeroed::<i32>(kb * RADIX + 1)?;
+        {
+            let f = self.radix_fn::<T>("sort_hist")?;
+            let (hp, nn) = (hist.device_ptr(), n as i64);
+            let grid = (n.div_ceil(ks::THREADS as usize) as u32).min(self.inner.sm_count * 4);
+            // SAFETY: `src` holds `n` elements of T; `hist` holds kb * 256 + 1 counters.
+            unsafe {
+                self.launch(
+                    f,
+                    (grid.max(1), 1, 1),
+                    (ks::THREADS, 1, 1),
+                    0,
+                    &mut [arg(&src), arg(&nn), arg(&hp)],
+                )?;
+            }
+        }
+        let h: Vec<u32> = self.download(&hist)?.iter().map(|&c| c as u32).collect();
+        let special = h[kb * RADIX] != 0;
+
+        // 2. The plan.
+        let passes = plan_passes(&h[..kb * RADIX], plan::sig_bytes(d), lanes, len);
+        let pairs = match out {
+            RadixOut::Values { exact, .. } => lanes > 1 || (exact && special),
+            RadixOut::Indices { .. } => true,
+            RadixOut::Keys { perm_always, .. } => lanes > 1 || perm_always || special,
+        };
+        let done = RadixDone { special, pairs };
+        if passes.is_empty() {
+            // Every key is equal (and lanes == 1): the identity permutation.
+            self.radix_identity::<T>(src, n, len, out, pairs)?;
+            return Ok(done);
+        }
+
+        // 3. Offsets, look-back state and ping-pong buffers.
+        let offsets: Vec<i32> = passes
+            .iter()
+            .flat_map(|p| p.offsets.iter().map(|&o| o as i32))
+            .collect();
+        let offsets = self.upload(&offsets)?;
+        let tile = plan::tile(d);
+        let tiles = n.div_ceil(tile);
+        let lb64 = plan::lookback_64(n);
+        let per_pass = tiles * RADIX * if lb64 { 8 } else { 4 };
+        let counters = (4 * passes.len()).next_multiple_of(256);
+        let state = self.alloc_zeroed::<u8>(counters + per_pass * passes.len())?;
+        let inner = passes.len() - 1; // passes writing intermediate keys
+        let bufs = inner.min(2);
+        let keys: Vec<CudaBuffer<u8>> = (0..bufs)
+            .map(|_| scratch(self, n * kb))
+            .collect::<Result<_>>()?;
+        let vals: Vec<CudaBuffer<u8>> = if pairs {
+            (0..bufs)
+                .map(|_| scratch(self, n * 4))
+                .collect::<Result<_>>()?
+        } else {
+            Vec::new()
+        };
+        let fk = if pairs {
+            self.radix_fn::<T>("sort_onesweep_pairs")?
+        } else {
+            self.radix_fn::<T>("sort_onesweep_keys")?
+        };
+        let shared = plan::pass_shared(d);
+
+        for (i, p) in passes.iter().enumerate() {
+            let first = i == 0;
+            let last = i + 1 == passes.len();
+            let mut a = PassArgs {
+                raw_in: src,
+                lookback: state.device_ptr() + (counters + i * per_pass) as u64,
+                counter: state.device_ptr() + 4 * i as u64,
+                offsets: offsets.device_ptr() + (i * RADIX * 4) as u64,
+                n: n as i64,
+                len: len as u32,
+                shift: p.shift(),
+                in_raw: first as i32,
+                val_in: if !pairs {
+                    0
+                } else if first {
+                    1
+                } else {
+                    2
+                },
+                lane_digit: matches!(p.digit, Digit::Lane(_)) as i32,
+                lb64: lb64 as i32,
+                ..Default::default()
+            };
+            if !first {
+                a.keys_in = keys[(i - 1) % 2].device_ptr();
+                if pairs {
+                    a.vals_in = vals[(i - 1) % 2].device_ptr();
+                }
+            }
+            if !last {
+                a.keys_out = keys[i % 2].device_ptr();
+                a.write = ks::W_KEYS;
+                if pairs {
+                    a.vals_out = vals[i % 2].device_ptr();
+                    a.write |= ks::W_VALS;
+                }
+            } else {
+                match out {
+                    RadixOut::Values { out, exact } => {
+                        a.raw_out = out;
+                        a.write = if pairs && exact && special {
+                            ks::W_GATHER
+                        } else {
+                            ks::W_DECODE
+                        };
+                    }
+                    RadixOut::Indices { out } => {
+                        a.idx_out = out;
+                        a.write = ks::W_IDX;
+                    }
+                    RadixOut::Keys { keys, perm, .. } => {
+                        a.keys_out = keys;
+                        a.write = ks::W_KEYS;
+                        if pairs {
+                            a.vals_out = perm;
+                            a.write |= ks::W_VALS;
+                        }
+                    }
+                }
+            }
+            // SAFETY: every pointer set in `a` holds `n` elements of the type the kernel
+            // reads or writes through it (keys: kb bytes, values: u32, look-back: `tiles`
+            // entries per digit, offsets: 256 u32), per the write mask; `tiles` blocks
+            // cover `n` with tiles of `tile` keys and the dynamic shared memory is the size
+            // the kernel stages a tile in.
+            unsafe {
+                self.launch(
+                    fk,
+                    (tiles as u32, 1, 1),
+                    (ks::THREADS, 1, 1),
+                    shared,
+                    &mut [arg(&a)],
+                )?;
+            }
+        }
+        Ok(done)
+    }
+
+    /// The output of a sort whose permutation is the identity (no pass needed).
+    fn radix_identity<T: Element>(
+        &self,
+        src: u64,
+        n: usize,
+        len: usize,
+        out: RadixOut,
+        pairs: bool,
+    ) -> Result<()> {
+        match out {
+            RadixOut::Values { out, .. } => {
+                self.bind()?;
+                crate::driver::dtod(out, src, n * std::mem::size_of::<T>(), self.stream())
+            }
+            RadixOut::Indices { out } => self.iota_mod(out, n, len),
+            RadixOut::Keys { keys, perm, .. } => {
+                let f = self.radix_fn::<T>("sort_key_iota")?;
+                let perm = if pairs { perm } else { 0 };
+                let nn = n as i64;
+                // SAFETY: `src` holds `n` elements, `keys` `n` keys and `perm` (when not 0)
+                // `n` u32.
+                unsafe {
+                    self.launch(
+                        f,
+                        (self.grid_for(n, 4), 1, 1),
+                        (BLOCK, 1, 1),
+                        0,
+                        &mut [arg(&src), arg(&nn), arg(&keys), arg(&perm)],
+                    )
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pass_args_match_the_c_struct_layout() {
+        assert_eq!(std::mem::size_of::<PassArgs>(), 10 * 8 + 8 + 8 * 4);
+        assert_eq!(std::mem::offset_of!(PassArgs, n), 80);
+        assert_eq!(std::mem::offset_of!(PassArgs, len), 88);
+        assert_eq!(std::mem::offset_of!(PassArgs, lb64), 112);
+        assert!(ks::SOURCE.contains("struct PassArgs {"));
+    }
+}

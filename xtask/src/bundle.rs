@@ -1,0 +1,372 @@
+//! `cargo xtask bundle`: everything a GPU host without a Rust toolchain needs to run the
+//! test suite and the benchmarks, in one directory (default `bundle/`):
+//!
+//! ```text
+//! run.sh          runs it all, one log per binary (see the script's header)
+//! MANIFEST.txt    how it was built, and every file with its package, target and size
+//! tests/          every test binary of the workspace, built with the facade's `cuda`
+//!                 feature (`cuprite.test.arith`, `cuprite-cuda.lib`, ...)
+//! benches/        the criterion benches (`cuprite-benches.bench.reduce`, ...)
+//! bin/            numpy_compare (the comparison runner) and quickstart
+//! scripts/        bench_numpy.py, bench_cupy.py (found by numpy_compare beside itself)
+//! fixtures/       the NumPy-made test fixtures (run.sh exports CUPRITE_FIXTURES_DIR)
+//! ```
+//!
+//! All of it comes from one release profile (`cargo test --release`, `cargo bench`, `cargo
+//! build --release` share their dependencies' artifacts); binaries are stripped after they
+//! are copied. Doc tests cannot be bundled: rustdoc builds them when they run.
+
+use crate::cargo::{self, Artifact};
+use crate::run_sh;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The most a bundle may weigh: what the GPU host's runner carries.
+const MAX_BYTES: u64 = 64 << 20;
+
+/// The workspace root (xtask lives in `<root>/xtask`).
+fn root() -> PathBuf {
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+}
+
+/// Options of `cargo xtask bundle`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Options {
+    /// The output directory.
+    pub out: PathBuf,
+    /// Whether to strip the binaries.
+    pub strip: bool,
+}
+
+impl Options {
+    /// Parses `[--out DIR] [--no-strip]`; a relative `--out` is against the current
+    /// directory, the default `bundle/` against the workspace root.
+    pub fn parse(args: &[String]) -> Result<Options, String> {
+        let mut o = Options {
+            out: root().join("bundle"),
+            strip: true,
+        };
+        let mut it = args.iter();
+        while let Some(a) = it.next() {
+            match a.as_str() {
+                "--out" => {
+                    let v = it.next().ok_or("--out needs a directory")?;
+                    let cwd = std::env::current_dir().map_err(|e| e.to_string())?;
+                    o.out = cwd.join(v);
+                }
+                "--no-strip" => o.strip = false,
+                other => return Err(format!("unknown bundle option {other}")),
+            }
+        }
+        Ok(o)
+    }
+}
+
+/// Empties `out` for a new bundle: it must not exist, be empty, or hold a previous bundle
+/// (a `MANIFEST.txt` and a `run.sh`), so a mistyped `--out` never deletes anything else.
+fn prepare_out(out: &Path) -> Result<(), String> {
+    if out.exists() {
+        let empty = fs::read_dir(out)
+            .map_err(|e| format!("{}: {e}", out.display()))?
+            .next()
+            .is_none();
+        let previous = out.join("MANIFEST.txt").is_file() && out.join("run.sh").is_file();
+        if !empty && !previous {
+            return Err(format!(
+                "{} exists and is not a bundle (no MANIFEST.txt and run.sh): not replacing it",
+                out.display()
+            ));
+        }
+        fs::remove_dir_all(out).map_err(|e| format!("removing {}: {e}", out.display()))?;
+    }
+    for d in ["tests", "benches", "bin", "scripts", "fixtures"] {
+        fs::create_dir_all(out.join(d)).map_err(|e| format!("{}: {e}", out.display()))?;
+    }
+    Ok(())
+}
+
+/// One line describing the build: date, git revision, rustc.
+fn build_info() -> String {
+    let run = |cmd: &str, args: &[&str]| {
+        Command::new(cmd)
+            .args(args)
+            .current_dir(root())
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+    };
+    let date = run("date", &["-u", "+%Y-%m-%d %H:%M UTC"]).unwrap_or_else(|| "?".into());
+    let rev = run("git", &["rev-parse", "--short", "HEAD"]).unwrap_or_else(|| "?".into());
+    let dirty = match run("git", &["status", "--porcelain", "--untracked-files=no"]) {
+        Some(s) if !s.is_empty() => " with uncommitted changes",
+        _ => "",
+    };
+    let rustc = run("rustc", &["--version"]).unwrap_or_else(|| "rustc ?".into());
+    format!("{date} from git {rev}{dirty}, {rustc}, release profile, features cuprite/cuda")
+}
+
+/// What was copied into the bundle: relative path, package, kind, target.
+struct Entry {
+    rel: String,
+    what: String,
+}
+
+/// Copies `src` to `out/rel`, stripping it if asked; returns the manifest entry.
+fn copy_binary(a: &Artifact, out: &Path, rel: String, strip: bool) -> Result<Entry, String> {
+    let dst = out.join(&rel);
+    fs::copy(&a.path, &dst).map_err(|e| format!("copying {}: {e}", a.path.display()))?;
+    if strip {
+        let ok = Command::new("strip")
+            .arg("--strip-all")
+            .arg(&dst)
+            .status()
+            .map(|s| s.success())
+            .unwrap_or(false);
+        if !ok {
+            eprintln!("xtask bundle: warning: `strip` failed on {rel}; kept unstripped");
+        }
+    }
+    Ok(Entry {
+        rel,
+        what: format!("{} {} {}", a.package, a.kind, a.target),
+    })
+}
+
+/// Copies the files of `src` with extension `ext` into `out/dir`.
+fn copy_files(src: &Path, ext: &str, out: &Path, dir: &str) -> Result<Vec<Entry>, String> {
+    let mut entries = Vec::new();
+    let rd = fs::read_dir(src).map_err(|e| format!("{}: {e}", src.display()))?;
+    let mut paths: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    paths.sort();
+    for p in paths {
+        if p.is_file() && p.extension().is_some_and(|e| e == ext) {
+            let name = p
+                .file_name()
+                .unwrap_or_default()
+                .to_string_lossy()
+                .into_owned();
+            let rel = format!("{dir}/{name}");
+            fs::copy(&p, out.join(&rel)).map_err(|e| format!("copying {}: {e}", p.display()))?;
+            entries.push(Entry {
+                rel,
+                what: format!("from {}", p.strip_prefix(root()).unwrap_or(&p).display()),
+            });
+        }
+    }
+    Ok(entries)
+}
+
+/// Sorts the artifacts by bundle name and rejects two with the same name.
+fn unique(mut v: Vec<Artifact>) -> Result<Vec<Artifact>, String> {
+    v.sort_by_key(Artifact::bundle_name);
+    v.dedup_by(|a, b| a.path == b.path);
+    for w in v.windows(2) {
+        if w[0].bundle_name() == w[1].bundle_name() {
+            return Err(format!(
+                "two executables would be named {}: {} and {}",
+                w[0].bundle_name(),
+                w[0].path.display(),
+                w[1].path.display()
+            ));
+        }
+    }
+    Ok(v)
+}
+
+/// Builds the bundle.
+pub fn bundle(opts: &Options) -> Result<(), String> {
+    std::env::set_current_dir(root()).map_err(|e| format!("cd {}: {e}", root().display()))?;
+    let tests = cargo::build(&[
+        "test",
+        "--release",
+        "--workspace",
+        "--features",
+        "cuprite/cuda",
+        "--no-run",
+    ])?;
+    let tests = unique(tests.into_iter().filter(|a| a.test).collect())?;
+    if tests.is_empty() {
+        return Err("cargo test --no-run named no test executable".into());
+    }
+    let benches = cargo::build(&[
+        "bench",
+        "-p",
+        "cuprite-benches",
+        "--features",
+        "cuda",
+        "--no-run",
+    ])?;
+    let benches = unique(benches.into_iter().filter(|a| a.kind == "bench").collect())?;
+    let compare = benches
+        .iter()
+        .find(|a| a.target == "numpy_compare")
+        .ok_or("the numpy_compare bench was not built")?
+        .clone();
+    let examples = cargo::build(&[
+        "build",
+        "--release",
+        "-p",
+        "cuprite",
+        "--features",
+        "cuda",
+        "--example",
+        "quickstart",
+    ])?;
+    let quickstart = examples
+        .into_iter()
+        .find(|a| a.kind == "example" && a.target == "quickstart")
+        .ok_or("the quickstart example was not built")?;
+
+    let out = &opts.out;
+    prepare_out(out)?;
+    let mut entries = Vec::new();
+    for a in &tests {
+        entries.push(copy_binary(
+            a,
+            out,
+            format!("tests/{}", a.bundle_name()),
+            opts.strip,
+        )?);
+    }
+    for a in benches.iter().filter(|a| a.target != "numpy_compare") {
+        entries.push(copy_binary(
+            a,
+            out,
+            format!("benches/{}", a.bundle_name()),
+            opts.strip,
+        )?);
+    }
+    entries.push(copy_binary(
+        &compare,
+        out,
+        "bin/numpy_compare".into(),
+        opts.strip,
+    )?);
+    entries.push(copy_binary(
+        &quickstart,
+        out,
+        "bin/quickstart".into(),
+        opts.strip,
+    )?);
+    entries.extend(copy_files(&root().join("scripts"), "py", out, "scripts")?);
+    entries.extend(copy_files(
+        &root().join("crates/cuprite/tests/fixtures"),
+        "json",
+        out,
+        "fixtures",
+    )?);
+
+    let info = build_info();
+    let run = out.join("run.sh");
+    fs::write(&run, run_sh::script(&info)).map_err(|e| format!("writing run.sh: {e}"))?;
+    set_executable(&run)?;
+
+    let mut total = 0u64;
+    let mut manifest = format!("cuprite GPU bundle, built {info}\n\n");
+    let mut sizes = Vec::new();
+    for e in &entries {
+        let size = fs::metadata(out.join(&e.rel)).map(|m| m.len()).unwrap_or(0);
+        total += size;
+        sizes.push((size, e.rel.clone()));
+        manifest += &format!("{:<52} {:>10}  {}\n", e.rel, size, e.what);
+    }
+    manifest += &format!("\ntotal {total} bytes\n");
+    fs::write(out.join("MANIFEST.txt"), manifest).map_err(|e| format!("MANIFEST.txt: {e}"))?;
+
+    sizes.sort();
+    eprintln!(
+        "bundle: {} ({} test binaries, {} benches, {:.1} MiB)",
+        out.display(),
+        tests.len(),
+        benches.len(),
+        total as f64 / (1u64 << 20) as f64
+    );
+    if total > MAX_BYTES {
+        let largest: Vec<String> = sizes
+            .iter()
+            .rev()
+            .take(5)
+            .map(|(s, r)| format!("{r} ({:.1} MiB)", *s as f64 / (1u64 << 20) as f64))
+            .collect();
+        return Err(format!(
+            "the bundle weighs {:.1} MiB, over the 64 MiB a GPU run carries; largest: {}",
+            total as f64 / (1u64 << 20) as f64,
+            largest.join(", ")
+        ));
+    }
+    eprintln!(
+        "run it on the GPU host: bash {}/run.sh [LOG_DIR] [PART...]",
+        out.display()
+    );
+    Ok(())
+}
+
+#[cfg(unix)]
+fn set_executable(p: &Path) -> Result<(), String> {
+    use std::os::unix::fs::PermissionsExt;
+    fs::set_permissions(p, fs::Permissions::from_mode(0o755))
+        .map_err(|e| format!("chmod {}: {e}", p.display()))
+}
+
+#[cfg(not(unix))]
+fn set_executable(_: &Path) -> Result<(), String> {
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn art(package: &str, kind: &str, target: &str, path: &str) -> Artifact {
+        Artifact {
+            package: package.into(),
+            target: target.into(),
+            kind: kind.into(),
+            test: true,
+            path: path.into(),
+        }
+    }
+
+    #[test]
+    fn options() {
+        let o = Options::parse(&[]).unwrap();
+        assert!(o.out.ends_with("bundle") && o.strip);
+        let o = Options::parse(&["--out".into(), "/tmp/b".into(), "--no-strip".into()]).unwrap();
+        assert_eq!(o.out, PathBuf::from("/tmp/b"));
+        assert!(!o.strip);
+        assert!(Options::parse(&["--check".into()]).is_err());
+    }
+
+    #[test]
+    fn names_must_be_unique() {
+        let v = unique(vec![
+            art("cuprite", "test", "arith", "/t/arith-1"),
+            art("cuprite-core", "lib", "cuprite_core", "/t/core-1"),
+            art("cuprite", "test", "arith", "/t/arith-1"),
+        ])
+        .unwrap();
+        assert_eq!(v.len(), 2);
+        assert!(unique(vec![
+            art("cuprite", "test", "arith", "/t/arith-1"),
+            art("cuprite", "test", "arith", "/t/arith-2"),
+        ])
+        .is_err());
+    }
+
+    #[test]
+    fn out_dir_is_replaced_only_when_it_is_a_bundle() {
+        let dir = std::env::temp_dir().join(format!("xtask-out-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        fs::write(dir.join("precious.txt"), "x").unwrap();
+        assert!(prepare_out(&dir).is_err());
+        assert!(dir.join("precious.txt").is_file());
+        fs::write(dir.join("MANIFEST.txt"), "").unwrap();
+        fs::write(dir.join("run.sh"), "").unwrap();
+        prepare_out(&dir).unwrap();
+        assert!(!dir.join("precious.txt").exists() && dir.join("tests").is_dir());
+        let _ = fs::remove_dir_all(&dir);
+    }
+}

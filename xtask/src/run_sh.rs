@@ -1,0 +1,280 @@
+//! The `run.sh` of a bundle: runs every test binary (GPU tests included), the comparison,
+//! the quickstart and, on request, the criterion benches, on a host without a Rust toolchain,
+//! with one log per binary and a one-line summary per binary.
+
+/// The script; `@BUILD_INFO@` becomes a comment line saying how the bundle was built.
+const TEMPLATE: &str = r##"#!/usr/bin/env bash
+# cuprite GPU bundle: the workspace's test binaries (built with the facade's `cuda` feature),
+# the comparison with NumPy/CuPy, the quickstart and the criterion benches, for a GPU host
+# with no Rust toolchain. Made by `cargo xtask bundle`.
+# @BUILD_INFO@
+#
+# usage: ./run.sh [LOG_DIR] [PART...]
+#   LOG_DIR   where the logs go (default: $OUT, else ./logs); one <name>.log per binary,
+#             summary.txt with the lines printed here, compare.{log,md,json}
+#   PART      tests | compare | quickstart | criterion | all
+#             (default: tests compare quickstart)
+#
+# Environment:
+#   TEST_FILTER      only test binaries whose name contains this (e.g. cuprite.test.)
+#   TEST_ARGS        extra libtest arguments for every test binary (e.g. "--test-threads 4")
+#   TEST_TIMEOUT     seconds per test binary (default 1200; needs `timeout`)
+#   BENCH_SCALE      sizes of the comparison (default 10 = the anchor sizes: 2 GB arrays,
+#                    50M-element sorts, 10000x10000 matmuls; about 20 GB of GPU memory)
+#   BENCH_RUNS       timed runs per workload (default 7)
+#   BENCH_BACKENDS   cuprite backends of the comparison (default cuda; cpu,cuda adds the CPU
+#                    backend, slow at scale 10)
+#   BENCH_ARGS       extra arguments of the comparison (e.g. "--filter sum,sort_f64")
+#   QUICKSTART_ARGS  arguments of the quickstart (default "--backend cuda")
+#   CRITERION_ARGS   extra arguments of every criterion bench (e.g. a name filter: cuda_)
+#   PYTHON           the interpreter with numpy and cupy (default python3)
+#
+# Doc tests are not in the bundle: rustdoc compiles them when they run, which needs a Rust
+# toolchain. Run `cargo test --doc --features cuprite/cuda` on a machine that has one.
+#
+# Exit status: 0 when every test binary passed and every part run succeeded; 1 otherwise
+# (a failed or crashed test binary, a wrong result or error in the comparison, ...).
+
+set -u
+B="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+
+usage() { sed -n '2,/^$/p' "$B/run.sh" | sed 's/^# \{0,1\}//'; }
+
+PARTS=()
+LOG=""
+for a in "$@"; do
+    case "$a" in
+        tests|compare|quickstart|criterion|all) PARTS+=("$a") ;;
+        -h|--help) usage; exit 0 ;;
+        *)
+            if [ -z "$LOG" ]; then LOG="$a"; else
+                echo "run.sh: unexpected argument $a (see --help)" >&2; exit 2
+            fi ;;
+    esac
+done
+[ -n "$LOG" ] || LOG="${OUT:-./logs}"
+[ "${#PARTS[@]}" -gt 0 ] || PARTS=(tests compare quickstart)
+mkdir -p "$LOG" && LOG="$(cd "$LOG" && pwd)" || { echo "run.sh: cannot use $LOG" >&2; exit 2; }
+want() {
+    local p
+    for p in "${PARTS[@]}"; do
+        if [ "$p" = "$1" ] || [ "$p" = all ]; then return 0; fi
+    done
+    return 1
+}
+
+SUMMARY="$LOG/summary.txt"
+: >"$SUMMARY"
+say() { printf '%s\n' "$*" | tee -a "$SUMMARY"; }
+now() { date +%s.%N; }
+since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
+
+export CUPRITE_FIXTURES_DIR="${CUPRITE_FIXTURES_DIR:-$B/fixtures}"
+export CUPRITE_BENCH_SCRIPTS="${CUPRITE_BENCH_SCRIPTS:-$B/scripts}"
+export CUPRITE_PYTHON="${PYTHON:-python3}"
+PY="$CUPRITE_PYTHON"
+WORK="$(mktemp -d)"
+trap 'rm -rf "$WORK"' EXIT
+TO=()
+if command -v timeout >/dev/null 2>&1; then TO=(timeout "${TEST_TIMEOUT:-1200}"); fi
+
+say "cuprite bundle run: $(date -u '+%Y-%m-%d %H:%M:%S UTC') on $(hostname 2>/dev/null || echo '?')"
+say "parts: ${PARTS[*]}; logs: $LOG"
+sed -n 's/^# built /built /p' "$B/run.sh" | tee -a "$SUMMARY"
+if command -v nvidia-smi >/dev/null 2>&1; then
+    nvidia-smi >"$LOG/nvidia-smi.log" 2>&1
+    nvidia-smi -L 2>/dev/null | tee -a "$SUMMARY"
+else
+    say "nvidia-smi: not found"
+fi
+"$PY" -c 'import sys, numpy; print("python", sys.version.split()[0], "numpy", numpy.__version__)' \
+    2>/dev/null | tee -a "$SUMMARY"
+"$PY" -c 'import cupy; print("cupy", cupy.__version__)' 2>/dev/null | tee -a "$SUMMARY"
+
+FAILED=()
+
+run_tests() {
+    local t name log start rc line p f i secs status
+    local bins=0 tp=0 tf=0 ti=0
+    say ""
+    say "== test binaries (--include-ignored), logs in $LOG/<name>.log"
+    for t in "$B"/tests/*; do
+        [ -f "$t" ] && [ -x "$t" ] || continue
+        name="$(basename "$t")"
+        case "$name" in *"${TEST_FILTER:-}"*) ;; *) continue ;; esac
+        log="$LOG/$name.log"
+        start="$(now)"
+        # shellcheck disable=SC2086
+        (cd "$WORK" && ${TO[@]+"${TO[@]}"} "$t" --include-ignored ${TEST_ARGS:-}) >"$log" 2>&1
+        rc=$?
+        secs="$(since "$start")"
+        bins=$((bins + 1))
+        line="$(grep -E '^test result: ' "$log" | tail -n 1)"
+        if [ -n "$line" ]; then
+            read -r p f i <<<"$(printf '%s\n' "$line" |
+                sed -E 's/.* ([0-9]+) passed; ([0-9]+) failed; ([0-9]+) ignored.*/\1 \2 \3/')"
+            tp=$((tp + p)); tf=$((tf + f)); ti=$((ti + i))
+            if [ "$rc" -eq 0 ]; then status=PASS; else status=FAIL; fi
+            say "$(printf '%-5s %-44s %6s passed %5s failed %5s ignored %8ss' \
+                "$status" "$name" "$p" "$f" "$i" "$secs")"
+            if [ "$rc" -ne 0 ]; then
+                FAILED+=("$name")
+                grep -E '^test .* \.\.\. FAILED$' "$log" | head -n 30 |
+                    sed -E 's/^test (.*) \.\.\. FAILED$/        failed: \1/' | tee -a "$SUMMARY"
+            fi
+        else
+            FAILED+=("$name")
+            if [ "$rc" -eq 124 ]; then status="TIMEOUT"; else status="CRASH (exit $rc)"; fi
+            say "$(printf '%-5s %-44s %s after %ss, no summary line; last lines:' \
+                FAIL "$name" "$status" "$secs")"
+            tail -n 8 "$log" | sed 's/^/        /' | tee -a "$SUMMARY"
+        fi
+    done
+    say "tests: $bins binaries, $tp passed, $tf failed, $ti ignored"
+}
+
+run_compare() {
+    local start rc
+    say ""
+    say "== comparison with NumPy/CuPy: scale ${BENCH_SCALE:-10}, backends ${BENCH_BACKENDS:-cuda}"
+    start="$(now)"
+    # shellcheck disable=SC2086
+    (cd "$WORK" && "$B/bin/numpy_compare" --backend "${BENCH_BACKENDS:-cuda}" \
+        --scale "${BENCH_SCALE:-10}" --runs "${BENCH_RUNS:-7}" --python "$PY" \
+        --json "$LOG/compare.json" --markdown "$LOG/compare.md" ${BENCH_ARGS:-}) \
+        >"$LOG/compare.log" 2>&1
+    rc=$?
+    if [ -f "$LOG/compare.md" ]; then tee -a "$SUMMARY" <"$LOG/compare.md"; fi
+    grep -A 100 '^FAILED' "$LOG/compare.log" | tee -a "$SUMMARY"
+    if [ "$rc" -eq 0 ]; then
+        say "PASS  compare ($(since "$start")s)"
+    else
+        FAILED+=(compare)
+        say "FAIL  compare: exit $rc after $(since "$start")s (see compare.log); last lines:"
+        tail -n 8 "$LOG/compare.log" | sed 's/^/        /' | tee -a "$SUMMARY"
+    fi
+}
+
+run_quickstart() {
+    local start rc
+    say ""
+    say "== quickstart ${QUICKSTART_ARGS:---backend cuda}"
+    start="$(now)"
+    # shellcheck disable=SC2086
+    (cd "$WORK" && "$B/bin/quickstart" ${QUICKSTART_ARGS:---backend cuda}) \
+        >"$LOG/quickstart.log" 2>&1
+    rc=$?
+    grep -E ' ms$|checked|MISMATCH' "$LOG/quickstart.log" | tee -a "$SUMMARY"
+    if [ "$rc" -eq 0 ]; then
+        say "PASS  quickstart ($(since "$start")s)"
+    else
+        FAILED+=(quickstart)
+        say "FAIL  quickstart: exit $rc (see quickstart.log); last lines:"
+        tail -n 8 "$LOG/quickstart.log" | sed 's/^/        /' | tee -a "$SUMMARY"
+    fi
+}
+
+run_criterion() {
+    local b name log rc
+    say ""
+    say "== criterion benches ${CRITERION_ARGS:-}"
+    for b in "$B"/benches/*; do
+        [ -f "$b" ] && [ -x "$b" ] || continue
+        name="$(basename "$b")"
+        log="$LOG/criterion.$name.log"
+        # shellcheck disable=SC2086
+        (cd "$WORK" && CARGO_TARGET_DIR="$WORK/target" "$b" --bench ${CRITERION_ARGS:-}) \
+            >"$log" 2>&1
+        rc=$?
+        # One line per bench: the name (alone on its line when long) and its time interval.
+        awk '/time:/ { if ($1 == "time:") print prev, $0; else print $0 } NF { prev = $0 }' \
+            "$log" | sed -E 's/ +/ /g' | tee -a "$SUMMARY"
+        if [ "$rc" -ne 0 ]; then
+            FAILED+=("criterion.$name")
+            say "FAIL  criterion $name: exit $rc (see $log)"
+        fi
+    done
+}
+
+if want tests; then run_tests; fi
+if want compare; then run_compare; fi
+if want quickstart; then run_quickstart; fi
+if want criterion; then run_criterion; fi
+
+say ""
+if [ "${#FAILED[@]}" -eq 0 ]; then
+    say "ALL PASSED"
+    exit 0
+fi
+say "FAILED: ${FAILED[*]}"
+exit 1
+"##;
+
+/// The script for a bundle built as `build_info` says (one line, no newline).
+pub fn script(build_info: &str) -> String {
+    TEMPLATE.replace("@BUILD_INFO@", &format!("built {build_info}"))
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::PermissionsExt;
+    use std::path::Path;
+    use std::process::Command;
+
+    fn write_exe(path: &Path, text: &str) {
+        std::fs::write(path, text).unwrap();
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+
+    /// A fake bundle: one passing, one failing and one crashing "test binary", a comparison
+    /// that writes its outputs; run.sh must summarise each and exit 1.
+    #[test]
+    fn run_sh_summarises_and_fails() {
+        let dir = std::env::temp_dir().join(format!("xtask-runsh-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        for d in ["tests", "bin", "logs"] {
+            std::fs::create_dir_all(dir.join(d)).unwrap();
+        }
+        write_exe(&dir.join("run.sh"), &script("for a test"));
+        write_exe(
+            &dir.join("tests/good"),
+            "#!/bin/sh\n[ \"$1\" = --include-ignored ] || exit 9\n\
+             echo 'test result: ok. 12 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.01s'\n",
+        );
+        write_exe(
+            &dir.join("tests/bad"),
+            "#!/bin/sh\necho 'test a::b ... FAILED'\n\
+             echo 'test result: FAILED. 3 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.01s'\nexit 101\n",
+        );
+        write_exe(&dir.join("tests/crash"), "#!/bin/sh\necho boom\nexit 139\n");
+        write_exe(
+            &dir.join("bin/numpy_compare"),
+            "#!/bin/sh\nwhile [ $# -gt 0 ]; do case $1 in --markdown) echo '| table |' > $2;; esac; shift; done\n",
+        );
+        let out = Command::new("bash")
+            .arg(dir.join("run.sh"))
+            .arg(dir.join("logs"))
+            .args(["tests", "compare"])
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(1), "{text}");
+        assert!(text.contains("PASS  good"), "{text}");
+        assert!(text.contains("FAIL  bad"), "{text}");
+        assert!(text.contains("failed: a::b"), "{text}");
+        assert!(text.contains("CRASH (exit 139)"), "{text}");
+        assert!(
+            text.contains("tests: 3 binaries, 15 passed, 1 failed, 0 ignored"),
+            "{text}"
+        );
+        assert!(
+            text.contains("| table |") && text.contains("PASS  compare"),
+            "{text}"
+        );
+        assert!(text.contains("FAILED: bad crash"), "{text}");
+        assert!(dir.join("logs/good.log").is_file());
+        assert!(dir.join("logs/summary.txt").is_file());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
