@@ -13,6 +13,8 @@ use crate::python::{cupy_available, numpy_available, run_script};
 use crate::report::{DeviceKind, Report, SystemRun};
 use crate::workloads::Workload;
 use cuprite::ArrayBackend;
+#[cfg(feature = "cuda")]
+use cuprite::BackendBase;
 use std::collections::HashMap;
 
 /// Median and minimum of the timed runs of one workload, per call. The times are device

@@ -59,19 +59,35 @@ __device__ __forceinline__ void contig_loop(long long n, long long head, VecFn v
     for (long long s = tid; s < ns; s += nt) one(s < head ? s : tail0 + (s - head));
 }
 
-// Buffer offsets of the element with C-order index i in two or three views of one shape.
+// Buffer offsets of the element with C-order index i (< the size) in one, two or three
+// views of one shape: one division per axis but the outermost.
+template <class I> __device__ __forceinline__ long long offset1(const Strided& a, I i) {
+    long long oa = a.offset;
+    for (int d = a.ndim - 1; d > 0; --d) {
+        const I n = (I)a.shape[d];
+        const I q = i / n;
+        oa += (long long)(i - q * n) * a.strides[d];
+        i = q;
+    }
+    if (a.ndim > 0) oa += (long long)i * a.strides[0];
+    return oa;
+}
 template <class I>
 __device__ __forceinline__ void offsets2(const Strided& a, const Strided& b, I i, long long& oa,
                                          long long& ob) {
     oa = a.offset;
     ob = b.offset;
-    for (int d = a.ndim - 1; d >= 0; --d) {
+    for (int d = a.ndim - 1; d > 0; --d) {
         const I n = (I)a.shape[d];
         const I q = i / n;
         const long long r = (long long)(i - q * n);
         oa += r * a.strides[d];
         ob += r * b.strides[d];
         i = q;
+    }
+    if (a.ndim > 0) {
+        oa += (long long)i * a.strides[0];
+        ob += (long long)i * b.strides[0];
     }
 }
 template <class I>
@@ -80,7 +96,7 @@ __device__ __forceinline__ void offsets3(const Strided& a, const Strided& b, con
     oa = a.offset;
     ob = b.offset;
     oc = c.offset;
-    for (int d = a.ndim - 1; d >= 0; --d) {
+    for (int d = a.ndim - 1; d > 0; --d) {
         const I n = (I)a.shape[d];
         const I q = i / n;
         const long long r = (long long)(i - q * n);
@@ -89,14 +105,11 @@ __device__ __forceinline__ void offsets3(const Strided& a, const Strided& b, con
         oc += r * c.strides[d];
         i = q;
     }
-}
-
-// Buffer offset of the element with C-order index i of one view.
-__device__ __forceinline__ long long offset1(const Strided& s, unsigned i) {
-    return strided_offset32(s, i);
-}
-__device__ __forceinline__ long long offset1(const Strided& s, long long i) {
-    return strided_offset(s, i);
+    if (a.ndim > 0) {
+        oa += (long long)i * a.strides[0];
+        ob += (long long)i * b.strides[0];
+        oc += (long long)i * c.strides[0];
+    }
 }
 
 // Grid-stride loop over n C-order indices, 32-bit when they fit.

@@ -21,13 +21,23 @@ __device__ __forceinline__ long long ix_wrap(long long t, long long n) { return 
 
 // Records in *first the smallest C-order position of an index outside -n..n (*first starts
 // at ~0ull; left so when every index is in range).
-extern "C" __global__ void index_check(const i64* __restrict__ idx, Strided si, i64 total, i64 n,
-                                       u64* first) {
-    GRID_STRIDE(o, total) {
-        long long t = idx[ix_off<long long>(si, o)];
+template <class I>
+__device__ __forceinline__ void check_body(const i64* __restrict__ idx, const Strided& si,
+                                           I total, i64 n, u64* first) {
+    for (I o = (I)blockIdx.x * blockDim.x + threadIdx.x; o < total; o += (I)gridDim.x * blockDim.x) {
+        long long t = idx[ix_off<I>(si, o)];
         if ((t < -n || t >= n) && (u64)o < *(volatile u64*)first) {
             atomicMin((unsigned long long*)first, (unsigned long long)o);
         }
+    }
+}
+
+extern "C" __global__ void index_check(const i64* __restrict__ idx, Strided si, i64 total, i64 n,
+                                       u64* first) {
+    if (total < 2147483648LL) {
+        check_body<unsigned>(idx, si, (unsigned)total, n, first);
+    } else {
+        check_body<long long>(idx, si, total, n, first);
     }
 }
 

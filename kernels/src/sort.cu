@@ -6,11 +6,13 @@
 // Sections (each program enables one with a #define, and sets T, the element type):
 // - SORT_RADIX: the stable LSD radix sort with 8-bit digits: `sort_hist` (all digit
 //   histograms of the keys in one read, plus the number of elements whose key does not
-//   decode to the same bits), `sort_onesweep_keys` / `sort_onesweep_pairs` (one pass: rank the
-//   digits of a tile, decoupled look-back across tiles for the global bucket offsets, stable
-//   scatter through shared memory), `sort_key_iota` (keys and identity permutation when no
-//   pass is needed) and `sort_block` (short lanes: a bitonic network over (key, index) pairs
-//   in shared memory, one or many lanes per block).
+//   decode to the same bits), `sort_offsets` (each possible pass's bucket starts: scans of
+//   the histograms, and of the lane numbers' digits), `sort_onesweep_keys` /
+//   `sort_onesweep_pairs` (one pass: rank the digits of a tile, decoupled look-back across
+//   tiles for the counts of earlier tiles, stable scatter through shared memory),
+//   `sort_key_iota` (keys and identity permutation when no pass is needed) and `sort_block`
+//   (short lanes: a bitonic network over (key, index) pairs in shared memory, one or many
+//   lanes per block).
 // - SORT_SEARCH: `sort_searchsorted`, one binary search per value.
 // - SORT_UNIQUE: run heads of sorted keys, counted per tile (`sort_uq_count`) and written
 //   compacted (`sort_uq_write`).
@@ -166,22 +168,9 @@ template <> struct Keys<c128> {
 
 typedef typename Keys<T>::K K;
 
-// Items per thread of a radix pass: a tile is SORT_THREADS * SORT_ITEMS keys (mirrors
-// `items` in crates/cuda/src/sort/plan.rs).
-#ifndef SORT_ITEMS_4
-#define SORT_ITEMS_4 16
-#endif
-#ifndef SORT_ITEMS_8
-#define SORT_ITEMS_8 12
-#endif
-#ifndef SORT_MINB_KEYS
-#define SORT_MINB_KEYS 4
-#endif
-#ifndef SORT_MINB_PAIRS
-#define SORT_MINB_PAIRS 3
-#endif
-#define SORT_ITEMS (sizeof(K) == 4 ? SORT_ITEMS_4 : (sizeof(K) == 8 ? SORT_ITEMS_8 : 8))
-#define SORT_TILE (SORT_THREADS * SORT_ITEMS)
+// Items per thread of a radix pass: a tile is SORT_THREADS * SORT_ITEMS(pairs) keys
+// (mirrors `items` in crates/cuda/src/sort/plan.rs).
+#define SORT_ITEMS(pairs) (sizeof(K) == 4 ? 16 : (sizeof(K) == 8 ? ((pairs) ? 12 : 14) : 8))
 
 // Block-wide sum of one value per thread (blockDim.x == SORT_THREADS); every thread gets it.
 __device__ __forceinline__ u32 block_sum(u32 v, u32* s_warp) {
@@ -291,8 +280,9 @@ struct PassArgs {
     u64 raw_out;   // T* (W_DECODE, W_GATHER)
     u64 idx_out;   // long long* (W_IDX): value modulo len
     u64 lookback;  // u32 or u64 per (tile, digit), zeroed
+    u64 lb_next;   // the next pass's look-back entries, cleared here (0: none)
     u64 counter;   // u32 tile counter, zeroed
-    u64 offsets;   // const u32[256]: global start of each digit's bucket
+    u64 offsets;   // const u32[256]: global start of each digit's bucket (sort_offsets)
     long long n;
     u32 len;       // lane length: lane of a value v is v / len
     int shift;     // bit of the digit (of the key, or of the lane)
@@ -334,12 +324,45 @@ template <class L> struct LookBack {
     }
 };
 
+// Elements of the lanes whose lane number has byte (shift / 8) equal to d.
+__device__ __forceinline__ u32 lane_count(long long lanes, u32 len, int shift, int d) {
+    const u64 block = 1ull << shift, period = block << 8;
+    const u64 l = (u64)lanes, full = l / period, rem = l % period, st = (u64)d * block;
+    const u64 part = rem > st ? (rem - st < block ? rem - st : block) : 0;
+    return (u32)((full * block + part) * len);
+}
+
+// offsets[r * 256 + d]: where the bucket of digit d starts in the output of a pass over
+// key byte r (r < sizeof(K), from `hist`) or lane-number byte r - sizeof(K); one block per
+// row.
+extern "C" __global__ void __launch_bounds__(SORT_THREADS)
+sort_offsets(const u32* __restrict__ hist, u32* __restrict__ offsets, long long lanes, u32 len) {
+    __shared__ u32 s_warp[SORT_WARPS];
+    const int r = blockIdx.x, d = threadIdx.x;
+    const u32 c = r < (int)sizeof(K) ? hist[r * RADIX + d]
+                                     : lane_count(lanes, len, 8 * (r - (int)sizeof(K)), d);
+    offsets[r * RADIX + d] = block_excl_scan(c, s_warp);
+}
+
+// Peers of this lane: the lanes of the warp with the same 8-bit digit.
+__device__ __forceinline__ u32 match_digit(u32 d) {
+    u32 peers = 0xffffffffu;
+#pragma unroll
+    for (int b = 0; b < 8; ++b) {
+        const u32 bit = (d >> b) & 1u;
+        const u32 bal = __ballot_sync(0xffffffffu, bit);
+        peers &= bit ? bal : ~bal;
+    }
+    return peers;
+}
+
 template <bool PAIRS>
 __device__ __forceinline__ void onesweep(const PassArgs& a) {
-    constexpr int ITEMS = SORT_ITEMS;
-    constexpr int TILE = SORT_TILE;
+    constexpr int ITEMS = SORT_ITEMS(PAIRS);
+    constexpr int TILE = SORT_THREADS * ITEMS;
     __shared__ u32 s_hist[SORT_WARPS * RADIX];
     __shared__ u32 s_delta[RADIX];
+    __shared__ u32 s_total[RADIX];
     __shared__ u32 s_warp[SORT_WARPS];
     __shared__ long long s_tile;
     K* s_keys = (K*)sort_smem;
@@ -355,48 +378,65 @@ __device__ __forceinline__ void onesweep(const PassArgs& a) {
     const long long base = tile * TILE;
     const long long wbase = base + (long long)warp * ITEMS * 32 + lane;
     const long long valid = n - base < TILE ? n - base : TILE;
+    const bool full = valid == TILE;
 
     // Load: warp w holds the contiguous run [base + w * ITEMS * 32, ... + ITEMS * 32).
     K keys[ITEMS];
     u32 vals[PAIRS ? ITEMS : 1];
-    u32 pk[ITEMS];
+    u32 pk[PAIRS ? ITEMS : 1];  // digits, then staged positions (pairs only)
     const T* raw = (const T*)a.raw_in;
-    const K* kin = (const K*)a.keys_in;
-    const u32* vin = (const u32*)a.vals_in;
+    if (a.in_raw) {
 #pragma unroll
-    for (int j = 0; j < ITEMS; ++j) {
-        const long long idx = wbase + j * 32;
-        K k = KeyMax<K>::get();
-        if (idx < n) k = a.in_raw ? Keys<T>::key(raw[idx]) : kin[idx];
-        keys[j] = k;
-        if constexpr (PAIRS) {
-            u32 v = 0;
-            if (idx < n) v = a.val_in == 1 ? (u32)idx : vin[idx];
-            vals[j] = v;
+        for (int j = 0; j < ITEMS; ++j) {
+            const long long idx = wbase + j * 32;
+            keys[j] = (full || idx < n) ? Keys<T>::key(raw[idx]) : KeyMax<K>::get();
+        }
+    } else {
+        const K* kin = (const K*)a.keys_in;
+#pragma unroll
+        for (int j = 0; j < ITEMS; ++j) {
+            const long long idx = wbase + j * 32;
+            keys[j] = (full || idx < n) ? kin[idx] : KeyMax<K>::get();
+        }
+    }
+    if constexpr (PAIRS) {
+        const u32* vin = (const u32*)a.vals_in;
+#pragma unroll
+        for (int j = 0; j < ITEMS; ++j) {
+            const long long idx = wbase + j * 32;
+            vals[j] = a.val_in == 1 ? (u32)idx : ((full || idx < n) ? vin[idx] : 0u);
         }
     }
 
-    // Digits, counted per warp at once (keys past the end take digit 255, after every
-    // real key, and are taken off the tile's count below).
+    // Where digit tid's bucket starts in this pass's output (from sort_offsets), read while
+    // the keys load.
+    s_total[tid] = ((const u32*)a.offsets)[tid];
+    // Clear this tile's look-back entries of the next pass (the previous pass used them).
+    if (a.lb_next) {
+        if (a.lb64) ((u64*)a.lb_next)[tile * RADIX + tid] = 0;
+        else ((u32*)a.lb_next)[tile * RADIX + tid] = 0;
+    }
+    // Digits, counted per warp at once. Keys past the end are all ones (digit 255, after
+    // every real key) and are taken off the tile's count below; so are values past the end.
     u32* wh = s_hist + warp * RADIX;
 #pragma unroll
     for (int j = 0; j < ITEMS; ++j) {
         u32 d;
         if constexpr (PAIRS) {
             d = a.lane_digit ? ((vals[j] / a.len) >> a.shift) & 255u : digit_of(keys[j], a.shift);
+            if (!full && wbase + j * 32 >= n) d = 255u;
+            pk[j] = d;
         } else {
             d = digit_of(keys[j], a.shift);
         }
-        if (wbase + j * 32 >= n) d = 255u;
-        pk[j] = d;
         atomicAdd(&wh[d], 1u);
     }
     __syncthreads();
 
     // Per digit (thread tid owns digit tid): warp offsets, the tile's count (published at
-    // once for the tiles after this one) and the tile's bucket start, added to the warp
-    // offsets so they become positions in the staged tile.
-    u32 count, start;
+    // once for the tiles after this one), the tile's bucket start (added to the warp offsets
+    // so they become positions in the staged tile) and the global bucket start `goff`.
+    u32 count, start, goff;
     {
         u32 sum = 0;
 #pragma unroll
@@ -409,69 +449,71 @@ __device__ __forceinline__ void onesweep(const PassArgs& a) {
         if (a.lb64) LookBack<u64>::publish(a.lookback, tile, tid, count);
         else LookBack<u32>::publish(a.lookback, tile, tid, count);
         start = block_excl_scan(sum, s_warp);
+        goff = s_total[tid];
 #pragma unroll
         for (int w = 0; w < SORT_WARPS; ++w) s_hist[w * RADIX + tid] += start;
     }
     __syncthreads();
 
-    // Rank and stage: peers with the same digit found with 8 ballots; the highest peer
-    // takes their positions from the warp's counter (shared-memory atomics of one warp are
-    // performed in order, so items keep their order); keys go to their staged positions.
+    // Rank and stage: the highest of the peers with one digit takes their positions from
+    // the warp's counter (shared-memory atomics of one warp are performed in order, so
+    // items keep their order); keys go to their staged positions.
     const u32 le_mask = 0xffffffffu >> (31 - lane);
 #pragma unroll
     for (int j = 0; j < ITEMS; ++j) {
-        const u32 d = pk[j];
-        u32 peers = 0xffffffffu;
-#pragma unroll
-        for (int b = 0; b < 8; ++b) {
-            const u32 bit = (d >> b) & 1u;
-            const u32 bal = __ballot_sync(0xffffffffu, bit);
-            peers &= bit ? bal : ~bal;
-        }
+        u32 d;
+        if constexpr (PAIRS) d = pk[j];
+        else d = digit_of(keys[j], a.shift);
+        const u32 peers = match_digit(d);
         const int leader = 31 - __clz(peers);
         const u32 below = __popc(peers & le_mask);
         u32 off = 0;
         if (lane == leader) off = atomicAdd(&wh[d], below);
         off = __shfl_sync(0xffffffffu, off, leader);
         const u32 loc = off + below - 1;
-        if (wbase + j * 32 < n) {
+        if (full || wbase + j * 32 < n) {
             s_keys[loc] = keys[j];
             s_dig[loc] = (unsigned char)d;
         }
-        pk[j] = loc;
+        if constexpr (PAIRS) pk[j] = loc;
     }
     // The counts of earlier tiles (by now mostly published), hence each digit's destination
-    // offset: dest = offsets[d] + before[d] + (i - start[d]) for staged position i.
+    // offset: dest = goff[d] + before[d] + (i - start[d]) for staged position i.
     {
         const u64 before = a.lb64 ? LookBack<u64>::prefix(a.lookback, tile, tid, count)
                                   : LookBack<u32>::prefix(a.lookback, tile, tid, count);
-        s_delta[tid] = ((const u32*)a.offsets)[tid] + (u32)before - start;
+        s_delta[tid] = goff + (u32)before - start;
     }
     __syncthreads();
 
     // Write the keys (and remember where each staged position went).
-    u32 dst[ITEMS];
+    u32 dst[PAIRS ? ITEMS : 1];
+    {
+        const bool wk = a.write & W_KEYS, wd = a.write & W_DECODE;
+        K* ko = (K*)a.keys_out;
+        T* ro = (T*)a.raw_out;
 #pragma unroll
-    for (int j = 0; j < ITEMS; ++j) {
-        const int i = j * SORT_THREADS + tid;
-        if (i < valid) {
-            const u32 dest = s_delta[s_dig[i]] + (u32)i;
-            dst[j] = dest;
-            const K k = s_keys[i];
-            if (a.write & W_KEYS) ((K*)a.keys_out)[dest] = k;
-            if (a.write & W_DECODE) ((T*)a.raw_out)[dest] = Keys<T>::decode(k);
+        for (int j = 0; j < ITEMS; ++j) {
+            const int i = j * SORT_THREADS + tid;
+            if (full || i < valid) {
+                const u32 dest = s_delta[s_dig[i]] + (u32)i;
+                if constexpr (PAIRS) dst[j] = dest;
+                const K k = s_keys[i];
+                if (wk) ko[dest] = k;
+                if (wd) ro[dest] = Keys<T>::decode(k);
+            }
         }
     }
     if constexpr (PAIRS) {
         __syncthreads();
 #pragma unroll
         for (int j = 0; j < ITEMS; ++j)
-            if (wbase + j * 32 < n) s_vals[pk[j]] = vals[j];
+            if (full || wbase + j * 32 < n) s_vals[pk[j]] = vals[j];
         __syncthreads();
 #pragma unroll
         for (int j = 0; j < ITEMS; ++j) {
             const int i = j * SORT_THREADS + tid;
-            if (i < valid) {
+            if (full || i < valid) {
                 const u32 v = s_vals[i];
                 const u32 dest = dst[j];
                 if (a.write & W_VALS) ((u32*)a.vals_out)[dest] = v;
@@ -482,10 +524,10 @@ __device__ __forceinline__ void onesweep(const PassArgs& a) {
     }
 }
 
-extern "C" __global__ void __launch_bounds__(SORT_THREADS, SORT_MINB_KEYS) sort_onesweep_keys(PassArgs a) {
+extern "C" __global__ void __launch_bounds__(SORT_THREADS, 4) sort_onesweep_keys(PassArgs a) {
     onesweep<false>(a);
 }
-extern "C" __global__ void __launch_bounds__(SORT_THREADS, SORT_MINB_PAIRS) sort_onesweep_pairs(PassArgs a) {
+extern "C" __global__ void __launch_bounds__(SORT_THREADS, 3) sort_onesweep_pairs(PassArgs a) {
     onesweep<true>(a);
 }
 

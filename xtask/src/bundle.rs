@@ -4,17 +4,21 @@
 //! ```text
 //! run.sh          runs it all, one log per binary (see the script's header)
 //! MANIFEST.txt    how it was built, and every file with its package, target and size
-//! tests/          every test binary of the workspace, built with the facade's `cuda`
+//! payload.tar.xz  the binaries (unpacked by run.sh into a temporary directory):
+//!   tests/        every test binary of the workspace, built with the facade's `cuda`
 //!                 feature (`cuprite.test.arith`, `cuprite-cuda.lib`, ...)
-//! benches/        the criterion benches (`cuprite-benches.bench.reduce`, ...)
-//! bin/            numpy_compare (the comparison runner) and quickstart
-//! scripts/        bench_numpy.py, bench_cupy.py (found by numpy_compare beside itself)
+//!   benches/      the criterion benches (`cuprite-benches.bench.reduce`, ...)
+//!   bin/          numpy_compare (the comparison runner) and quickstart
+//! scripts/        bench_numpy.py, bench_cupy.py (run.sh points numpy_compare at them)
 //! fixtures/       the NumPy-made test fixtures (run.sh exports CUPRITE_FIXTURES_DIR)
 //! ```
 //!
 //! All of it comes from one release profile (`cargo test --release`, `cargo bench`, `cargo
 //! build --release` share their dependencies' artifacts); binaries are stripped after they
-//! are copied. Doc tests cannot be bundled: rustdoc builds them when they run.
+//! are copied, then packed with xz (the stripped test binaries alone weigh more than the
+//! 64 MiB a GPU run carries; xz shrinks them about 8x). `--no-compress` leaves `tests/`,
+//! `benches/` and `bin/` unpacked. Doc tests cannot be bundled: rustdoc builds them when they
+//! run.
 
 use crate::cargo::{self, Artifact};
 use crate::run_sh;
@@ -37,15 +41,18 @@ pub struct Options {
     pub out: PathBuf,
     /// Whether to strip the binaries.
     pub strip: bool,
+    /// Whether to pack the binaries into `payload.tar.xz`.
+    pub compress: bool,
 }
 
 impl Options {
-    /// Parses `[--out DIR] [--no-strip]`; a relative `--out` is against the current
-    /// directory, the default `bundle/` against the workspace root.
+    /// Parses `[--out DIR] [--no-strip] [--no-compress]`; a relative `--out` is against
+    /// the current directory, the default `bundle/` against the workspace root.
     pub fn parse(args: &[String]) -> Result<Options, String> {
         let mut o = Options {
             out: root().join("bundle"),
             strip: true,
+            compress: true,
         };
         let mut it = args.iter();
         while let Some(a) = it.next() {
@@ -56,6 +63,7 @@ impl Options {
                     o.out = cwd.join(v);
                 }
                 "--no-strip" => o.strip = false,
+                "--no-compress" => o.compress = false,
                 other => return Err(format!("unknown bundle option {other}")),
             }
         }
@@ -272,8 +280,13 @@ pub fn bundle(opts: &Options) -> Result<(), String> {
         sizes.push((size, e.rel.clone()));
         manifest += &format!("{:<52} {:>10}  {}\n", e.rel, size, e.what);
     }
-    manifest += &format!("\ntotal {total} bytes\n");
+    manifest += &format!("\ntotal {total} bytes before packing\n");
     fs::write(out.join("MANIFEST.txt"), manifest).map_err(|e| format!("MANIFEST.txt: {e}"))?;
+    if opts.compress {
+        pack(out, &["tests", "benches", "bin"])?;
+        total = dir_size(out);
+        sizes = vec![(total, "payload.tar.xz and the rest".to_string())];
+    }
 
     sizes.sort();
     eprintln!(
@@ -301,6 +314,43 @@ pub fn bundle(opts: &Options) -> Result<(), String> {
         out.display()
     );
     Ok(())
+}
+
+/// Packs the directories `dirs` of `out` into `out/payload.tar.xz` and removes them.
+fn pack(out: &Path, dirs: &[&str]) -> Result<(), String> {
+    eprintln!("== tar -cJf payload.tar.xz {}", dirs.join(" "));
+    let status = Command::new("tar")
+        .env("XZ_OPT", "-6 -T0")
+        .arg("-cJf")
+        .arg(out.join("payload.tar.xz"))
+        .arg("-C")
+        .arg(out)
+        .args(dirs)
+        .status()
+        .map_err(|e| format!("could not run tar: {e}"))?;
+    if !status.success() {
+        return Err(format!(
+            "tar failed ({status}); --no-compress skips packing"
+        ));
+    }
+    for d in dirs {
+        fs::remove_dir_all(out.join(d)).map_err(|e| format!("removing {d}: {e}"))?;
+    }
+    Ok(())
+}
+
+/// Total size of the files under `dir`.
+fn dir_size(dir: &Path) -> u64 {
+    fs::read_dir(dir)
+        .map(|rd| {
+            rd.filter_map(|e| e.ok())
+                .map(|e| match e.file_type() {
+                    Ok(t) if t.is_dir() => dir_size(&e.path()),
+                    _ => e.metadata().map(|m| m.len()).unwrap_or(0),
+                })
+                .sum()
+        })
+        .unwrap_or(0)
 }
 
 #[cfg(unix)]
@@ -332,10 +382,11 @@ mod tests {
     #[test]
     fn options() {
         let o = Options::parse(&[]).unwrap();
-        assert!(o.out.ends_with("bundle") && o.strip);
+        assert!(o.out.ends_with("bundle") && o.strip && o.compress);
         let o = Options::parse(&["--out".into(), "/tmp/b".into(), "--no-strip".into()]).unwrap();
         assert_eq!(o.out, PathBuf::from("/tmp/b"));
-        assert!(!o.strip);
+        assert!(!o.strip && o.compress);
+        assert!(!Options::parse(&["--no-compress".into()]).unwrap().compress);
         assert!(Options::parse(&["--check".into()]).is_err());
     }
 
@@ -367,6 +418,11 @@ mod tests {
         fs::write(dir.join("run.sh"), "").unwrap();
         prepare_out(&dir).unwrap();
         assert!(!dir.join("precious.txt").exists() && dir.join("tests").is_dir());
+        fs::write(dir.join("tests/t"), "12345").unwrap();
+        fs::write(dir.join("bin/b"), "1").unwrap();
+        assert_eq!(dir_size(&dir), 6);
+        pack(&dir, &["tests", "bin"]).unwrap();
+        assert!(dir.join("payload.tar.xz").is_file() && !dir.join("tests").exists());
         let _ = fs::remove_dir_all(&dir);
     }
 }

@@ -36,7 +36,8 @@ commands:
   bundle [options]        build the GPU bundle: test binaries (with the cuda feature),
                           benches, quickstart, scripts and run.sh, stripped
       --out DIR           where (default bundle/; replaced if it holds a previous bundle)
-      --no-strip          keep the symbols";
+      --no-strip          keep the symbols
+      --no-compress       leave the binaries unpacked (no payload.tar.xz)";
 
 fn ci() -> bool {
     cargo::run(&["fmt", "--all", "--", "--check"], &[])

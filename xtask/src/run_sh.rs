@@ -6,7 +6,8 @@
 const TEMPLATE: &str = r##"#!/usr/bin/env bash
 # cuprite GPU bundle: the workspace's test binaries (built with the facade's `cuda` feature),
 # the comparison with NumPy/CuPy, the quickstart and the criterion benches, for a GPU host
-# with no Rust toolchain. Made by `cargo xtask bundle`.
+# with no Rust toolchain. Made by `cargo xtask bundle`. The binaries (tests/, benches/, bin/)
+# are packed in payload.tar.xz and unpacked into a temporary directory at each run.
 # @BUILD_INFO@
 #
 # usage: ./run.sh [LOG_DIR] [PART...]
@@ -75,6 +76,17 @@ export CUPRITE_PYTHON="${PYTHON:-python3}"
 PY="$CUPRITE_PYTHON"
 WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT
+# The binaries: tests/, benches/ and bin/ beside this script, or packed in payload.tar.xz
+# (unpacked here into a temporary directory, by tar or else by Python's tarfile).
+R="$B"
+if [ ! -d "$B/tests" ] && [ -f "$B/payload.tar.xz" ]; then
+    R="$WORK/payload"
+    mkdir -p "$R"
+    if ! tar -xJf "$B/payload.tar.xz" -C "$R" 2>/dev/null; then
+        "$PY" -c 'import sys, tarfile; tarfile.open(sys.argv[1]).extractall(sys.argv[2])' \
+            "$B/payload.tar.xz" "$R" || { echo "run.sh: cannot unpack payload.tar.xz" >&2; exit 2; }
+    fi
+fi
 TO=()
 if command -v timeout >/dev/null 2>&1; then TO=(timeout "${TEST_TIMEOUT:-1200}"); fi
 
@@ -98,7 +110,7 @@ run_tests() {
     local bins=0 tp=0 tf=0 ti=0
     say ""
     say "== test binaries (--include-ignored), logs in $LOG/<name>.log"
-    for t in "$B"/tests/*; do
+    for t in "$R"/tests/*; do
         [ -f "$t" ] && [ -x "$t" ] || continue
         name="$(basename "$t")"
         case "$name" in *"${TEST_FILTER:-}"*) ;; *) continue ;; esac
@@ -139,7 +151,7 @@ run_compare() {
     say "== comparison with NumPy/CuPy: scale ${BENCH_SCALE:-10}, backends ${BENCH_BACKENDS:-cuda}"
     start="$(now)"
     # shellcheck disable=SC2086
-    (cd "$WORK" && "$B/bin/numpy_compare" --backend "${BENCH_BACKENDS:-cuda}" \
+    (cd "$WORK" && "$R/bin/numpy_compare" --backend "${BENCH_BACKENDS:-cuda}" \
         --scale "${BENCH_SCALE:-10}" --runs "${BENCH_RUNS:-7}" --python "$PY" \
         --json "$LOG/compare.json" --markdown "$LOG/compare.md" ${BENCH_ARGS:-}) \
         >"$LOG/compare.log" 2>&1
@@ -161,7 +173,7 @@ run_quickstart() {
     say "== quickstart ${QUICKSTART_ARGS:---backend cuda}"
     start="$(now)"
     # shellcheck disable=SC2086
-    (cd "$WORK" && "$B/bin/quickstart" ${QUICKSTART_ARGS:---backend cuda}) \
+    (cd "$WORK" && "$R/bin/quickstart" ${QUICKSTART_ARGS:---backend cuda}) \
         >"$LOG/quickstart.log" 2>&1
     rc=$?
     grep -E ' ms$|checked|MISMATCH' "$LOG/quickstart.log" | tee -a "$SUMMARY"
@@ -178,7 +190,7 @@ run_criterion() {
     local b name log rc
     say ""
     say "== criterion benches ${CRITERION_ARGS:-}"
-    for b in "$B"/benches/*; do
+    for b in "$R"/benches/*; do
         [ -f "$b" ] && [ -x "$b" ] || continue
         name="$(basename "$b")"
         log="$LOG/criterion.$name.log"
@@ -275,6 +287,27 @@ mod tests {
         assert!(text.contains("FAILED: bad crash"), "{text}");
         assert!(dir.join("logs/good.log").is_file());
         assert!(dir.join("logs/summary.txt").is_file());
+
+        // The same binaries packed into payload.tar.xz.
+        let st = Command::new("tar")
+            .args(["-cJf", "payload.tar.xz", "tests", "bin"])
+            .current_dir(&dir)
+            .status()
+            .unwrap();
+        assert!(st.success());
+        std::fs::remove_dir_all(dir.join("tests")).unwrap();
+        std::fs::remove_dir_all(dir.join("bin")).unwrap();
+        let out = Command::new("bash")
+            .arg(dir.join("run.sh"))
+            .arg(dir.join("logs2"))
+            .args(["tests"])
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            text.contains("tests: 3 binaries, 15 passed, 1 failed"),
+            "{text}"
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

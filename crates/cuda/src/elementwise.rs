@@ -21,17 +21,16 @@ mod tests_compile;
 mod tests_gpu;
 
 use crate::buffer::CudaBuffer;
-use crate::ctype::cty;
+use crate::ctype::ctype;
 use crate::device::Cuda;
-use crate::launch::{arg, coalesce, BLOCK};
+use crate::launch::{arg, coalesce, Strided, BLOCK};
 use crate::modules::Func;
 use cuprite_core::backend::ElementwiseOps;
 use cuprite_core::ops::{BinaryOp, UnaryOp};
-use cuprite_core::{Element, Error, Layout, Result};
+use cuprite_core::{DType, Element, Error, Layout, Result};
 use cuprite_kernels::elementwise::{self as kern, Variant};
-use plan::{check_view, inplace_order, ptr_at, vec_width, vector_head, OpArgs};
+use plan::{check_view, inplace_order, vec_width, vector_head, ArgBytes, OpArgs};
 use std::ffi::c_void;
-use std::mem::size_of;
 
 /// Entry point of the contiguous kernel of every program.
 const CONTIG: &str = "ew_contig";
@@ -39,52 +38,81 @@ const CONTIG: &str = "ew_contig";
 const STRIDED: &str = "ew_strided";
 
 /// The module key of a program: `elementwise|<variant>|<NAME>|<T>|<Out>`.
-fn key<T: Element, O: Element>(variant: Variant, name: &str) -> String {
+fn key(variant: Variant, name: &str, t: DType, out: DType) -> String {
     format!(
         "elementwise|{}|{name}|{}|{}",
         variant.name(),
-        cty::<T>(),
-        cty::<O>()
+        ctype(t),
+        ctype(out)
     )
 }
 
 /// The error for an op the CUDA kernels have no functor for.
-fn unknown_op<T: Element>(name: &'static str) -> Error {
-    Error::UnsupportedDType {
-        op: name,
-        dtype: T::DTYPE,
+fn unknown_op(name: &'static str, dtype: DType) -> Error {
+    Error::UnsupportedDType { op: name, dtype }
+}
+
+/// One operand of a launch: its buffer's address, its element size and the view.
+#[derive(Clone, Copy)]
+struct Operand<'a> {
+    base: u64,
+    size: usize,
+    layout: &'a Layout,
+}
+
+impl<'a> Operand<'a> {
+    fn of<T: Element>(buf: &CudaBuffer<T>, layout: &'a Layout) -> Self {
+        Operand {
+            base: buf.device_ptr(),
+            size: std::mem::size_of::<T>(),
+            layout,
+        }
+    }
+}
+
+/// A launch of one element-wise program, apart from its operands.
+struct Launch<'a> {
+    variant: Variant,
+    /// The op (`None` for where).
+    name: Option<&'static str>,
+    t: DType,
+    out: DType,
+    /// The new C-contiguous result (`None` in place: the first operand is written).
+    out_ptr: Option<u64>,
+    /// The scalar operand of the scalar variants.
+    scalar: Option<ArgBytes>,
+    /// The op's parameters (`None` for where).
+    params: Option<&'a OpArgs>,
+}
+
+/// A kernel's argument pointers (16 at most).
+struct Args {
+    ptrs: [*mut c_void; 16],
+    len: usize,
+}
+
+impl Args {
+    fn push(&mut self, p: *mut c_void) {
+        self.ptrs[self.len] = p;
+        self.len += 1;
     }
 }
 
 impl Cuda {
     /// The kernel `kernel` of the program of `variant` for op `name` (`None`: where), element
-    /// type `T` and result type `O`.
-    fn ew_func<T: Element, O: Element>(
+    /// type `t` and result type `out`.
+    fn ew_func(
         &self,
         variant: Variant,
         name: Option<&str>,
+        t: DType,
+        out: DType,
         kernel: &str,
     ) -> Result<Func> {
-        let k = key::<T, O>(variant, name.unwrap_or("where"));
+        let k = key(variant, name.unwrap_or("where"), t, out);
         self.function(&k, kernel, || {
-            kern::source(variant, name, cty::<T>(), cty::<O>())
+            kern::source(variant, name, ctype(t), ctype(out))
         })
-    }
-
-    /// Launches an element-wise kernel over `n > 0` items of `per_thread` each.
-    ///
-    /// # Safety
-    /// As [`Cuda::launch`]: `args` match the kernel and every pointer covers what it touches.
-    unsafe fn ew_launch(
-        &self,
-        f: Func,
-        n: usize,
-        per_thread: usize,
-        args: &mut [*mut c_void],
-    ) -> Result<()> {
-        let grid = self.grid_for(n, per_thread);
-        // SAFETY: forwarded from the caller.
-        unsafe { self.launch(f, (grid, 1, 1), (BLOCK, 1, 1), 0, args) }
     }
 
     /// Checks an operand: on this device and every element of the view inside the buffer.
@@ -93,7 +121,111 @@ impl Cuda {
         check_view(op, b.len(), l)
     }
 
-    /// `out = op(a, s)` or `op(s, a)` (`variant` Scalar or RScalar) into a new buffer.
+    /// Runs one element-wise launch over operands of one shape (checked by the caller: on
+    /// this device, views inside their buffers; the result, if any, holds every element).
+    /// Nothing is launched for an empty shape.
+    fn ew_run(&self, l: &Launch, operands: &[Operand]) -> Result<()> {
+        let op = l.name.unwrap_or("where");
+        let k = operands.len();
+        let n = operands[0].layout.size();
+        if n == 0 {
+            return Ok(());
+        }
+        // In place, any order of the elements will do: take the destination's memory order.
+        let ordered: Vec<Layout>;
+        let mut layouts: [&Layout; 3] = [operands[0].layout; 3];
+        for (d, o) in layouts.iter_mut().zip(operands) {
+            *d = o.layout;
+        }
+        if l.out_ptr.is_none() && !layouts[0].is_c_contiguous() {
+            ordered = inplace_order(&layouts[..k]);
+            for (d, o) in layouts.iter_mut().zip(&ordered) {
+                *d = o;
+            }
+        }
+        let out_size = l.out.size_of();
+        let vw = vec_width(l.t.size_of(), out_size);
+        let mut offsets = [0usize; 3];
+        let contiguous = layouts[..k]
+            .iter()
+            .zip(&mut offsets)
+            .all(|(l, o)| l.contiguous_offset().map(|off| *o = off).is_some());
+        let out_ptr = l.out_ptr.unwrap_or(0);
+        let n64 = n as i64;
+        let mut ptrs = [0u64; 3];
+        let strided: Vec<Strided>;
+        let head: i64;
+        let mut args = Args {
+            ptrs: [std::ptr::null_mut(); 16],
+            len: 0,
+        };
+        if l.out_ptr.is_some() {
+            args.push(arg(&out_ptr));
+        }
+        let (f, per_thread) = if contiguous {
+            let mut aligned = [(out_ptr, out_size); 4];
+            for (i, o) in operands.iter().enumerate() {
+                ptrs[i] = o.base + (offsets[i] * o.size) as u64;
+                aligned[i + 1] = (ptrs[i], o.size);
+            }
+            let first = if l.out_ptr.is_some() { 0 } else { 1 };
+            head = vector_head(&aligned[first..k + 1], n, vw) as i64;
+            for p in &ptrs[..k] {
+                args.push(arg(p));
+            }
+            if let Some(s) = &l.scalar {
+                args.push(arg(s));
+            }
+            args.push(arg(&n64));
+            args.push(arg(&head));
+            (self.ew_func(l.variant, l.name, l.t, l.out, CONTIG)?, vw)
+        } else {
+            strided = coalesce(op, &layouts[..k])?;
+            for (i, o) in operands.iter().enumerate() {
+                ptrs[i] = o.base;
+            }
+            for p in &ptrs[..k] {
+                args.push(arg(p));
+            }
+            if let Some(s) = &l.scalar {
+                args.push(arg(s));
+            }
+            for s in &strided {
+                args.push(arg(s));
+            }
+            args.push(arg(&n64));
+            (self.ew_func(l.variant, l.name, l.t, l.out, STRIDED)?, 1)
+        };
+        if let Some(p) = l.params {
+            for a in [
+                arg(&p.t[0]),
+                arg(&p.t[1]),
+                arg(&p.d[0]),
+                arg(&p.d[1]),
+                arg(&p.k),
+            ] {
+                args.push(a);
+            }
+        }
+        let grid = self.grid_for(n, per_thread);
+        // SAFETY: the arguments follow the kernel's parameters as elementwise.cu declares
+        // them for every variant: [out] operand pointers [scalar] (n, head | views, n)
+        // [params], each a value of the C type the kernel reads (u64 pointers, `T` as its
+        // bytes, Strided, i64, f64). Every view lies inside its buffer (checked by the
+        // callers), the result holds n elements, and an in-place destination has no
+        // overlapping elements and shares no memory with the other operands (unique).
+        unsafe {
+            self.launch(
+                f,
+                (grid, 1, 1),
+                (BLOCK, 1, 1),
+                0,
+                &mut args.ptrs[..args.len],
+            )
+        }
+    }
+
+    /// `op(a, s)` or `op(s, a)` into a new buffer.
     fn ew_scalar<T: Element, K: BinaryOp<T>>(
         &self,
         variant: Variant,
@@ -103,69 +235,21 @@ impl Cuda {
         s: T,
     ) -> Result<CudaBuffer<K::Out>> {
         if !const { kern::has_binary(K::NAME) } {
-            return Err(unknown_op::<T>(K::NAME));
+            return Err(unknown_op(K::NAME, T::DTYPE));
         }
         self.ew_check(K::NAME, a, la)?;
-        let n = la.size();
-        let out = self.alloc::<K::Out>(n)?;
-        if n == 0 {
-            return Ok(out);
-        }
-        let p = OpArgs::<T>::new(K::NAME, &op.params())?;
-        let o = out.device_ptr();
-        let n64 = n as i64;
-        if let Some(off) = la.contiguous_offset() {
-            let f = self.ew_func::<T, K::Out>(variant, Some(K::NAME), CONTIG)?;
-            let ap = ptr_at(a, off);
-            let vw = vec_width(size_of::<T>(), size_of::<K::Out>());
-            let head = vector_head(&[(ap, size_of::<T>()), (o, size_of::<K::Out>())], n, vw) as i64;
-            // SAFETY: (out, a, s, n, head, params) as ew_contig of EW_SCALAR/EW_RSCALAR; `a`
-            // holds n elements from `off` (checked), `out` n.
-            unsafe {
-                self.ew_launch(
-                    f,
-                    n,
-                    vw,
-                    &mut [
-                        arg(&o),
-                        arg(&ap),
-                        arg(&s),
-                        arg(&n64),
-                        arg(&head),
-                        arg(&p.t[0]),
-                        arg(&p.t[1]),
-                        arg(&p.d[0]),
-                        arg(&p.d[1]),
-                        arg(&p.k),
-                    ],
-                )?;
-            }
-        } else {
-            let f = self.ew_func::<T, K::Out>(variant, Some(K::NAME), STRIDED)?;
-            let sa = coalesce(K::NAME, &[la])?.remove(0);
-            let ap = a.device_ptr();
-            // SAFETY: (out, a, s, sa, n, params) as ew_strided of EW_SCALAR/EW_RSCALAR; the
-            // view lies inside `a` (checked).
-            unsafe {
-                self.ew_launch(
-                    f,
-                    n,
-                    1,
-                    &mut [
-                        arg(&o),
-                        arg(&ap),
-                        arg(&s),
-                        arg(&sa),
-                        arg(&n64),
-                        arg(&p.t[0]),
-                        arg(&p.t[1]),
-                        arg(&p.d[0]),
-                        arg(&p.d[1]),
-                        arg(&p.k),
-                    ],
-                )?;
-            }
-        }
+        let out = self.alloc::<K::Out>(la.size())?;
+        let p = OpArgs::new::<T>(K::NAME, &op.params())?;
+        let launch = Launch {
+            variant,
+            name: Some(K::NAME),
+            t: T::DTYPE,
+            out: K::Out::DTYPE,
+            out_ptr: Some(out.device_ptr()),
+            scalar: Some(ArgBytes::of(s)),
+            params: Some(&p),
+        };
+        self.ew_run(&launch, &[Operand::of(a, la)])?;
         Ok(out)
     }
 }
@@ -178,67 +262,21 @@ impl ElementwiseOps for Cuda {
         lx: &Layout,
     ) -> Result<CudaBuffer<K::Out>> {
         if !const { kern::has_unary(K::NAME) } {
-            return Err(unknown_op::<T>(K::NAME));
+            return Err(unknown_op(K::NAME, T::DTYPE));
         }
         self.ew_check(K::NAME, x, lx)?;
-        let n = lx.size();
-        let out = self.alloc::<K::Out>(n)?;
-        if n == 0 {
-            return Ok(out);
-        }
-        let p = OpArgs::<T>::new(K::NAME, &op.params())?;
-        let o = out.device_ptr();
-        let n64 = n as i64;
-        if let Some(off) = lx.contiguous_offset() {
-            let f = self.ew_func::<T, K::Out>(Variant::Unary, Some(K::NAME), CONTIG)?;
-            let xp = ptr_at(x, off);
-            let vw = vec_width(size_of::<T>(), size_of::<K::Out>());
-            let head = vector_head(&[(xp, size_of::<T>()), (o, size_of::<K::Out>())], n, vw) as i64;
-            // SAFETY: (out, x, n, head, params) as ew_contig of EW_UNARY; `x` holds n
-            // elements from `off` (checked), `out` n.
-            unsafe {
-                self.ew_launch(
-                    f,
-                    n,
-                    vw,
-                    &mut [
-                        arg(&o),
-                        arg(&xp),
-                        arg(&n64),
-                        arg(&head),
-                        arg(&p.t[0]),
-                        arg(&p.t[1]),
-                        arg(&p.d[0]),
-                        arg(&p.d[1]),
-                        arg(&p.k),
-                    ],
-                )?;
-            }
-        } else {
-            let f = self.ew_func::<T, K::Out>(Variant::Unary, Some(K::NAME), STRIDED)?;
-            let sx = coalesce(K::NAME, &[lx])?.remove(0);
-            let xp = x.device_ptr();
-            // SAFETY: (out, x, sx, n, params) as ew_strided of EW_UNARY; the view lies inside
-            // `x` (checked), `out` holds n elements.
-            unsafe {
-                self.ew_launch(
-                    f,
-                    n,
-                    1,
-                    &mut [
-                        arg(&o),
-                        arg(&xp),
-                        arg(&sx),
-                        arg(&n64),
-                        arg(&p.t[0]),
-                        arg(&p.t[1]),
-                        arg(&p.d[0]),
-                        arg(&p.d[1]),
-                        arg(&p.k),
-                    ],
-                )?;
-            }
-        }
+        let out = self.alloc::<K::Out>(lx.size())?;
+        let p = OpArgs::new::<T>(K::NAME, &op.params())?;
+        let launch = Launch {
+            variant: Variant::Unary,
+            name: Some(K::NAME),
+            t: T::DTYPE,
+            out: K::Out::DTYPE,
+            out_ptr: Some(out.device_ptr()),
+            scalar: None,
+            params: Some(&p),
+        };
+        self.ew_run(&launch, &[Operand::of(x, lx)])?;
         Ok(out)
     }
 
@@ -251,72 +289,22 @@ impl ElementwiseOps for Cuda {
         lb: &Layout,
     ) -> Result<CudaBuffer<K::Out>> {
         if !const { kern::has_binary(K::NAME) } {
-            return Err(unknown_op::<T>(K::NAME));
+            return Err(unknown_op(K::NAME, T::DTYPE));
         }
         self.ew_check(K::NAME, a, la)?;
         self.ew_check(K::NAME, b, lb)?;
-        let n = la.size();
-        let out = self.alloc::<K::Out>(n)?;
-        if n == 0 {
-            return Ok(out);
-        }
-        let p = OpArgs::<T>::new(K::NAME, &op.params())?;
-        let o = out.device_ptr();
-        let n64 = n as i64;
-        if let (Some(oa), Some(ob)) = (la.contiguous_offset(), lb.contiguous_offset()) {
-            let f = self.ew_func::<T, K::Out>(Variant::Binary, Some(K::NAME), CONTIG)?;
-            let (ap, bp) = (ptr_at(a, oa), ptr_at(b, ob));
-            let vw = vec_width(size_of::<T>(), size_of::<K::Out>());
-            let (st, so) = (size_of::<T>(), size_of::<K::Out>());
-            let head = vector_head(&[(ap, st), (bp, st), (o, so)], n, vw) as i64;
-            // SAFETY: (out, a, b, n, head, params) as ew_contig of EW_BINARY; `a` and `b`
-            // hold n elements from their offsets (checked), `out` n.
-            unsafe {
-                self.ew_launch(
-                    f,
-                    n,
-                    vw,
-                    &mut [
-                        arg(&o),
-                        arg(&ap),
-                        arg(&bp),
-                        arg(&n64),
-                        arg(&head),
-                        arg(&p.t[0]),
-                        arg(&p.t[1]),
-                        arg(&p.d[0]),
-                        arg(&p.d[1]),
-                        arg(&p.k),
-                    ],
-                )?;
-            }
-        } else {
-            let f = self.ew_func::<T, K::Out>(Variant::Binary, Some(K::NAME), STRIDED)?;
-            let s = coalesce(K::NAME, &[la, lb])?;
-            let (ap, bp) = (a.device_ptr(), b.device_ptr());
-            // SAFETY: (out, a, b, sa, sb, n, params) as ew_strided of EW_BINARY; both views
-            // lie inside their buffers (checked), `out` holds n elements.
-            unsafe {
-                self.ew_launch(
-                    f,
-                    n,
-                    1,
-                    &mut [
-                        arg(&o),
-                        arg(&ap),
-                        arg(&bp),
-                        arg(&s[0]),
-                        arg(&s[1]),
-                        arg(&n64),
-                        arg(&p.t[0]),
-                        arg(&p.t[1]),
-                        arg(&p.d[0]),
-                        arg(&p.d[1]),
-                        arg(&p.k),
-                    ],
-                )?;
-            }
-        }
+        let out = self.alloc::<K::Out>(la.size())?;
+        let p = OpArgs::new::<T>(K::NAME, &op.params())?;
+        let launch = Launch {
+            variant: Variant::Binary,
+            name: Some(K::NAME),
+            t: T::DTYPE,
+            out: K::Out::DTYPE,
+            out_ptr: Some(out.device_ptr()),
+            scalar: None,
+            params: Some(&p),
+        };
+        self.ew_run(&launch, &[Operand::of(a, la), Operand::of(b, lb)])?;
         Ok(out)
     }
 
@@ -343,71 +331,20 @@ impl ElementwiseOps for Cuda {
         lx: &Layout,
     ) -> Result<()> {
         if !const { kern::has_unary(K::NAME) } {
-            return Err(unknown_op::<T>(K::NAME));
+            return Err(unknown_op(K::NAME, T::DTYPE));
         }
         self.ew_check(K::NAME, x, lx)?;
-        let n = lx.size();
-        if n == 0 {
-            return Ok(());
-        }
-        let p = OpArgs::<T>::new(K::NAME, &op.params())?;
-        let n64 = n as i64;
-        let ordered;
-        let lx = if lx.is_c_contiguous() {
-            lx
-        } else {
-            ordered = inplace_order(&[lx]);
-            &ordered[0]
+        let p = OpArgs::new::<T>(K::NAME, &op.params())?;
+        let launch = Launch {
+            variant: Variant::UnaryInplace,
+            name: Some(K::NAME),
+            t: T::DTYPE,
+            out: T::DTYPE,
+            out_ptr: None,
+            scalar: None,
+            params: Some(&p),
         };
-        if let Some(off) = lx.contiguous_offset() {
-            let f = self.ew_func::<T, T>(Variant::UnaryInplace, Some(K::NAME), CONTIG)?;
-            let xp = ptr_at(x, off);
-            let vw = vec_width(size_of::<T>(), size_of::<T>());
-            let head = vector_head(&[(xp, size_of::<T>())], n, vw) as i64;
-            // SAFETY: (x, n, head, params) as ew_contig of EW_UNARY_INPLACE; `x` holds n
-            // elements from `off` (checked) and is written by this launch only.
-            unsafe {
-                self.ew_launch(
-                    f,
-                    n,
-                    vw,
-                    &mut [
-                        arg(&xp),
-                        arg(&n64),
-                        arg(&head),
-                        arg(&p.t[0]),
-                        arg(&p.t[1]),
-                        arg(&p.d[0]),
-                        arg(&p.d[1]),
-                        arg(&p.k),
-                    ],
-                )?;
-            }
-        } else {
-            let f = self.ew_func::<T, T>(Variant::UnaryInplace, Some(K::NAME), STRIDED)?;
-            let sx = coalesce(K::NAME, &[lx])?.remove(0);
-            let xp = x.device_ptr();
-            // SAFETY: (x, sx, n, params) as ew_strided of EW_UNARY_INPLACE; the view lies
-            // inside `x` (checked) and has no overlapping elements (the trait's contract).
-            unsafe {
-                self.ew_launch(
-                    f,
-                    n,
-                    1,
-                    &mut [
-                        arg(&xp),
-                        arg(&sx),
-                        arg(&n64),
-                        arg(&p.t[0]),
-                        arg(&p.t[1]),
-                        arg(&p.d[0]),
-                        arg(&p.d[1]),
-                        arg(&p.k),
-                    ],
-                )?;
-            }
-        }
-        Ok(())
+        self.ew_run(&launch, &[Operand::of(x, lx)])
     }
 
     fn binary_inplace<T: Element, K: BinaryOp<T, Out = T>>(
@@ -419,75 +356,21 @@ impl ElementwiseOps for Cuda {
         lb: &Layout,
     ) -> Result<()> {
         if !const { kern::has_binary(K::NAME) } {
-            return Err(unknown_op::<T>(K::NAME));
+            return Err(unknown_op(K::NAME, T::DTYPE));
         }
         self.ew_check(K::NAME, a, la)?;
         self.ew_check(K::NAME, b, lb)?;
-        let n = la.size();
-        if n == 0 {
-            return Ok(());
-        }
-        let p = OpArgs::<T>::new(K::NAME, &op.params())?;
-        let n64 = n as i64;
-        let ordered;
-        let (la, lb) = if la.is_c_contiguous() {
-            (la, lb)
-        } else {
-            ordered = inplace_order(&[la, lb]);
-            (&ordered[0], &ordered[1])
+        let p = OpArgs::new::<T>(K::NAME, &op.params())?;
+        let launch = Launch {
+            variant: Variant::BinaryInplace,
+            name: Some(K::NAME),
+            t: T::DTYPE,
+            out: T::DTYPE,
+            out_ptr: None,
+            scalar: None,
+            params: Some(&p),
         };
-        if let (Some(oa), Some(ob)) = (la.contiguous_offset(), lb.contiguous_offset()) {
-            let f = self.ew_func::<T, T>(Variant::BinaryInplace, Some(K::NAME), CONTIG)?;
-            let (ap, bp) = (ptr_at(a, oa), ptr_at(b, ob));
-            let vw = vec_width(size_of::<T>(), size_of::<T>());
-            let head = vector_head(&[(ap, size_of::<T>()), (bp, size_of::<T>())], n, vw) as i64;
-            // SAFETY: (a, b, n, head, params) as ew_contig of EW_BINARY_INPLACE; both hold n
-            // elements from their offsets (checked); `a` is unique, so `b` is other memory.
-            unsafe {
-                self.ew_launch(
-                    f,
-                    n,
-                    vw,
-                    &mut [
-                        arg(&ap),
-                        arg(&bp),
-                        arg(&n64),
-                        arg(&head),
-                        arg(&p.t[0]),
-                        arg(&p.t[1]),
-                        arg(&p.d[0]),
-                        arg(&p.d[1]),
-                        arg(&p.k),
-                    ],
-                )?;
-            }
-        } else {
-            let f = self.ew_func::<T, T>(Variant::BinaryInplace, Some(K::NAME), STRIDED)?;
-            let s = coalesce(K::NAME, &[la, lb])?;
-            let (ap, bp) = (a.device_ptr(), b.device_ptr());
-            // SAFETY: (a, b, sa, sb, n, params) as ew_strided of EW_BINARY_INPLACE; both
-            // views lie inside their buffers (checked), `a`'s elements do not overlap.
-            unsafe {
-                self.ew_launch(
-                    f,
-                    n,
-                    1,
-                    &mut [
-                        arg(&ap),
-                        arg(&bp),
-                        arg(&s[0]),
-                        arg(&s[1]),
-                        arg(&n64),
-                        arg(&p.t[0]),
-                        arg(&p.t[1]),
-                        arg(&p.d[0]),
-                        arg(&p.d[1]),
-                        arg(&p.k),
-                    ],
-                )?;
-            }
-        }
-        Ok(())
+        self.ew_run(&launch, &[Operand::of(a, la), Operand::of(b, lb)])
     }
 
     fn binary_scalar_inplace<T: Element, K: BinaryOp<T, Out = T>>(
@@ -498,73 +381,20 @@ impl ElementwiseOps for Cuda {
         s: T,
     ) -> Result<()> {
         if !const { kern::has_binary(K::NAME) } {
-            return Err(unknown_op::<T>(K::NAME));
+            return Err(unknown_op(K::NAME, T::DTYPE));
         }
         self.ew_check(K::NAME, a, la)?;
-        let n = la.size();
-        if n == 0 {
-            return Ok(());
-        }
-        let p = OpArgs::<T>::new(K::NAME, &op.params())?;
-        let n64 = n as i64;
-        let ordered;
-        let la = if la.is_c_contiguous() {
-            la
-        } else {
-            ordered = inplace_order(&[la]);
-            &ordered[0]
+        let p = OpArgs::new::<T>(K::NAME, &op.params())?;
+        let launch = Launch {
+            variant: Variant::ScalarInplace,
+            name: Some(K::NAME),
+            t: T::DTYPE,
+            out: T::DTYPE,
+            out_ptr: None,
+            scalar: Some(ArgBytes::of(s)),
+            params: Some(&p),
         };
-        if let Some(off) = la.contiguous_offset() {
-            let f = self.ew_func::<T, T>(Variant::ScalarInplace, Some(K::NAME), CONTIG)?;
-            let ap = ptr_at(a, off);
-            let vw = vec_width(size_of::<T>(), size_of::<T>());
-            let head = vector_head(&[(ap, size_of::<T>())], n, vw) as i64;
-            // SAFETY: (a, s, n, head, params) as ew_contig of EW_SCALAR_INPLACE; `a` holds n
-            // elements from `off` (checked).
-            unsafe {
-                self.ew_launch(
-                    f,
-                    n,
-                    vw,
-                    &mut [
-                        arg(&ap),
-                        arg(&s),
-                        arg(&n64),
-                        arg(&head),
-                        arg(&p.t[0]),
-                        arg(&p.t[1]),
-                        arg(&p.d[0]),
-                        arg(&p.d[1]),
-                        arg(&p.k),
-                    ],
-                )?;
-            }
-        } else {
-            let f = self.ew_func::<T, T>(Variant::ScalarInplace, Some(K::NAME), STRIDED)?;
-            let sa = coalesce(K::NAME, &[la])?.remove(0);
-            let ap = a.device_ptr();
-            // SAFETY: (a, s, sa, n, params) as ew_strided of EW_SCALAR_INPLACE; the view lies
-            // inside `a` (checked) and has no overlapping elements.
-            unsafe {
-                self.ew_launch(
-                    f,
-                    n,
-                    1,
-                    &mut [
-                        arg(&ap),
-                        arg(&s),
-                        arg(&sa),
-                        arg(&n64),
-                        arg(&p.t[0]),
-                        arg(&p.t[1]),
-                        arg(&p.d[0]),
-                        arg(&p.d[1]),
-                        arg(&p.k),
-                    ],
-                )?;
-            }
-        }
-        Ok(())
+        self.ew_run(&launch, &[Operand::of(a, la)])
     }
 
     fn where_<T: Element>(
@@ -580,58 +410,22 @@ impl ElementwiseOps for Cuda {
         self.ew_check(OP, cond, lc)?;
         self.ew_check(OP, a, la)?;
         self.ew_check(OP, b, lb)?;
-        let n = la.size();
-        let out = self.alloc::<T>(n)?;
-        if n == 0 {
-            return Ok(out);
-        }
-        let o = out.device_ptr();
-        let n64 = n as i64;
-        let contig = (
-            lc.contiguous_offset(),
-            la.contiguous_offset(),
-            lb.contiguous_offset(),
-        );
-        if let (Some(oc), Some(oa), Some(ob)) = contig {
-            let f = self.ew_func::<T, T>(Variant::Where, None, CONTIG)?;
-            let (cp, ap, bp) = (ptr_at(cond, oc), ptr_at(a, oa), ptr_at(b, ob));
-            let vw = vec_width(size_of::<T>(), size_of::<T>());
-            let st = size_of::<T>();
-            let head = vector_head(&[(o, st), (cp, 1), (ap, st), (bp, st)], n, vw) as i64;
-            // SAFETY: (out, c, a, b, n, head) as ew_contig of EW_WHERE; every operand holds n
-            // elements from its offset (checked), `out` n.
-            unsafe {
-                self.ew_launch(
-                    f,
-                    n,
-                    vw,
-                    &mut [arg(&o), arg(&cp), arg(&ap), arg(&bp), arg(&n64), arg(&head)],
-                )?;
-            }
-        } else {
-            let f = self.ew_func::<T, T>(Variant::Where, None, STRIDED)?;
-            let s = coalesce(OP, &[lc, la, lb])?;
-            let (cp, ap, bp) = (cond.device_ptr(), a.device_ptr(), b.device_ptr());
-            // SAFETY: (out, c, a, b, sc, sa, sb, n) as ew_strided of EW_WHERE; every view lies
-            // inside its buffer (checked), `out` holds n elements.
-            unsafe {
-                self.ew_launch(
-                    f,
-                    n,
-                    1,
-                    &mut [
-                        arg(&o),
-                        arg(&cp),
-                        arg(&ap),
-                        arg(&bp),
-                        arg(&s[0]),
-                        arg(&s[1]),
-                        arg(&s[2]),
-                        arg(&n64),
-                    ],
-                )?;
-            }
-        }
+        let out = self.alloc::<T>(la.size())?;
+        let launch = Launch {
+            variant: Variant::Where,
+            name: None,
+            t: T::DTYPE,
+            out: T::DTYPE,
+            out_ptr: Some(out.device_ptr()),
+            scalar: None,
+            params: None,
+        };
+        let operands = [
+            Operand::of(cond, lc),
+            Operand::of(a, la),
+            Operand::of(b, lb),
+        ];
+        self.ew_run(&launch, &operands)?;
         Ok(out)
     }
 }

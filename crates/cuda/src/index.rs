@@ -48,9 +48,15 @@ enum ScatterPath {
     Winner64,
 }
 
-/// The scatter strategy for `lanes` lanes of `m` indices each.
-fn scatter_path(lanes: usize, m: usize) -> ScatterPath {
-    if lanes >= LANES_FILL_DEVICE || m <= SHORT_LANE {
+/// Destination elements per index of a lane above which one thread per lane beats zeroing
+/// a winner slot for every destination element (about 1 us per index walked in order against
+/// about 1 us per million slots zeroed).
+const SPARSE_LANE: usize = 1 << 20;
+
+/// The scatter strategy for `lanes` lanes of `m` indices each into a destination of
+/// `dst_size` elements.
+fn scatter_path(lanes: usize, m: usize, dst_size: usize) -> ScatterPath {
+    if lanes >= LANES_FILL_DEVICE || m <= SHORT_LANE || m.saturating_mul(SPARSE_LANE) <= dst_size {
         ScatterPath::Lanes
     } else if m < u32::MAX as usize {
         ScatterPath::Winner32
@@ -470,7 +476,7 @@ impl IndexOps for Cuda {
         let views = coalesce(OP, &[&lds, li, lv])?;
         let (dp, ip, vp) = (dst.device_ptr(), idx.device_ptr(), values.device_ptr());
         let dax = ld.strides()[axis] as i64;
-        match scatter_path(lanes, m) {
+        match scatter_path(lanes, m, ld.size()) {
             ScatterPath::Lanes => {
                 let axis_strides = [dax, li.strides()[axis] as i64, lv.strides()[axis] as i64];
                 self.scatter_lanes::<T>(dp, ip, vp, &views, axis_strides, n, m, q, lanes)
@@ -491,6 +497,9 @@ impl IndexOps for Cuda {
         }
     }
 }
+
+#[cfg(test)]
+pub(crate) mod tests_gpu;
 
 #[cfg(test)]
 mod tests {
@@ -542,10 +551,13 @@ mod tests {
 
     #[test]
     fn scatter_paths() {
-        assert_eq!(scatter_path(1, 4), ScatterPath::Lanes);
-        assert_eq!(scatter_path(1 << 20, 1 << 20), ScatterPath::Lanes);
-        assert_eq!(scatter_path(1, 1000), ScatterPath::Winner32);
-        assert_eq!(scatter_path(2, u32::MAX as usize), ScatterPath::Winner64);
+        assert_eq!(scatter_path(1, 4, 10), ScatterPath::Lanes);
+        assert_eq!(scatter_path(1 << 20, 1 << 20, 1 << 40), ScatterPath::Lanes);
+        assert_eq!(scatter_path(1, 1000, 1000), ScatterPath::Winner32);
+        // A few indices into a huge destination: no destination-sized winner buffer.
+        assert_eq!(scatter_path(1, 100, 1 << 30), ScatterPath::Lanes);
+        let m = u32::MAX as usize;
+        assert_eq!(scatter_path(2, m, 2 * m), ScatterPath::Winner64);
     }
 
     #[test]

@@ -361,6 +361,9 @@ impl MaskOps for Cuda {
 }
 
 #[cfg(test)]
+mod tests_gpu;
+
+#[cfg(test)]
 mod tests {
     use super::*;
     use cuprite_core::DType;

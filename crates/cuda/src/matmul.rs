@@ -18,6 +18,8 @@
 mod cublas;
 mod int;
 mod plan;
+#[cfg(test)]
+mod tests_gpu;
 
 use crate::buffer::CudaBuffer;
 use crate::ctype::cty;

@@ -109,12 +109,13 @@ pub(crate) fn vec_width(t_size: usize, out_size: usize) -> usize {
 
 /// The number of leading elements to process one by one so that every pointer (address, size
 /// of its element) is aligned to a whole vector of `vw` elements after them; `n` (everything
-/// one by one) when no such head exists or `vw` is 1 and a pointer is misaligned.
+/// one by one) when no such head exists or `vw` is 1 and a pointer is misaligned. Element
+/// sizes and `vw` are powers of two.
 pub(crate) fn vector_head(ptrs: &[(u64, usize)], n: usize, vw: usize) -> usize {
     (0..vw)
         .find(|&h| {
             ptrs.iter()
-                .all(|&(p, s)| (p + (h * s) as u64) % (vw * s) as u64 == 0)
+                .all(|&(p, s)| (p + (h * s) as u64) & ((vw * s) as u64 - 1) == 0)
         })
         .map_or(n, |h| h.min(n))
 }
@@ -176,11 +177,13 @@ mod tests {
 
     #[test]
     fn parameters_fill_their_slots() {
-        let b = ArgBytes::of;
         let a = OpArgs::new::<f64>("clip", &[Scalar::F64(-1.0), Scalar::F64(2.0)]).unwrap();
-        assert_eq!((a.t, a.d), ([b(-1.0), b(2.0)], [-1.0, 2.0]));
+        assert_eq!(
+            (a.t, a.d),
+            ([ArgBytes::of(-1.0), ArgBytes::of(2.0)], [-1.0, 2.0])
+        );
         let a = OpArgs::new::<i64>("clip", &[Scalar::I64(-3), Scalar::I64(9)]).unwrap();
-        assert_eq!((a.t, a.k), ([b(-3i64), b(9i64)], -3));
+        assert_eq!((a.t, a.k), ([ArgBytes::of(-3i64), ArgBytes::of(9i64)], -3));
         let a = OpArgs::new::<u8>(
             "isclose",
             &[Scalar::F64(1e-5), Scalar::F64(1e-8), Scalar::Bool(true)],

@@ -7,6 +7,7 @@
 
 use super::tests_gpu::{self, TestElem};
 use crate::device::Cuda;
+use cuprite_core::backend::ElementwiseOps;
 use cuprite_core::ops::*;
 use cuprite_core::{c128, c64, DType, Element, Scalar};
 use cuprite_kernels::elementwise::Variant;
@@ -60,7 +61,9 @@ where
         let label = format!("{}/{}", K::NAME, T::DTYPE);
         c.run(
             label,
-            Box::new(move |d| tests_gpu::check_unary::<T, K>(d, op)),
+            Box::new(move |d| {
+                tests_gpu::check_unary(d, K::NAME, &|x| op.apply(x), &|b, l| d.unary(op, b, l))
+            }),
         );
     }
 }
@@ -79,7 +82,10 @@ impl<T: TestElem, K: UnaryOp<T, Out = T>> UnaryInplaceYes for Probe<K, T> {
         let label = format!("{}/{} in place", K::NAME, T::DTYPE);
         c.run(
             label,
-            Box::new(move |d| tests_gpu::check_unary_inplace::<T, K>(d, op)),
+            Box::new(move |d| {
+                let gpu = |b: &mut _, l: &_| d.unary_inplace(op, b, l);
+                tests_gpu::check_unary_inplace(d, K::NAME, &|x| op.apply(x), &gpu)
+            }),
         );
     }
 }
@@ -103,7 +109,15 @@ where
         let label = format!("{}/{}", K::NAME, T::DTYPE);
         c.run(
             label,
-            Box::new(move |d| tests_gpu::check_binary::<T, K>(d, op)),
+            Box::new(move |d| {
+                tests_gpu::check_binary(
+                    d,
+                    K::NAME,
+                    &|x, y| op.apply(x, y),
+                    &|a, la, b, lb| d.binary(op, a, la, b, lb),
+                    &|a, la, s, first| d.binary_scalar(op, a, la, s, first),
+                )
+            }),
         );
     }
 }
@@ -124,7 +138,12 @@ impl<T: TestElem, K: BinaryOp<T, Out = T>> BinaryInplaceYes for Probe<K, T> {
         let label = format!("{}/{} in place", K::NAME, T::DTYPE);
         c.run(
             label,
-            Box::new(move |d| tests_gpu::check_binary_inplace::<T, K>(d, op)),
+            Box::new(move |d| {
+                let gpu = |a: &mut _, la: &_, b: &_, lb: &_| d.binary_inplace(op, a, la, b, lb);
+                let gpu_scalar = |a: &mut _, la: &_, s| d.binary_scalar_inplace(op, a, la, s);
+                let host = |x, y| op.apply(x, y);
+                tests_gpu::check_binary_inplace(d, K::NAME, &host, &gpu, &gpu_scalar)
+            }),
         );
     }
 }

@@ -4,7 +4,7 @@
 use super::key;
 use super::probe::all_cases;
 use crate::ctype::ctype;
-use cuprite_core::{c128, DType};
+use cuprite_core::DType;
 use cuprite_kernels::elementwise::{source, Variant};
 
 /// Every program: the (op, dtype) pairs core allows in each variant they use, and `where`
@@ -68,15 +68,15 @@ fn program_counts_cover_every_variant() {
 #[test]
 fn keys_name_variant_op_and_types() {
     assert_eq!(
-        key::<f64, bool>(Variant::Binary, "less"),
+        key(Variant::Binary, "less", DType::F64, DType::Bool),
         "elementwise|binary|less|double|bool"
     );
     assert_eq!(
-        key::<c128, f64>(Variant::Unary, "absolute"),
+        key(Variant::Unary, "absolute", DType::C128, DType::F64),
         "elementwise|unary|absolute|c128|double"
     );
     assert_eq!(
-        key::<u8, u8>(Variant::ScalarInplace, "multiply"),
+        key(Variant::ScalarInplace, "multiply", DType::U8, DType::U8),
         "elementwise|scalar_inplace|multiply|u8|u8"
     );
 }

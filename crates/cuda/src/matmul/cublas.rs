@@ -1,8 +1,9 @@
 //! cuBLAS for the f32, f64, c64 and c128 products: one handle per device, created on first
 //! use with the device's context current, bound to the device's stream and left in the
 //! default math mode (full precision: no TF32, no emulation), kept for the life of the
-//! process in the device's table of library handles. Calls go through the 64-bit-integer API
-//! (`cublas?gemm_v2_64`, `cublas?gemmStridedBatched_64`), so no size or stride is narrowed.
+//! process in the device's table of library handles. Calls go through `cublas?gemm_v2` and
+//! `cublas?gemmStridedBatched`, or their 64-bit-integer twins (`_64`) when a size or leading
+//! dimension does not fit in an `int`, so nothing is ever narrowed.
 //! Every raw cuBLAS call of the crate is in this file.
 
 use super::plan::Trans;
@@ -119,26 +120,96 @@ fn op(t: Trans) -> sys::cublasOperation_t {
 pub(crate) unsafe fn gemm(dev: &Cuda, h: Handle, dtype: DType, g: &Gemm) -> Result<()> {
     dev.bind()?;
     let (h, ta, tb) = (h.0, op(g.transa), op(g.transb));
+    // The 32-bit-integer API (what CuPy and PyTorch call) when every size fits in an `int`,
+    // the 64-bit one otherwise; batch strides are 64-bit in both.
+    let narrow = [g.m, g.n, g.k, g.lda, g.ldb, g.ldc, g.batch]
+        .iter()
+        .all(|&v| i32::try_from(v).is_ok());
+    let i = |v: i64| v as i32;
     macro_rules! run {
-        ($ty:ty, $one:expr, $zero:expr, $single:ident, $batched:ident) => {{
+        ($ty:ty, $one:expr, $zero:expr, $single:ident, $batched:ident,
+         $single64:ident, $batched64:ident) => {{
             let (one, zero): ($ty, $ty) = ($one, $zero);
             let (a, b, c) = (g.a as *const $ty, g.b as *const $ty, g.c as *mut $ty);
-            if g.batch == 1 {
-                // SAFETY: the caller guarantees the matrices; alpha and beta are host values
-                // (the handle is in the default host pointer mode) that outlive the call.
-                call(stringify!($single), || unsafe {
-                    sys::$single(
-                        h, ta, tb, g.m, g.n, g.k, &one, a, g.lda, b, g.ldb, &zero, c, g.ldc,
-                    )
-                })
-            } else {
-                // SAFETY: as above, for every batch item.
-                call(stringify!($batched), || unsafe {
-                    sys::$batched(
-                        h, ta, tb, g.m, g.n, g.k, &one, a, g.lda, g.stride_a, b, g.ldb, g.stride_b,
-                        &zero, c, g.ldc, g.stride_c, g.batch,
-                    )
-                })
+            // One safety argument covers the four calls: the caller guarantees the matrices
+            // of every batch item; alpha and beta are host values (the handle is in the
+            // default host pointer mode) that outlive the call; narrowed sizes fit in an int.
+            match (g.batch == 1, narrow) {
+                (true, true) => {
+                    let f = || {
+                        // SAFETY: see above.
+                        unsafe {
+                            sys::$single(
+                                h,
+                                ta,
+                                tb,
+                                i(g.m),
+                                i(g.n),
+                                i(g.k),
+                                &one,
+                                a,
+                                i(g.lda),
+                                b,
+                                i(g.ldb),
+                                &zero,
+                                c,
+                                i(g.ldc),
+                            )
+                        }
+                    };
+                    call(stringify!($single), f)
+                }
+                (false, true) => {
+                    let f = || {
+                        // SAFETY: see above.
+                        unsafe {
+                            sys::$batched(
+                                h,
+                                ta,
+                                tb,
+                                i(g.m),
+                                i(g.n),
+                                i(g.k),
+                                &one,
+                                a,
+                                i(g.lda),
+                                g.stride_a,
+                                b,
+                                i(g.ldb),
+                                g.stride_b,
+                                &zero,
+                                c,
+                                i(g.ldc),
+                                g.stride_c,
+                                i(g.batch),
+                            )
+                        }
+                    };
+                    call(stringify!($batched), f)
+                }
+                (true, false) => {
+                    let f = || {
+                        // SAFETY: see above.
+                        unsafe {
+                            sys::$single64(
+                                h, ta, tb, g.m, g.n, g.k, &one, a, g.lda, b, g.ldb, &zero, c, g.ldc,
+                            )
+                        }
+                    };
+                    call(stringify!($single64), f)
+                }
+                (false, false) => {
+                    let f = || {
+                        // SAFETY: see above.
+                        unsafe {
+                            sys::$batched64(
+                                h, ta, tb, g.m, g.n, g.k, &one, a, g.lda, g.stride_a, b, g.ldb,
+                                g.stride_b, &zero, c, g.ldc, g.stride_c, g.batch,
+                            )
+                        }
+                    };
+                    call(stringify!($batched64), f)
+                }
             }
         }};
     }
@@ -149,6 +220,8 @@ pub(crate) unsafe fn gemm(dev: &Cuda, h: Handle, dtype: DType, g: &Gemm) -> Resu
             f32,
             1.0,
             0.0,
+            cublasSgemm_v2,
+            cublasSgemmStridedBatched,
             cublasSgemm_v2_64,
             cublasSgemmStridedBatched_64
         ),
@@ -156,6 +229,8 @@ pub(crate) unsafe fn gemm(dev: &Cuda, h: Handle, dtype: DType, g: &Gemm) -> Resu
             f64,
             1.0,
             0.0,
+            cublasDgemm_v2,
+            cublasDgemmStridedBatched,
             cublasDgemm_v2_64,
             cublasDgemmStridedBatched_64
         ),
@@ -163,6 +238,8 @@ pub(crate) unsafe fn gemm(dev: &Cuda, h: Handle, dtype: DType, g: &Gemm) -> Resu
             sys::cuComplex,
             c32(1.0),
             c32(0.0),
+            cublasCgemm_v2,
+            cublasCgemmStridedBatched,
             cublasCgemm_v2_64,
             cublasCgemmStridedBatched_64
         ),
@@ -170,6 +247,8 @@ pub(crate) unsafe fn gemm(dev: &Cuda, h: Handle, dtype: DType, g: &Gemm) -> Resu
             sys::cuDoubleComplex,
             c64(1.0),
             c64(0.0),
+            cublasZgemm_v2,
+            cublasZgemmStridedBatched,
             cublasZgemm_v2_64,
             cublasZgemmStridedBatched_64
         ),

@@ -1,7 +1,7 @@
 //! Host-side planning of the sort kernels: key widths and tile sizes per element type, the
 //! radix passes worth running (a digit that is the same in every key moves nothing and is
-//! skipped), the digit histograms of lane numbers (known without looking at the data), the
-//! bucket offsets each pass scatters to, and the layout of the short-lane block sort.
+//! skipped; lane numbers, whose digit histograms are known without looking at the data,
+//! follow the key digits), and the layout of the short-lane block sort.
 
 use cuprite_core::DType;
 use cuprite_kernels::sort::{RADIX, THREADS};
@@ -24,37 +24,28 @@ pub(crate) fn sig_bytes(d: DType) -> usize {
     }
 }
 
-/// Test-only tuning: items per thread for 4- and 8-byte keys, minimum blocks per SM of the
-/// keys-only and pair passes.
-#[cfg(test)]
-pub(crate) static TUNE: std::sync::Mutex<Option<[usize; 4]>> = std::sync::Mutex::new(None);
-
-/// Keys per thread of a radix pass (`SORT_ITEMS` in sort.cu).
-pub(crate) fn items(d: DType) -> usize {
-    #[cfg(test)]
-    if let Some(t) = *TUNE.lock().unwrap() {
-        match key_bytes(d) {
-            4 => return t[0],
-            8 => return t[1],
-            _ => {}
-        }
-    }
-    match key_bytes(d) {
-        4 => 16,
-        8 => 12,
+/// Keys per thread of a radix pass, keys only or with values (`SORT_ITEMS` in sort.cu).
+pub(crate) fn items(d: DType, pairs: bool) -> usize {
+    match (key_bytes(d), pairs) {
+        (4, _) => 16,
+        (8, false) => 14,
+        (8, true) => 12,
         _ => 8,
     }
 }
 
 /// Keys per block (tile) of a radix pass.
-pub(crate) fn tile(d: DType) -> usize {
-    items(d) * THREADS as usize
+pub(crate) fn tile(d: DType, pairs: bool) -> usize {
+    items(d, pairs) * THREADS as usize
 }
 
 /// Dynamic shared memory of a radix pass: the tile's keys and their digits.
-pub(crate) fn pass_shared(d: DType) -> u32 {
-    (tile(d) * (key_bytes(d) + 1)) as u32
+pub(crate) fn pass_shared(d: DType, pairs: bool) -> u32 {
+    (tile(d, pairs) * (key_bytes(d) + 1)) as u32
 }
+
+/// Blocks per SM of the histogram kernel.
+pub(crate) const HIST_BLOCKS_PER_SM: u32 = 4;
 
 /// Elements a radix sort handles at once: values and positions are 32-bit on the device.
 pub(crate) const RADIX_MAX: usize = u32::MAX as usize;
@@ -110,34 +101,43 @@ pub(crate) enum Digit {
     Lane(u32),
 }
 
-/// One radix pass: its digit and where each digit's bucket starts in the output.
-#[derive(Clone, Debug, PartialEq)]
-pub(crate) struct Pass {
-    pub digit: Digit,
-    pub offsets: [u32; RADIX],
-}
-
-impl Pass {
+impl Digit {
     /// The bit of the digit within its key or lane number.
-    pub(crate) fn shift(&self) -> i32 {
-        match self.digit {
+    pub(crate) fn shift(self) -> i32 {
+        match self {
             Digit::Key(b) | Digit::Lane(b) => 8 * b as i32,
         }
     }
 }
 
-/// Exclusive scan of bucket counts: the first output position of each bucket.
-pub(crate) fn bucket_offsets(counts: &[u64]) -> [u32; RADIX] {
-    let mut out = [0u32; RADIX];
-    let mut acc = 0u64;
-    for (o, &c) in out.iter_mut().zip(counts) {
-        *o = acc as u32;
-        acc += c;
+/// The passes of a stable LSD radix sort of `lanes` lanes of `len` keys (`n = lanes * len`,
+/// `0 < n <= RADIX_MAX`) whose digit histograms are `hist` (`hist[p * 256 + d]`: keys with
+/// byte `p` equal to `d`, for the `sig_bytes` low bytes that can vary): the key bytes from
+/// least significant up, then the bytes of the lane number, leaving out every digit that is
+/// the same for all keys. (Each pass's bucket offsets are the exclusive scan of its
+/// histogram; the kernel scans it, and counts lane numbers with `lane_count`, the twin of
+/// [`lane_hist`].)
+pub(crate) fn plan_passes(hist: &[u32], sig_bytes: usize, lanes: usize, len: usize) -> Vec<Digit> {
+    let n = (lanes * len) as u64;
+    let mut passes: Vec<Digit> = (0..sig_bytes)
+        .filter(|&b| {
+            !hist[b * RADIX..(b + 1) * RADIX]
+                .iter()
+                .any(|&c| c as u64 == n)
+        })
+        .map(|b| Digit::Key(b as u32))
+        .collect();
+    let mut b = 0u32;
+    while lanes > 1 && (1u128 << (8 * b)) < lanes as u128 {
+        passes.push(Digit::Lane(b));
+        b += 1;
     }
-    out
+    passes
 }
 
-/// Elements per value of byte `b` of the lane number, over `lanes` lanes of `len`.
+/// Elements per value of byte `b` of the lane number, over `lanes` lanes of `len` (what
+/// `lane_count` in sort.cu computes per digit).
+#[cfg(test)]
 pub(crate) fn lane_hist(lanes: usize, len: usize, b: u32) -> [u64; RADIX] {
     let block = 1u128 << (8 * b); // lanes in a row with the same byte
     let period = block << 8; // the byte's values repeat with this period
@@ -150,38 +150,6 @@ pub(crate) fn lane_hist(lanes: usize, len: usize, b: u32) -> [u64; RADIX] {
         *o = ((full * block + partial) * len as u128) as u64;
     }
     out
-}
-
-/// The passes of a stable LSD radix sort of `lanes` lanes of `len` keys (`n = lanes * len`,
-/// `0 < n <= RADIX_MAX`) whose digit histograms are `hist` (`hist[p * 256 + d]`: keys with
-/// byte `p` equal to `d`, for the `sig_bytes` low bytes that can vary): the key bytes from
-/// least significant up, then the bytes of the lane number, leaving out every digit that is
-/// the same for all keys.
-pub(crate) fn plan_passes(hist: &[u32], sig_bytes: usize, lanes: usize, len: usize) -> Vec<Pass> {
-    let n = (lanes * len) as u64;
-    let mut passes = Vec::new();
-    for b in 0..sig_bytes {
-        let counts: Vec<u64> = hist[b * RADIX..(b + 1) * RADIX]
-            .iter()
-            .map(|&c| c as u64)
-            .collect();
-        if counts.iter().any(|&c| c == n) {
-            continue;
-        }
-        passes.push(Pass {
-            digit: Digit::Key(b as u32),
-            offsets: bucket_offsets(&counts),
-        });
-    }
-    let mut b = 0u32;
-    while lanes > 1 && (1u128 << (8 * b)) < lanes as u128 {
-        passes.push(Pass {
-            digit: Digit::Lane(b),
-            offsets: bucket_offsets(&lane_hist(lanes, len, b)),
-        });
-        b += 1;
-    }
-    passes
 }
 
 #[cfg(test)]
@@ -204,25 +172,24 @@ mod tests {
         // Keys below 256: only byte 0 varies.
         let keys: Vec<u32> = (0..1000).map(|i| (i * 7 % 200) as u32).collect();
         let p = plan_passes(&hist32(&keys), 4, 1, keys.len());
-        assert_eq!(p.len(), 1);
-        assert_eq!(p[0].digit, Digit::Key(0));
+        assert_eq!(p, vec![Digit::Key(0)]);
+        // bool and u8 keys: only byte 0 is counted (the rest of `hist` is zero).
+        let mut h = vec![0u32; 4 * RADIX];
+        h[0] = 3;
+        h[1] = 4;
+        assert_eq!(plan_passes(&h, 1, 1, 7), vec![Digit::Key(0)]);
+        h[1] = 0;
+        h[0] = 7;
+        assert!(plan_passes(&h, 1, 1, 7).is_empty());
         // Equal keys: nothing to do.
         assert!(plan_passes(&hist32(&[5; 10]), 4, 1, 10).is_empty());
         // A key varying in bytes 1 and 3 only.
         let keys = [0x0100_0000u32, 0x0000_0100, 0x0100_0000];
         let p = plan_passes(&hist32(&keys), 4, 1, 3);
-        let digits: Vec<Digit> = p.iter().map(|p| p.digit).collect();
-        assert_eq!(digits, vec![Digit::Key(1), Digit::Key(3)]);
+        assert_eq!(p, vec![Digit::Key(1), Digit::Key(3)]);
         assert_eq!(p[0].shift(), 8);
         assert_eq!(p[1].shift(), 24);
-    }
-
-    #[test]
-    fn offsets_are_exclusive_scans() {
-        let keys = [3u32, 1, 3, 0, 255, 3];
-        let p = plan_passes(&hist32(&keys), 4, 1, keys.len());
-        let o = &p[0].offsets;
-        assert_eq!((o[0], o[1], o[2], o[3], o[4], o[255]), (0, 1, 2, 2, 5, 5));
+        assert_eq!(Digit::Lane(2).shift(), 16);
     }
 
     #[test]
@@ -231,10 +198,9 @@ mod tests {
         let len = 3;
         let keys: Vec<u32> = (0..lanes * len).map(|i| (i % 5) as u32).collect();
         let p = plan_passes(&hist32(&keys), 4, lanes, len);
-        let digits: Vec<Digit> = p.iter().map(|p| p.digit).collect();
         // 70000 lanes need 3 bytes of lane number.
         assert_eq!(
-            digits,
+            p,
             vec![
                 Digit::Key(0),
                 Digit::Lane(0),
@@ -245,10 +211,7 @@ mod tests {
         // One lane needs no lane pass; 256 lanes one, 257 two.
         assert_eq!(plan_passes(&hist32(&[1, 2]), 4, 1, 2).len(), 1);
         let n256 = plan_passes(&hist32(&vec![1; 512]), 4, 256, 2);
-        assert_eq!(
-            n256.iter().map(|p| p.digit).collect::<Vec<_>>(),
-            vec![Digit::Lane(0)]
-        );
+        assert_eq!(n256, vec![Digit::Lane(0)]);
         assert_eq!(plan_passes(&hist32(&vec![1; 514]), 4, 257, 2).len(), 2);
     }
 
@@ -279,10 +242,15 @@ mod tests {
             DType::C64,
             DType::C128,
         ] {
-            // Static shared memory of a pass is 9 KiB and change; all of it under 48 KiB.
-            assert!(pass_shared(d) as usize + 9 * 1024 + 64 < 48 * 1024, "{d:?}");
-            // A tile's ranks and positions fit the 16 bits the kernel packs them in.
-            assert!(tile(d) <= 1 << 16);
+            for pairs in [false, true] {
+                // Static shared memory of a pass is 9 KiB and change; all under 48 KiB.
+                assert!(
+                    pass_shared(d, pairs) as usize + 9 * 1024 + 64 < 48 * 1024,
+                    "{d:?}"
+                );
+                // A tile's positions fit the u16 ranks and the per-tile counts.
+                assert!(tile(d, pairs) <= 1 << 16);
+            }
             let bp = block_plan(d, 1, block_max_len(d));
             assert!(bp.shared as usize <= 48 * 1024, "{d:?}");
             assert_eq!((bp.lpb, bp.blocks), (1, 1));

@@ -4,13 +4,15 @@
 //!    elements whose key does not decode to their own bits (`-0.0`, non-canonical NaNs);
 //!    the counters come back to the host in one small read (the only synchronisation).
 //! 2. The host plans the passes ([`plan_passes`]): digits constant over all keys are
-//!    skipped, lane-number digits follow the key digits (so lanes stay apart, stably), and
-//!    each pass's bucket offsets are the exclusive scan of its histogram.
-//! 3. One `sort_onesweep_*` launch per pass: each block takes the next tile, ranks its
-//!    digits, learns the counts of earlier tiles by decoupled look-back and scatters through
-//!    shared memory. The first pass makes keys from the elements; the last one writes the
-//!    requested output (decoded keys, exact elements gathered by index, indices along the
-//!    lane, or keys and permutation), so keys never round-trip through memory needlessly.
+//!    skipped, lane-number digits follow the key digits (so lanes stay apart, stably).
+//! 3. One `sort_onesweep_*` launch per pass: each block takes the next tile, scans the
+//!    pass's histogram for the buckets' global starts, ranks its digits, learns the counts
+//!    of earlier tiles by decoupled look-back and scatters through shared memory. The first
+//!    pass makes keys from the elements; the last one writes the requested output (decoded
+//!    keys, exact elements gathered by index, indices along the lane, or keys and
+//!    permutation), so keys never round-trip through memory needlessly. Look-back entries
+//!    live in two regions used by alternate passes; each pass clears the other region for
+//!    the next, so only the first region is zeroed up front.
 //!
 //! Values (`u32` positions) travel with the keys only when needed: argsorts, several lanes,
 //! exact output of elements that keys cannot reproduce, or a permutation asked for.
@@ -35,6 +37,7 @@ pub(crate) struct PassArgs {
     pub raw_out: u64,
     pub idx_out: u64,
     pub lookback: u64,
+    pub lb_next: u64,
     pub counter: u64,
     pub offsets: u64,
     pub n: i64,
@@ -87,24 +90,6 @@ fn radix_key<T: Element>() -> String {
 impl Cuda {
     /// A kernel of the radix section for `T`.
     pub(crate) fn radix_fn<T: Element>(&self, name: &str) -> Result<crate::modules::Func> {
-        #[cfg(test)]
-        if let Some(t) = *plan::TUNE.lock().unwrap() {
-            let v: Vec<String> = t.iter().map(|x| x.to_string()).collect();
-            let key = format!("{}|{}", radix_key::<T>(), v.join(","));
-            return self.function(&key, name, || {
-                cuprite_kernels::program(
-                    &[ks::SOURCE],
-                    &[
-                        ("SORT_RADIX", "1"),
-                        ("T", cty::<T>()),
-                        ("SORT_ITEMS_4", &v[0]),
-                        ("SORT_ITEMS_8", &v[1]),
-                        ("SORT_MINB_KEYS", &v[2]),
-                        ("SORT_MINB_PAIRS", &v[3]),
-                    ],
-                )
-            });
-        }
         self.function(&radix_key::<T>(), name, || ks::radix_program(cty::<T>()))
     }
 
@@ -157,7 +142,8 @@ impl Cuda {
         {
             let f = self.radix_fn::<T>("sort_hist")?;
             let (hp, nn) = (hist.device_ptr(), n as i64);
-            let grid = (n.div_ceil(ks::THREADS as usize) as u32).min(self.inner.sm_count * 4);
+            let grid = (n.div_ceil(ks::THREADS as usize) as u32)
+                .min(self.inner.sm_count * plan::HIST_BLOCKS_PER_SM);
             // SAFETY: `src` holds `n` elements of T; `hist` holds kb * 256 + 1 counters.
             unsafe {
                 self.launch(
@@ -166,6 +152,29 @@ impl Cuda {
                     (ks::THREADS, 1, 1),
                     0,
                     &mut [arg(&src), arg(&nn), arg(&hp)],
+                )?;
+            }
+        }
+        // Bucket offsets of every possible pass (key bytes, then lane-number bytes), made on
+        // the device while the host reads the histograms.
+        let offsets = scratch(self, (kb + 4) * RADIX * 4)?;
+        {
+            let f = self.radix_fn::<T>("sort_offsets")?;
+            let (hp, op, ln, le) = (
+                hist.device_ptr(),
+                offsets.device_ptr(),
+                lanes as i64,
+                len as u32,
+            );
+            // SAFETY: `hist` holds kb * 256 counters, `offsets` (kb + 4) * 256; one block per
+            // row of 256.
+            unsafe {
+                self.launch(
+                    f,
+                    ((kb + 4) as u32, 1, 1),
+                    (ks::THREADS, 1, 1),
+                    0,
+                    &mut [arg(&hp), arg(&op), arg(&ln), arg(&le)],
                 )?;
             }
         }
@@ -186,18 +195,16 @@ impl Cuda {
             return Ok(done);
         }
 
-        // 3. Offsets, look-back state and ping-pong buffers.
-        let offsets: Vec<i32> = passes
-            .iter()
-            .flat_map(|p| p.offsets.iter().map(|&o| o as i32))
-            .collect();
-        let offsets = self.upload(&offsets)?;
-        let tile = plan::tile(d);
+        // 3. Look-back state and ping-pong buffers.
+        let tile = plan::tile(d, pairs);
         let tiles = n.div_ceil(tile);
         let lb64 = plan::lookback_64(n);
-        let per_pass = tiles * RADIX * if lb64 { 8 } else { 4 };
+        let region = tiles * RADIX * if lb64 { 8 } else { 4 };
         let counters = (4 * passes.len()).next_multiple_of(256);
-        let state = self.alloc_zeroed::<u8>(counters + per_pass * passes.len())?;
+        let regions = passes.len().min(2);
+        let state = scratch(self, counters + region * regions)?;
+        self.bind()?;
+        crate::driver::memset_u8(state.device_ptr(), 0, counters + region, self.stream())?;
         let inner = passes.len() - 1; // passes writing intermediate keys
         let bufs = inner.min(2);
         let keys: Vec<CudaBuffer<u8>> = (0..bufs)
@@ -215,16 +222,23 @@ impl Cuda {
         } else {
             self.radix_fn::<T>("sort_onesweep_keys")?
         };
-        let shared = plan::pass_shared(d);
+        let shared = plan::pass_shared(d, pairs);
+        let lb = |i: usize| state.device_ptr() + (counters + (i % 2) * region) as u64;
 
         for (i, p) in passes.iter().enumerate() {
             let first = i == 0;
             let last = i + 1 == passes.len();
             let mut a = PassArgs {
                 raw_in: src,
-                lookback: state.device_ptr() + (counters + i * per_pass) as u64,
+                lookback: lb(i),
+                lb_next: if last { 0 } else { lb(i + 1) },
                 counter: state.device_ptr() + 4 * i as u64,
-                offsets: offsets.device_ptr() + (i * RADIX * 4) as u64,
+                offsets: offsets.device_ptr()
+                    + (match p {
+                        Digit::Key(b) => *b as usize,
+                        Digit::Lane(b) => kb + *b as usize,
+                    } * RADIX
+                        * 4) as u64,
                 n: n as i64,
                 len: len as u32,
                 shift: p.shift(),
@@ -236,7 +250,7 @@ impl Cuda {
                 } else {
                     2
                 },
-                lane_digit: matches!(p.digit, Digit::Lane(_)) as i32,
+                lane_digit: matches!(p, Digit::Lane(_)) as i32,
                 lb64: lb64 as i32,
                 ..Default::default()
             };
@@ -278,10 +292,10 @@ impl Cuda {
                 }
             }
             // SAFETY: every pointer set in `a` holds `n` elements of the type the kernel
-            // reads or writes through it (keys: kb bytes, values: u32, look-back: `tiles`
-            // entries per digit, offsets: 256 u32), per the write mask; `tiles` blocks
-            // cover `n` with tiles of `tile` keys and the dynamic shared memory is the size
-            // the kernel stages a tile in.
+            // reads or writes through it (keys: kb bytes, values: u32) per the write mask;
+            // the look-back regions hold `tiles` entries per digit, `offsets` 256 u32;
+            // `tiles` blocks cover `n` with tiles of `tile` keys and the dynamic shared
+            // memory is the size the kernel stages a tile in.
             unsafe {
                 self.launch(
                     fk,
@@ -336,10 +350,10 @@ mod tests {
 
     #[test]
     fn pass_args_match_the_c_struct_layout() {
-        assert_eq!(std::mem::size_of::<PassArgs>(), 10 * 8 + 8 + 8 * 4);
-        assert_eq!(std::mem::offset_of!(PassArgs, n), 80);
-        assert_eq!(std::mem::offset_of!(PassArgs, len), 88);
-        assert_eq!(std::mem::offset_of!(PassArgs, lb64), 112);
+        assert_eq!(std::mem::size_of::<PassArgs>(), 11 * 8 + 8 + 8 * 4);
+        assert_eq!(std::mem::offset_of!(PassArgs, n), 88);
+        assert_eq!(std::mem::offset_of!(PassArgs, len), 96);
+        assert_eq!(std::mem::offset_of!(PassArgs, lb64), 120);
         assert!(ks::SOURCE.contains("struct PassArgs {"));
     }
 }
