@@ -92,11 +92,21 @@ fn the_kernel_follows_the_fastest_dimension() {
             contig: true
         }
     );
-    // Reducing the rows of a transposed matrix reads strided.
+    // A transposed matrix: its axis 0 is contiguous in memory, its axis 1 strided.
     let t = Layout::contiguous(&[300, 200]).transposed();
     let (k, r, _) = split(&t, &[0], true);
-    assert_eq!(choose(&k, &r, SMS).kernel, Kernel::Cols);
+    assert_eq!(
+        choose(&k, &r, SMS).kernel,
+        Kernel::Rows {
+            group: 32,
+            contig: true
+        }
+    );
     let (k, r, _) = split(&t, &[1], true);
+    assert_eq!(choose(&k, &r, SMS).kernel, Kernel::Cols);
+    // Strided rows: every other column of a matrix, reduced along the rows.
+    let s = Layout::contiguous(&[300, 400]).slice_axis(1, 0, 200, 2);
+    let (k, r, _) = split(&s, &[1], true);
     assert_eq!(
         choose(&k, &r, SMS).kernel,
         Kernel::Rows {

@@ -166,6 +166,9 @@ fn views() -> Vec<(Layout, usize)> {
     ];
     // Negative stride with an offset.
     v.push((Layout::new(vec![9000], vec![-1], 8999), 0));
+    // Contiguous at an odd offset (used in place, not 16-byte aligned).
+    v.push((Layout::new(vec![70_001], vec![1], 3), 0));
+    v.push((Layout::new(vec![3, 5000], vec![5000, 1], 1), 1));
     // Broadcast rows.
     v.push((Layout::new(vec![4, 6000], vec![0, 1], 0), 1));
     v.push((Layout::new(vec![4, 600], vec![0, 1], 0), 0));
