@@ -238,11 +238,13 @@ template <class E, bool MAX> struct OpArg {
         if (arg_beats<E, MAX>(a.v, b.v)) return a;
         return a.i < b.i ? a : b;
     }
+    // Every kernel folds an accumulator's positions in increasing order, so a later
+    // position wins only by being NaN or strictly better (as the host's sequential scan).
     RED_FN Acc fold(Acc a, E x, i64 r) {
-        Acc b;
-        b.v = x;
-        b.i = r;
-        return combine(a, b);
+        if (a.i >= 0 && (r_isnan(a.v) || !(r_isnan(x) || arg_beats<E, MAX>(x, a.v)))) return a;
+        a.v = x;
+        a.i = r;
+        return a;
     }
     RED_FN Out finish(Acc a, i64, double) { return a.i < 0 ? 0 : a.i; }
 };
@@ -475,7 +477,31 @@ extern "C" __global__ void __launch_bounds__(256) red_cols(RED_ARGS) {
         const i64 o = t - c * n_out;
         const i64 lo = c * chunk;
         const i64 hi = r_min64(lo + chunk, rsize);
-        Acc acc = fold_positions<1>(x, strided_offset(kept, o), red, lo, hi, 0, 0);
+        Acc acc;
+        if (red.ndim <= 1) {
+            // One reduced dimension: a pointer walk, eight loads in flight.
+            const i64 st = red.ndim == 1 ? red.strides[0] : 0;
+            const T* p = x + strided_offset(kept, o) + lo * st;
+            Acc a0 = Op::init(), a1 = Op::init(), a2 = Op::init(), a3 = Op::init();
+            i64 r = lo;
+            for (; r + 8 <= hi; r += 8) {
+                T x0 = p[0], x1 = p[st], x2 = p[2 * st], x3 = p[3 * st];
+                T x4 = p[4 * st], x5 = p[5 * st], x6 = p[6 * st], x7 = p[7 * st];
+                p += 8 * st;
+                a0 = Op::fold(a0, x0, r);
+                a1 = Op::fold(a1, x1, r + 1);
+                a2 = Op::fold(a2, x2, r + 2);
+                a3 = Op::fold(a3, x3, r + 3);
+                a0 = Op::fold(a0, x4, r + 4);
+                a1 = Op::fold(a1, x5, r + 5);
+                a2 = Op::fold(a2, x6, r + 6);
+                a3 = Op::fold(a3, x7, r + 7);
+            }
+            for (; r < hi; ++r, p += st) a0 = Op::fold(a0, *p, r);
+            acc = Op::combine(Op::combine(a0, a1), Op::combine(a2, a3));
+        } else {
+            acc = fold_positions<1>(x, strided_offset(kept, o), red, lo, hi, 0, 0);
+        }
         if (n_chunks == 1) out[o] = Op::finish(acc, count, param);
         else part[t] = acc;
     }
@@ -639,8 +665,18 @@ extern "C" __global__ void __launch_bounds__(256) scan_thread(SCAN_ARGS) {
 // One group of G threads per (lane, chunk) task (t = l * n_chunks + c), in tiles of
 // G * SCAN_V elements: each thread scans SCAN_V neighbours, the group scans the threads'
 // totals, and the running prefix carries from tile to tile.
+// Shared-memory index of tile element k: one pad element after every 128 bytes.
+__device__ __forceinline__ int pad(int k) { return k + k / (int)(128 / sizeof(OUT)); }
+
+template <int G> __device__ __forceinline__ void group_sync() {
+    if constexpr (G == 32) __syncwarp();
+    else __syncthreads();
+}
+
 template <int G> __device__ __forceinline__ void coop_impl(SCAN_ARGS) {
     __shared__ OUT sm[G >= 64 ? G / 32 : 1];
+    // 256 threads' tiles (G == 32: one region of 32 * (SCAN_V + 1) per warp).
+    __shared__ OUT tile[256 * (SCAN_V + 1)];
     const int lane = (int)(threadIdx.x % G);
     const i64 groups = (i64)gridDim.x * blockDim.x / G;
     const i64 tasks = n_lanes * n_chunks;
@@ -668,23 +704,35 @@ template <int G> __device__ __forceinline__ void coop_impl(SCAN_ARGS) {
             OUT run = n_chunks > 1 ? tot[t] : Op::init();
             const i64 q = l / inner;
             OUT* o = out + q * n * inner + (l - q * inner);
+            // The tile goes through shared memory: read and written in coalesced stripes
+            // (element b + j * G + lane), scanned in blocked runs (SCAN_V per thread). One
+            // pad element per 128 bytes keeps the blocked accesses free of bank conflicts.
+            OUT* tl = tile + (G == 32 ? (threadIdx.x & ~31u) * (SCAN_V + 1) : 0);
             for (i64 b = lo; b < hi; b += (i64)G * SCAN_V) {
-                const i64 i0 = b + (i64)lane * SCAN_V;
+#pragma unroll
+                for (int j = 0; j < SCAN_V; ++j) {
+                    const i64 i = b + (i64)j * G + lane;
+                    tl[pad(j * G + lane)] = i < hi ? Op::lift(p[i * s]) : Op::init();
+                }
+                group_sync<G>();
                 OUT v[SCAN_V];
 #pragma unroll
                 for (int j = 0; j < SCAN_V; ++j) {
-                    const i64 i = i0 + j;
-                    OUT y = i < hi ? Op::lift(p[i * s]) : Op::init();
+                    const OUT y = tl[pad(lane * SCAN_V + j)];
                     v[j] = j == 0 ? y : Op::combine(v[j - 1], y);
                 }
                 OUT excl, total;
                 group_scan<G>(v[SCAN_V - 1], excl, total, sm);
                 const OUT pre = Op::combine(run, excl);
 #pragma unroll
+                for (int j = 0; j < SCAN_V; ++j) tl[pad(lane * SCAN_V + j)] = Op::combine(pre, v[j]);
+                group_sync<G>();
+#pragma unroll
                 for (int j = 0; j < SCAN_V; ++j) {
-                    const i64 i = i0 + j;
-                    if (i < hi) o[i * inner] = Op::combine(pre, v[j]);
+                    const i64 i = b + (i64)j * G + lane;
+                    if (i < hi) o[i * inner] = tl[pad(j * G + lane)];
                 }
+                group_sync<G>();
                 run = Op::combine(run, total);
             }
         }

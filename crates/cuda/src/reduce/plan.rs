@@ -178,13 +178,13 @@ fn chunking(n: usize, want: usize, align: usize) -> (usize, usize) {
     }
 }
 
-/// How many chunks per output make `n_out * chunks` workers fill `slots` (none when the
-/// outputs alone fill half of them).
-fn chunks_wanted(n_out: usize, slots: usize) -> usize {
+/// How many chunks per output make `n_out * chunks` workers fill `slots` `waves` times over
+/// (none when the outputs alone fill half of them; several waves even out the tail).
+fn chunks_wanted(n_out: usize, slots: usize, waves: usize) -> usize {
     if n_out.saturating_mul(2) >= slots {
         1
     } else {
-        slots.div_ceil(n_out.max(1))
+        (slots * waves).div_ceil(n_out.max(1))
     }
 }
 
@@ -195,7 +195,7 @@ pub(super) fn choose(kept: &Dims, red: &Dims, sm_count: usize) -> Split {
     let rsize = red.size().max(1);
     let slots = sm_count.max(1) * THREADS_PER_SM;
     if !kept.shape.is_empty() && kept.inner_stride() < red.inner_stride() {
-        let want = chunks_wanted(n_out, slots).min(rsize.div_ceil(MIN_COL_CHUNK));
+        let want = chunks_wanted(n_out, slots, 2).min(rsize.div_ceil(MIN_COL_CHUNK));
         let (chunk, n_chunks) = chunking(rsize, want, 1);
         return Split {
             kernel: Kernel::Cols,
@@ -211,7 +211,7 @@ pub(super) fn choose(kept: &Dims, red: &Dims, sm_count: usize) -> Split {
     } else {
         256
     };
-    let want = chunks_wanted(n_out, slots / group).min(rsize.div_ceil(group * MIN_PER_THREAD));
+    let want = chunks_wanted(n_out, slots / group, 4).min(rsize.div_ceil(group * MIN_PER_THREAD));
     let (chunk, n_chunks) = chunking(rsize, want, if contig { ROW_CHUNK_ALIGN } else { 1 });
     Split {
         kernel: Kernel::Rows {
@@ -252,7 +252,7 @@ pub(super) fn choose_scan(
 ) -> ScanSplit {
     let slots = sm_count.max(1) * THREADS_PER_SM;
     if (n_lanes > 1 && lane_stride < axis_stride) || n < 32 {
-        let want = chunks_wanted(n_lanes, slots)
+        let want = chunks_wanted(n_lanes, slots, 1)
             .min(n.div_ceil(64))
             .min(MAX_SCAN_CHUNKS);
         let (chunk, n_chunks) = chunking(n, want, 1);
@@ -264,7 +264,7 @@ pub(super) fn choose_scan(
     }
     let group = if n >= 4096 { 256 } else { 32 };
     let tile = group * SCAN_ITEMS;
-    let want = chunks_wanted(n_lanes, slots / group)
+    let want = chunks_wanted(n_lanes, slots / group, 2)
         .min(n.div_ceil(4 * tile))
         .min(MAX_SCAN_CHUNKS);
     let (chunk, n_chunks) = chunking(n, want, tile);

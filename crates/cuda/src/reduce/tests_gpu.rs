@@ -257,7 +257,7 @@ fn empty_and_zero_dimensional_views() {
     let data: Vec<f64> = vals(12, 0, 0);
     let (g, c) = (
         dev.from_vec(data.clone()).unwrap(),
-        cpu.from_vec(data).unwrap(),
+        cpu.from_vec(data.clone()).unwrap(),
     );
     let e = Layout::contiguous(&[3, 0, 4]);
     for axes in [&[][..], &[0], &[1], &[0, 1], &[1, 2], &[0, 1, 2]] {
@@ -298,9 +298,11 @@ fn empty_and_zero_dimensional_views() {
     }
     let z = Layout::new(vec![], vec![], 5);
     let s = dev.reduce(Sum, &g, &z, &[]).unwrap();
-    assert_eq!(dev.download(&s).unwrap(), vec![0.0]);
+    assert_eq!(dev.download(&s).unwrap(), vec![data[5]]);
     let m = dev.reduce(Max, &g, &z, &[]).unwrap();
-    assert_eq!(dev.download(&m).unwrap(), vec![0.0]);
+    assert_eq!(dev.download(&m).unwrap(), vec![data[5]]);
+    let c = dev.scan(CumProd, &g, &z, 0);
+    assert!(c.is_err(), "a 0-d view has no axis 0");
 }
 
 /// Large views that take the chunked, block and vector paths, against the CPU.
