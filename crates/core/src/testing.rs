@@ -31,8 +31,21 @@ fn unravel(mut flat: usize, shape: &[usize]) -> Vec<usize> {
     idx
 }
 
+/// By how much one real part `a` misses `d` (0 when within `atol + rtol * |d|`; infinite
+/// when one is infinite and they differ).
+fn component_excess(a: f64, d: f64, rtol: f64, atol: f64) -> f64 {
+    if a == d {
+        return 0.0;
+    }
+    if a.is_infinite() || d.is_infinite() {
+        return f64::INFINITY;
+    }
+    ((a - d).abs() - (atol + rtol * d.abs())).max(0.0)
+}
+
 /// Compares host data with NumPy's `allclose` rule `|a - d| <= atol + rtol * |d|`, NaN equal
-/// to NaN and infinities equal when of the same sign. Returns a report of the worst mismatch.
+/// to NaN and infinities equal when of the same sign. A complex value with an infinite part
+/// is compared part by part: the infinite parts exactly, the finite ones by the same rule. Returns a report of the worst mismatch.
 pub fn check_allclose_slices<T: Element>(
     actual: &[T],
     desired: &[T],
@@ -62,6 +75,9 @@ pub fn check_allclose_slices<T: Element>(
             }
         } else if (ar, ai) == (dr, di) {
             0.0
+        } else if ar.is_infinite() || ai.is_infinite() || dr.is_infinite() || di.is_infinite() {
+            // An infinite part must match exactly; the other part is compared on its own.
+            component_excess(ar, dr, rtol, atol).max(component_excess(ai, di, rtol, atol))
         } else {
             let diff = (ar - dr).hypot(ai - di);
             let tol = atol + rtol * dr.hypot(di);
@@ -177,4 +193,59 @@ pub fn assert_array_equal_vec<T: Element, B: BackendBase>(
     shape: &[usize],
 ) {
     assert_allclose_vec(actual, desired, shape, 0.0, 0.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{c128, c64};
+
+    #[test]
+    fn real_rule_and_nan() {
+        let d = [1.0, f64::NAN, f64::INFINITY, -0.0];
+        assert!(check_allclose_slices(
+            &[1.0 + 1e-13, f64::NAN, f64::INFINITY, 0.0],
+            &d,
+            &[4],
+            1e-12,
+            0.0
+        )
+        .is_ok());
+        assert!(check_allclose_slices(
+            &[1.0 + 1e-11, f64::NAN, f64::INFINITY, 0.0],
+            &d,
+            &[4],
+            1e-12,
+            0.0
+        )
+        .is_err());
+        assert!(
+            check_allclose_slices(&[1.0, 0.0, f64::INFINITY, 0.0], &d, &[4], 1e-12, 0.0).is_err()
+        );
+        assert!(check_allclose_slices(
+            &[1.0, f64::NAN, f64::NEG_INFINITY, 0.0],
+            &d,
+            &[4],
+            1e-12,
+            0.0
+        )
+        .is_err());
+    }
+
+    #[test]
+    fn complex_with_an_infinite_part_is_compared_part_by_part() {
+        let d = [c128::new(f64::INFINITY, -1.3875258158476589)];
+        let close = [c128::new(f64::INFINITY, -1.3875258158476598)];
+        assert!(check_allclose_slices(&close, &d, &[1], 1e-12, 0.0).is_ok());
+        let far = [c128::new(f64::INFINITY, -1.38)];
+        let msg = check_allclose_slices(&far, &d, &[1], 1e-12, 0.0).unwrap_err();
+        assert!(msg.contains("1 of 1"), "{msg}");
+        let flipped = [c128::new(f64::NEG_INFINITY, -1.3875258158476589)];
+        assert!(check_allclose_slices(&flipped, &d, &[1], 1e-12, 0.0).is_err());
+        let f = [c64::new(1.0, f32::INFINITY)];
+        assert!(
+            check_allclose_slices(&f, &[c64::new(1.0 + 1e-7, f32::INFINITY)], &[1], 1e-6, 0.0)
+                .is_ok()
+        );
+    }
 }

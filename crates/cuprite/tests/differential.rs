@@ -129,9 +129,15 @@ macro_rules! same {
     }};
 }
 
-/// An array of `data` with `shape` on `dev`.
+/// An array of the first `prod(shape)` elements of `data` with `shape` on `dev`.
 fn arr<T: Element, B: ArrayBackend>(data: &[T], shape: &[usize], dev: &B) -> Array<T, B> {
-    Array::from_vec(data.to_vec(), shape, dev).unwrap()
+    let n: usize = shape.iter().product();
+    assert!(
+        n <= data.len(),
+        "arr: {n} elements wanted, {} given",
+        data.len()
+    );
+    Array::from_vec(data[..n].to_vec(), shape, dev).unwrap()
 }
 
 /// Views of a 3-d array exercising every layout: the array, a transpose, a strided slice
@@ -282,9 +288,8 @@ fn binary_ops<T: Real + Numeric>() {
             &arr(&b, &[1, 129], d).broadcast_to(&[37, 129])?,
         )
     });
-    same!(0.0, |d| Ok(
-        &arr(&a, &[37, 129], d) + &arr(&b[..0], &[0], d).broadcast_to(&[0])?.reshape(&[0])?
-    ));
+    same!(0.0, |d| Ok(&arr(&a, &[37, 0], d) + &arr(&b, &[0], d)));
+    same!(0.0, |d| arr(&a, &[37, 129], d).try_add(&arr(&b, &[0], d)));
 }
 
 #[test]
@@ -325,6 +330,12 @@ fn integer_and_bool_ops() {
 fn reductions<T: Real + Numeric>() {
     let mut r = Rng::new(5);
     let tol = rtol::<T>() * 10.0;
+    // var is a float for every input type: rounding differs with the summation order.
+    let vtol = if tol == 0.0 {
+        rtol::<f64>() * 10.0
+    } else {
+        tol
+    };
     for shape in SHAPES {
         let n: usize = shape.iter().product();
         let x = r.finite::<T>(n);
@@ -336,7 +347,7 @@ fn reductions<T: Real + Numeric>() {
             same!(tol, |d| arr(&x, shape, d).sum_axes(0, false));
             same!(tol, |d| arr(&x, shape, d).sum_axes(-1, true));
             same!(tol, |d| arr(&x, shape, d).min_axes(vec![0, -1], false));
-            same!(tol, |d| arr(&x, shape, d).var_axes(0, 1.0, false));
+            same!(vtol, |d| arr(&x, shape, d).var_axes(0, 1.0, false));
             same!(0.0, |d| arr(&x, shape, d).argmax_axis(-1, false));
             same!(0.0, |d| arr(&x, shape, d).argmin_axis(0, false));
             same!(tol, |d| arr(&x, shape, d).cumsum(Some(0)));
@@ -651,35 +662,6 @@ fn transfers_and_device_handles() {
 
 #[test]
 #[ignore = "needs an NVIDIA GPU: run with --ignored on a GPU host"]
-fn out_of_memory_is_an_error_and_leaves_other_arrays_intact() {
-    let g = gpu();
-    let keep = Array::<f64, Cuda>::full(&[1000], 3.0, &g).unwrap();
-    // More than any GPU has: the allocation fails, the cache is freed, the error names sizes.
-    let huge = Array::<f64, Cuda>::zeros(&[1 << 40], &g);
-    match huge {
-        Err(Error::OutOfMemory { requested, .. }) => assert_eq!(requested, 8 << 40),
-        other => panic!(
-            "expected OutOfMemory, got {:?}",
-            other.map(|a| a.shape().to_vec())
-        ),
-    }
-    // A user limit turns a normal allocation into the same error.
-    g.set_memory_limit(Some(g.memory_in_use() + 1024));
-    assert!(matches!(
-        Array::<f64, Cuda>::zeros(&[1 << 20], &g),
-        Err(Error::OutOfMemory { .. })
-    ));
-    g.set_memory_limit(None);
-    assert_eq!(keep.sum().unwrap().item().unwrap(), 3000.0);
-    let before = g.memory_in_use();
-    drop(Array::<f64, Cuda>::zeros(&[1 << 20], &g).unwrap());
-    assert_eq!(g.memory_in_use(), before);
-    g.free_cached().unwrap();
-    assert_eq!(g.memory_cached().unwrap(), 0);
-}
-
-#[test]
-#[ignore = "needs an NVIDIA GPU: run with --ignored on a GPU host"]
 fn more_than_two_to_the_31_elements() {
     let g = gpu();
     let n = (1usize << 31) + 77;
@@ -688,27 +670,4 @@ fn more_than_two_to_the_31_elements() {
     let y = (&x * 3u8).slice(&s![-3..]).unwrap();
     assert_eq!(y.to_vec().unwrap(), vec![3u8; 3]);
     assert_eq!(x.argmax().unwrap().item().unwrap(), 0);
-}
-
-#[test]
-#[ignore = "needs an NVIDIA GPU: run with --ignored on a GPU host"]
-fn kernel_cache_survives_a_new_handle() {
-    let g = gpu();
-    let a = Array::<f64, Cuda>::ones(&[10], &g).unwrap();
-    let _ = (&a + &a).sum().unwrap().item().unwrap();
-    let loaded = g.loaded_modules();
-    let h = Cuda::new(0).unwrap();
-    let b = Array::<f64, Cuda>::ones(&[10], &h).unwrap();
-    assert_eq!((&a + &b).sum().unwrap().item().unwrap(), 20.0);
-    assert_eq!(
-        h.loaded_modules(),
-        loaded,
-        "the same kernels are reused, not recompiled"
-    );
-    let dir = cuprite_cuda_cache_dir();
-    assert!(dir.is_dir(), "the disk cache exists at {}", dir.display());
-}
-
-fn cuprite_cuda_cache_dir() -> std::path::PathBuf {
-    cuprite::cuda::nvrtc::cache_dir().expect("a cache directory")
 }
