@@ -346,7 +346,7 @@ template <class X> struct __align__(16) Vec16 {
 };
 
 // Folds the contiguous run p[0..e) (positions r..r+e) into four accumulators, the G threads
-// of a group (G >= 32) taking 16-byte vectors in turn, four loads in flight per thread.
+// of a group (G >= 32) taking 16-byte vectors in turn, eight loads in flight per thread.
 template <int G>
 __device__ __forceinline__ void fold_run(const T* __restrict__ p, i64 e, i64 r, int lane, Acc& a0,
                                          Acc& a1, Acc& a2, Acc& a3) {
@@ -362,6 +362,24 @@ __device__ __forceinline__ void fold_run(const T* __restrict__ p, i64 e, i64 r, 
     const Vec16<T>* pv = (const Vec16<T>*)p;
     const i64 nv = e / VEC;
     i64 v = lane;
+    for (; v + 7 * G < nv; v += 8 * G) {
+        Vec16<T> q0 = pv[v], q1 = pv[v + G], q2 = pv[v + 2 * G], q3 = pv[v + 3 * G];
+        Vec16<T> q4 = pv[v + 4 * G], q5 = pv[v + 5 * G], q6 = pv[v + 6 * G], q7 = pv[v + 7 * G];
+#pragma unroll
+        for (int k = 0; k < VEC; ++k) {
+            a0 = Op::fold(a0, q0.v[k], r + v * VEC + k);
+            a1 = Op::fold(a1, q1.v[k], r + (v + G) * VEC + k);
+            a2 = Op::fold(a2, q2.v[k], r + (v + 2 * G) * VEC + k);
+            a3 = Op::fold(a3, q3.v[k], r + (v + 3 * G) * VEC + k);
+        }
+#pragma unroll
+        for (int k = 0; k < VEC; ++k) {
+            a0 = Op::fold(a0, q4.v[k], r + (v + 4 * G) * VEC + k);
+            a1 = Op::fold(a1, q5.v[k], r + (v + 5 * G) * VEC + k);
+            a2 = Op::fold(a2, q6.v[k], r + (v + 6 * G) * VEC + k);
+            a3 = Op::fold(a3, q7.v[k], r + (v + 7 * G) * VEC + k);
+        }
+    }
     for (; v + 3 * G < nv; v += 4 * G) {
         Vec16<T> q0 = pv[v], q1 = pv[v + G], q2 = pv[v + 2 * G], q3 = pv[v + 3 * G];
 #pragma unroll
@@ -467,6 +485,39 @@ extern "C" __global__ void __launch_bounds__(256) red_rows_1(RED_ARGS) { rows_im
 extern "C" __global__ void __launch_bounds__(256) red_rows_32(RED_ARGS) { rows_impl<32>(RED_PASS); }
 extern "C" __global__ void __launch_bounds__(256) red_rows_256(RED_ARGS) { rows_impl<256>(RED_PASS); }
 
+// Rows whose reduced positions are one contiguous run (red.ndim == 1, stride 1): the same
+// tasks as rows_impl with only the vector path compiled, so the loads keep their registers.
+template <int G>
+__device__ __forceinline__ void rows_flat_impl(const T* __restrict__ x, OUT* __restrict__ out,
+                                               Acc* __restrict__ part, const Strided& kept,
+                                               i64 n_out, i64 rsize, i64 chunk, i64 n_chunks,
+                                               i64 count, double param) {
+    __shared__ Acc sm[G >= 64 ? G / 32 : 1];
+    const int lane = (int)(threadIdx.x % G);
+    const i64 groups = (i64)gridDim.x * blockDim.x / G;
+    const i64 tasks = n_out * n_chunks;
+    for (i64 t = ((i64)blockIdx.x * blockDim.x + threadIdx.x) / G; t < tasks; t += groups) {
+        const i64 o = t / n_chunks;
+        const i64 c = t - o * n_chunks;
+        const i64 lo = c * chunk;
+        const i64 hi = r_min64(lo + chunk, rsize);
+        Acc a0 = Op::init(), a1 = Op::init(), a2 = Op::init(), a3 = Op::init();
+        fold_run<G>(x + strided_offset(kept, o) + lo, hi - lo, lo, lane, a0, a1, a2, a3);
+        Acc acc = group_combine<Op, G>(Op::combine(Op::combine(a0, a1), Op::combine(a2, a3)), sm);
+        if (lane == 0) {
+            if (n_chunks == 1) out[o] = Op::finish(acc, count, param);
+            else part[t] = acc;
+        }
+    }
+}
+
+extern "C" __global__ void __launch_bounds__(256) red_rows_32_flat(RED_ARGS) {
+    rows_flat_impl<32>(x, out, part, kept, n_out, rsize, chunk, n_chunks, count, param);
+}
+extern "C" __global__ void __launch_bounds__(256) red_rows_256_flat(RED_ARGS) {
+    rows_flat_impl<256>(x, out, part, kept, n_out, rsize, chunk, n_chunks, count, param);
+}
+
 // One thread per (output, chunk) task, consecutive threads on consecutive outputs (the kept
 // innermost dimension is the fastest in memory, so reads coalesce across the warp). Task
 // t = c * n_out + o; partials are laid out the same way.
@@ -477,31 +528,39 @@ extern "C" __global__ void __launch_bounds__(256) red_cols(RED_ARGS) {
         const i64 o = t - c * n_out;
         const i64 lo = c * chunk;
         const i64 hi = r_min64(lo + chunk, rsize);
-        Acc acc;
-        if (red.ndim <= 1) {
-            // One reduced dimension: a pointer walk, eight loads in flight.
-            const i64 st = red.ndim == 1 ? red.strides[0] : 0;
-            const T* p = x + strided_offset(kept, o) + lo * st;
-            Acc a0 = Op::init(), a1 = Op::init(), a2 = Op::init(), a3 = Op::init();
-            i64 r = lo;
-            for (; r + 8 <= hi; r += 8) {
-                T x0 = p[0], x1 = p[st], x2 = p[2 * st], x3 = p[3 * st];
-                T x4 = p[4 * st], x5 = p[5 * st], x6 = p[6 * st], x7 = p[7 * st];
-                p += 8 * st;
-                a0 = Op::fold(a0, x0, r);
-                a1 = Op::fold(a1, x1, r + 1);
-                a2 = Op::fold(a2, x2, r + 2);
-                a3 = Op::fold(a3, x3, r + 3);
-                a0 = Op::fold(a0, x4, r + 4);
-                a1 = Op::fold(a1, x5, r + 5);
-                a2 = Op::fold(a2, x6, r + 6);
-                a3 = Op::fold(a3, x7, r + 7);
-            }
-            for (; r < hi; ++r, p += st) a0 = Op::fold(a0, *p, r);
-            acc = Op::combine(Op::combine(a0, a1), Op::combine(a2, a3));
-        } else {
-            acc = fold_positions<1>(x, strided_offset(kept, o), red, lo, hi, 0, 0);
+        const Acc acc = fold_positions<1>(x, strided_offset(kept, o), red, lo, hi, 0, 0);
+        if (n_chunks == 1) out[o] = Op::finish(acc, count, param);
+        else part[t] = acc;
+    }
+}
+
+// red_cols for at most one reduced dimension: a pointer walk, eight loads in flight.
+extern "C" __global__ void __launch_bounds__(256) red_cols_flat(RED_ARGS) {
+    const i64 tasks = n_out * n_chunks;
+    const i64 st = red.ndim == 1 ? red.strides[0] : 0;
+    GRID_STRIDE(t, tasks) {
+        const i64 c = t / n_out;
+        const i64 o = t - c * n_out;
+        const i64 lo = c * chunk;
+        const i64 hi = r_min64(lo + chunk, rsize);
+        const T* p = x + strided_offset(kept, o) + lo * st;
+        Acc a0 = Op::init(), a1 = Op::init(), a2 = Op::init(), a3 = Op::init();
+        i64 r = lo;
+        for (; r + 8 <= hi; r += 8) {
+            T x0 = p[0], x1 = p[st], x2 = p[2 * st], x3 = p[3 * st];
+            T x4 = p[4 * st], x5 = p[5 * st], x6 = p[6 * st], x7 = p[7 * st];
+            p += 8 * st;
+            a0 = Op::fold(a0, x0, r);
+            a1 = Op::fold(a1, x1, r + 1);
+            a2 = Op::fold(a2, x2, r + 2);
+            a3 = Op::fold(a3, x3, r + 3);
+            a0 = Op::fold(a0, x4, r + 4);
+            a1 = Op::fold(a1, x5, r + 5);
+            a2 = Op::fold(a2, x6, r + 6);
+            a3 = Op::fold(a3, x7, r + 7);
         }
+        for (; r < hi; ++r, p += st) a0 = Op::fold(a0, *p, r);
+        const Acc acc = Op::combine(Op::combine(a0, a1), Op::combine(a2, a3));
         if (n_chunks == 1) out[o] = Op::finish(acc, count, param);
         else part[t] = acc;
     }

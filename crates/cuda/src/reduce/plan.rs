@@ -19,6 +19,9 @@ use cuprite_core::{Error, Layout, Result};
 /// Threads resident on one streaming multiprocessor (Hopper: 2048): the plans aim to give
 /// every SM that many.
 const THREADS_PER_SM: usize = 2048;
+/// Threads of the row kernels resident on one multiprocessor (they use 33 to 64 registers a
+/// thread, so half of `THREADS_PER_SM`).
+const ROW_THREADS_PER_SM: usize = 1024;
 /// Fewest positions of a column chunk.
 const MIN_COL_CHUNK: usize = 16;
 /// Fewest positions per thread of a row chunk.
@@ -211,7 +214,16 @@ pub(super) fn choose(kept: &Dims, red: &Dims, sm_count: usize) -> Split {
     } else {
         256
     };
-    let want = chunks_wanted(n_out, slots / group, 4).min(rsize.div_ceil(group * MIN_PER_THREAD));
+    // The row kernels hold more than 32 registers a thread: at most ROW_THREADS_PER_SM
+    // threads of an SM are resident. Outputs that fill fewer than two waves of groups are
+    // split until there are about four, so no single late wave sets the time.
+    let resident = (sm_count.max(1) * ROW_THREADS_PER_SM / group).max(1);
+    let want = if n_out >= 2 * resident {
+        1
+    } else {
+        (4 * resident).div_ceil(n_out.max(1))
+    }
+    .min(rsize.div_ceil(group * MIN_PER_THREAD));
     let (chunk, n_chunks) = chunking(rsize, want, if contig { ROW_CHUNK_ALIGN } else { 1 });
     Split {
         kernel: Kernel::Rows {

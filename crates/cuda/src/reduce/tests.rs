@@ -57,20 +57,24 @@ fn the_kernel_follows_the_fastest_dimension() {
     assert_eq!(s.kernel, Kernel::Cols);
     assert!(s.n_chunks > 8 && s.n_chunks * 10000 >= SMS * 2048, "{s:?}");
     assert_eq!(s.n_chunks, 5000usize.div_ceil(s.chunk));
-    // sum(axis=1): a warp per row, no chunks (5000 rows fill the device).
+    // sum(axis=1): a warp per row, each row cut into a few aligned chunks (5000 warps
+    // would be a little more than one wave of the resident ones).
     let (k, r, _) = split(&l, &[1], true);
     let s = choose(&k, &r, SMS);
     assert_eq!(
-        s,
-        Split {
-            kernel: Kernel::Rows {
-                group: 32,
-                contig: true
-            },
-            chunk: 10000,
-            n_chunks: 1
+        s.kernel,
+        Kernel::Rows {
+            group: 32,
+            contig: true
         }
     );
+    assert!(s.n_chunks >= 2 && s.chunk % 64 == 0, "{s:?}");
+    assert!(5000 * s.n_chunks >= 4 * SMS * 1024 / 32, "{s:?}");
+    assert_eq!(s.n_chunks, 10000usize.div_ceil(s.chunk));
+    // Many rows fill the device alone: no chunks.
+    let (k, r, _) = split(&Layout::contiguous(&[50000, 1000]), &[1], true);
+    let s = choose(&k, &r, SMS);
+    assert_eq!((s.chunk, s.n_chunks), (1000, 1), "{s:?}");
     // Everything: blocks over aligned chunks of one contiguous run.
     let (k, r, _) = split(&l, &[0, 1], true);
     let s = choose(&k, &r, SMS);
