@@ -528,39 +528,31 @@ extern "C" __global__ void __launch_bounds__(256) red_cols(RED_ARGS) {
         const i64 o = t - c * n_out;
         const i64 lo = c * chunk;
         const i64 hi = r_min64(lo + chunk, rsize);
-        const Acc acc = fold_positions<1>(x, strided_offset(kept, o), red, lo, hi, 0, 0);
-        if (n_chunks == 1) out[o] = Op::finish(acc, count, param);
-        else part[t] = acc;
-    }
-}
-
-// red_cols for at most one reduced dimension: a pointer walk, eight loads in flight.
-extern "C" __global__ void __launch_bounds__(256) red_cols_flat(RED_ARGS) {
-    const i64 tasks = n_out * n_chunks;
-    const i64 st = red.ndim == 1 ? red.strides[0] : 0;
-    GRID_STRIDE(t, tasks) {
-        const i64 c = t / n_out;
-        const i64 o = t - c * n_out;
-        const i64 lo = c * chunk;
-        const i64 hi = r_min64(lo + chunk, rsize);
-        const T* p = x + strided_offset(kept, o) + lo * st;
-        Acc a0 = Op::init(), a1 = Op::init(), a2 = Op::init(), a3 = Op::init();
-        i64 r = lo;
-        for (; r + 8 <= hi; r += 8) {
-            T x0 = p[0], x1 = p[st], x2 = p[2 * st], x3 = p[3 * st];
-            T x4 = p[4 * st], x5 = p[5 * st], x6 = p[6 * st], x7 = p[7 * st];
-            p += 8 * st;
-            a0 = Op::fold(a0, x0, r);
-            a1 = Op::fold(a1, x1, r + 1);
-            a2 = Op::fold(a2, x2, r + 2);
-            a3 = Op::fold(a3, x3, r + 3);
-            a0 = Op::fold(a0, x4, r + 4);
-            a1 = Op::fold(a1, x5, r + 5);
-            a2 = Op::fold(a2, x6, r + 6);
-            a3 = Op::fold(a3, x7, r + 7);
+        Acc acc;
+        if (red.ndim <= 1) {
+            // One reduced dimension: a pointer walk, eight loads in flight.
+            const i64 st = red.ndim == 1 ? red.strides[0] : 0;
+            const T* p = x + strided_offset(kept, o) + lo * st;
+            Acc a0 = Op::init(), a1 = Op::init(), a2 = Op::init(), a3 = Op::init();
+            i64 r = lo;
+            for (; r + 8 <= hi; r += 8) {
+                T x0 = p[0], x1 = p[st], x2 = p[2 * st], x3 = p[3 * st];
+                T x4 = p[4 * st], x5 = p[5 * st], x6 = p[6 * st], x7 = p[7 * st];
+                p += 8 * st;
+                a0 = Op::fold(a0, x0, r);
+                a1 = Op::fold(a1, x1, r + 1);
+                a2 = Op::fold(a2, x2, r + 2);
+                a3 = Op::fold(a3, x3, r + 3);
+                a0 = Op::fold(a0, x4, r + 4);
+                a1 = Op::fold(a1, x5, r + 5);
+                a2 = Op::fold(a2, x6, r + 6);
+                a3 = Op::fold(a3, x7, r + 7);
+            }
+            for (; r < hi; ++r, p += st) a0 = Op::fold(a0, *p, r);
+            acc = Op::combine(Op::combine(a0, a1), Op::combine(a2, a3));
+        } else {
+            acc = fold_positions<1>(x, strided_offset(kept, o), red, lo, hi, 0, 0);
         }
-        for (; r < hi; ++r, p += st) a0 = Op::fold(a0, *p, r);
-        const Acc acc = Op::combine(Op::combine(a0, a1), Op::combine(a2, a3));
         if (n_chunks == 1) out[o] = Op::finish(acc, count, param);
         else part[t] = acc;
     }

@@ -194,7 +194,9 @@ impl Cuda {
         Ok(reserved.saturating_sub(used) as usize)
     }
 
-    /// Returns the pool's cached memory to the driver (waits for queued work first).
+    /// Returns the pool's cached memory to the driver (waits for queued work first). The
+    /// pool reserves memory in blocks (tens of MiB): the free part of a block that still
+    /// holds a live array stays reserved, so [`Cuda::memory_cached`] can stay above zero.
     pub fn free_cached(&self) -> Result<()> {
         self.synchronize_device()?;
         driver::pool_trim(self.inner.pool, 0)

@@ -43,10 +43,16 @@ fn out_of_memory_is_an_error_and_leaves_other_arrays_intact() {
     g.set_memory_limit(None);
     assert_eq!(keep.sum().unwrap().item().unwrap(), 3000.0);
     let before = g.memory_in_use();
-    drop(Array::<f64, Cuda>::zeros(&[1 << 20], &g).unwrap());
+    // 512 MiB, dropped: its memory stays cached by the pool until freed.
+    drop(Array::<f64, Cuda>::zeros(&[1 << 26], &g).unwrap());
     assert_eq!(g.memory_in_use(), before);
+    g.synchronize().unwrap();
+    assert!(g.memory_cached().unwrap() >= 512 << 20);
     g.free_cached().unwrap();
-    assert_eq!(g.memory_cached().unwrap(), 0);
+    // What remains is the unused part of the pool's blocks that still hold live arrays.
+    let left = g.memory_cached().unwrap();
+    assert!(left < 128 << 20, "{left} bytes still cached");
+    assert_eq!(keep.sum().unwrap().item().unwrap(), 3000.0);
 }
 
 #[test]

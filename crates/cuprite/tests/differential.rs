@@ -583,7 +583,7 @@ fn casts_from<T: Element>() {
     same!(0.0, |d| arr(&x, &[4099], d).astype::<f64>());
     same!(0.0, |d| arr(&x, &[4099], d).astype::<c64>());
     same!(0.0, |d| arr(&x, &[4099], d).astype::<c128>());
-    same!(0.0, |d| arr(&x, &[37, 111], d).t().astype::<f64>());
+    same!(0.0, |d| arr(&x, &[37, 110], d).t().astype::<f64>());
 }
 
 #[test]

@@ -33,8 +33,8 @@ impl Cuda {
     ) -> Result<CudaBuffer<O>> {
         let out = self.alloc::<O>(job.n_out)?;
         let split = job.split;
-        // One contiguous run of positions per output (or one strided dimension for the
-        // column kernel) has kernels of its own, with only that path compiled.
+        // One contiguous run of positions per output has kernels of its own, with only that
+        // path compiled.
         let flat = job.red.ndim == 1 && job.red.strides[0] == 1;
         let (name, group, contig) = match split.kernel {
             Kernel::Rows { group: 1, contig } => ("red_rows_1", 1, contig),
@@ -42,7 +42,6 @@ impl Cuda {
             Kernel::Rows { group: 32, contig } => ("red_rows_32", 32, contig),
             Kernel::Rows { group, .. } if flat => ("red_rows_256_flat", group.max(256), true),
             Kernel::Rows { group, contig } => ("red_rows_256", group.max(256), contig),
-            Kernel::Cols if job.red.ndim <= 1 => ("red_cols_flat", 1, false),
             Kernel::Cols => ("red_cols", 1, false),
         };
         let tasks = job.n_out * split.n_chunks;
