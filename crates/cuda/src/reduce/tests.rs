@@ -68,7 +68,7 @@ fn the_kernel_follows_the_fastest_dimension() {
             contig: true
         }
     );
-    assert!(s.n_chunks >= 2 && s.chunk % 64 == 0, "{s:?}");
+    assert!(s.n_chunks >= 2 && s.chunk.is_multiple_of(64), "{s:?}");
     assert!(5000 * s.n_chunks >= 4 * SMS * 1024 / 32, "{s:?}");
     assert_eq!(s.n_chunks, 10000usize.div_ceil(s.chunk));
     // Many rows fill the device alone: no chunks.
