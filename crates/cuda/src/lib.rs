@@ -28,6 +28,8 @@ pub mod nvrtc;
 mod reduce;
 mod select;
 mod sort;
+#[cfg(test)]
+mod test_support;
 mod timer;
 
 pub use buffer::CudaBuffer;

@@ -1,48 +1,14 @@
 //! The index primitives on a GPU, checked against the CPU backend on the same data and views
 //! for every element type: results bit for bit, errors equal, and an erroring scatter
 //! leaving its destination unchanged. Ignored by default (they need a CUDA device and NVRTC);
-//! without a device they print why and pass. The helpers are shared with the mask tests.
+//! without a device they print why and pass. Its data helpers are shared with the mask tests.
 
 use crate::buffer::CudaBuffer;
+use crate::test_support::{assert_same, gpu};
 use crate::Cuda;
 use cuprite_core::backend::IndexOps;
 use cuprite_core::{c128, c64, BackendBase, DType, Element, Layout, Result, Scalar};
 use cuprite_cpu::Cpu;
-
-/// The first GPU, or `None` (printing why) when there is none.
-pub(crate) fn gpu() -> Option<Cuda> {
-    match Cuda::new(0) {
-        Ok(d) => Some(d),
-        Err(e) => {
-            eprintln!("skipped: {e}");
-            None
-        }
-    }
-}
-
-/// Equal, or both NaN.
-fn same<T: Element>(a: &[T], b: &[T]) -> bool {
-    a.len() == b.len()
-        && a.iter()
-            .zip(b)
-            .all(|(x, y)| x == y || (x.is_nan_value() && y.is_nan_value()))
-}
-
-/// Panics naming the first difference.
-#[track_caller]
-pub(crate) fn assert_same<T: Element>(got: &[T], want: &[T], what: &str) {
-    if !same(got, want) {
-        let i = got.iter().zip(want).position(|(x, y)| !same(&[*x], &[*y]));
-        panic!(
-            "{what} ({}): lengths {} / {}, first difference at {i:?}: {:?} vs {:?}",
-            T::DTYPE,
-            got.len(),
-            want.len(),
-            i.map(|i| got[i]),
-            i.map(|i| want[i])
-        );
-    }
-}
 
 /// Distinct-ish values of any type, zeros and (for floats) NaN and -0.0 among them.
 pub(crate) fn vals<T: Element>(n: usize, seed: usize) -> Vec<T> {

@@ -4,7 +4,8 @@
 //! over a broadcast view of 2^32 elements (the 64-bit paths and a many-tile scan) checked
 //! analytically. Ignored by default (they need a CUDA device and NVRTC).
 
-use crate::index::tests_gpu::{assert_same, for_all_types, gpu, vals};
+use crate::index::tests_gpu::{for_all_types, vals};
+use crate::test_support::{assert_same, gpu};
 use crate::Cuda;
 use cuprite_core::backend::MaskOps;
 use cuprite_core::{c128, c64, BackendBase, Element, Layout, Result};

@@ -4,21 +4,12 @@
 //! a GEMM rate report. Ignored by default (they need a CUDA device, cuBLAS and NVRTC); without
 //! a device they print why and pass.
 
+use crate::test_support::gpu;
 use crate::Cuda;
 use cuprite_core::backend::MatmulOps;
 use cuprite_core::{c128, DType, Layout, Numeric, Scalar};
 use cuprite_cpu::{Cpu, CpuBuffer};
 use std::time::Instant;
-
-fn gpu() -> Option<Cuda> {
-    match Cuda::new(0) {
-        Ok(d) => Some(d),
-        Err(e) => {
-            eprintln!("skipped: {e}");
-            None
-        }
-    }
-}
 
 /// `n` pseudo-random elements: any 64-bit pattern for integers (products wrap), small
 /// integers for floats (every partial sum stays exact, so any summation order agrees).

@@ -2,42 +2,10 @@
 //! views, plus a bandwidth report. Ignored by default (they need a CUDA device and NVRTC);
 //! without a device they print why and pass.
 
+use crate::test_support::{assert_same, gpu};
 use crate::Cuda;
 use cuprite_core::{c128, c64, BackendBase, DType, Element, Layout, Numeric, Result, Scalar};
 use cuprite_cpu::Cpu;
-
-fn gpu() -> Option<Cuda> {
-    match Cuda::new(0) {
-        Ok(d) => Some(d),
-        Err(e) => {
-            eprintln!("skipped: {e}");
-            None
-        }
-    }
-}
-
-/// Equal, or both NaN.
-fn same<T: Element>(a: &[T], b: &[T]) -> bool {
-    a.len() == b.len()
-        && a.iter()
-            .zip(b)
-            .all(|(x, y)| x == y || (x.is_nan_value() && y.is_nan_value()))
-}
-
-#[track_caller]
-fn assert_same<T: Element>(got: &[T], want: &[T], what: &str) {
-    if !same(got, want) {
-        let i = got.iter().zip(want).position(|(x, y)| !same(&[*x], &[*y]));
-        panic!(
-            "{what} ({}): lengths {} / {}, first difference at {i:?}: {:?} vs {:?}",
-            T::DTYPE,
-            got.len(),
-            want.len(),
-            i.map(|i| got[i]),
-            i.map(|i| want[i])
-        );
-    }
-}
 
 /// Distinct-ish values of any type.
 fn vals<T: Element>(n: usize, seed: usize) -> Vec<T> {

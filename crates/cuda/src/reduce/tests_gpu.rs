@@ -2,21 +2,12 @@
 //! (every op and element type, every kernel variant), plus a bandwidth report. Ignored by
 //! default (they need a CUDA device and NVRTC); without a device they print why and pass.
 
+use crate::test_support::gpu;
 use crate::{Cuda, CudaBuffer};
 use cuprite_core::backend::{BackendBase, DeviceTimer, ReduceOps};
 use cuprite_core::ops::*;
 use cuprite_core::{c128, c64, ArgKind, DType, Element, Float, Inexact, Layout, Real, Scalar};
 use cuprite_cpu::Cpu;
-
-fn gpu() -> Option<Cuda> {
-    match Cuda::new(0) {
-        Ok(d) => Some(d),
-        Err(e) => {
-            eprintln!("skipped: {e}");
-            None
-        }
-    }
-}
 
 fn fclose(x: f64, y: f64, tol: f64) -> bool {
     (x.is_nan() && y.is_nan()) || x == y || (x - y).abs() <= tol * x.abs().max(y.abs())

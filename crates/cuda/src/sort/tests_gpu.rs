@@ -4,6 +4,7 @@
 //! values and indices), plus a timing report. GPU tests are ignored by default; without a
 //! device they print why and pass.
 
+use crate::test_support::gpu;
 use crate::Cuda;
 use cuprite_core::backend::{SelectOps, SortOps};
 use cuprite_core::{c128, c64, BackendBase, DType, Element, Layout, Scalar};
@@ -22,16 +23,6 @@ fn every_sort_program_compiles() {
         assert_compiles("sort.cu", &ks::search_program(t));
         assert_compiles("sort.cu", &ks::unique_program(t));
         assert_compiles("sort.cu", &ks::util_program(t));
-    }
-}
-
-fn gpu() -> Option<Cuda> {
-    match Cuda::new(0) {
-        Ok(d) => Some(d),
-        Err(e) => {
-            eprintln!("skipped: {e}");
-            None
-        }
     }
 }
 
