@@ -6,9 +6,10 @@
 //! `cargo bench -p cuprite-benches --bench numpy_compare [--features cuda] -- [options]`, or
 //! the binary itself from a bundle (`cargo xtask bundle`). `--help` lists the options
 //! (see `cuprite_benches::options::USAGE`). Exit status: 0, 1 when a result is wrong or a
-//! cuprite backend failed, 2 on bad options.
+//! cuprite backend failed, 2 on bad options. `--crossover KEY` sweeps one workload over
+//! sizes instead and draws the plot (`cuprite_benches::crossover`).
 
-use cuprite_benches::{options::USAGE, run_comparison, CompareOptions};
+use cuprite_benches::{options::USAGE, run_comparison, run_crossover, CompareOptions};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -23,5 +24,9 @@ fn main() {
             std::process::exit(2);
         }
     };
-    std::process::exit(run_comparison(&opts));
+    let code = match opts.crossover {
+        Some(id) => run_crossover(id, &opts),
+        None => run_comparison(&opts),
+    };
+    std::process::exit(code);
 }

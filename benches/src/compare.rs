@@ -9,6 +9,7 @@
 
 use crate::cases::{prepare, Case};
 use crate::options::CompareOptions;
+use crate::progress::Progress;
 use crate::python::{cupy_available, numpy_available, run_script};
 use crate::report::{DeviceKind, Report, SystemRun};
 use crate::workloads::Workload;
@@ -100,25 +101,29 @@ pub fn time_backend<B: ArrayBackend>(
     workloads: &[Workload],
     runs: usize,
 ) -> HashMap<String, Result<Timing, String>> {
-    workloads
+    let bar = Progress::new(workloads.len(), &dev.label());
+    let out = workloads
         .iter()
         .map(|w| {
             let r = prepare(w, dev)
                 .map_err(|e| format!("error: {e}"))
                 .and_then(|mut case| time_case(case.as_mut(), w.inner, runs));
-            match &r {
-                Ok(t) => eprintln!(
+            bar.line(&match &r {
+                Ok(t) => format!(
                     "  {:<20} {:>12.4} ms (min {:.4}, wall with sync {:.4})",
                     w.id.key(),
                     t.median_ms,
                     t.min_ms,
                     t.wall_median_ms.unwrap_or(f64::NAN)
                 ),
-                Err(e) => eprintln!("  {:<20} {e}", w.id.key()),
-            }
+                Err(e) => format!("  {:<20} {e}", w.id.key()),
+            });
+            bar.inc();
             (w.id.key().to_string(), r)
         })
-        .collect()
+        .collect();
+    bar.finish();
+    out
 }
 
 /// Times the workloads on one cuprite backend.

@@ -3,22 +3,27 @@
 //! group runs on ([`for_each_backend!`]), and the comparison runner behind
 //! `cargo xtask bench`: the workload list as data ([`workloads`]), the prepared and checked
 //! cases ([`cases`]), the options ([`options`]), timing on every cuprite backend
-//! ([`compare`]), the NumPy and CuPy subprocesses ([`python`]) and the table and JSON
-//! ([`report`]).
+//! ([`compare`]), the NumPy and CuPy subprocesses ([`python`]), the table and JSON
+//! ([`report`]), the crossover sweep over sizes ([`crossover`]) with its plots ([`plot`]),
+//! and progress bars for long runs ([`progress`]).
 //!
 //! The feature `cuda` adds the CUDA backend (device 0) to every bench and to the comparison.
 
 pub mod api;
 pub mod cases;
 pub mod compare;
+pub mod crossover;
 pub mod data;
 pub mod options;
+pub mod plot;
+pub mod progress;
 pub mod python;
 pub mod report;
 pub mod workloads;
 
 pub use cases::{prepare, Case};
 pub use compare::{run_all, run_comparison, Timing};
+pub use crossover::{run_crossover, Sweep};
 pub use options::CompareOptions;
 pub use report::Report;
 pub use workloads::{default_workloads, Rate, Workload, WorkloadId, ANCHOR_SCALE};

@@ -27,6 +27,11 @@ options:
   --no-cupy        do not run CuPy
   --python EXE     the Python interpreter (default python3)
   --scripts DIR    the directory holding bench_numpy.py and bench_cupy.py
+  --crossover KEY  instead of the table, sweep workload KEY over sizes from about 1000
+                   elements up to its size at --scale, on every system, print where each
+                   cuprite backend becomes faster than each other system, and draw time
+                   against size (log-log) to crossover_KEY.png and .svg
+  --plot-dir DIR   where the plots go (default: the current directory)
 
 environment (overridden by the flags): CUPRITE_BENCH_SCALE, CUPRITE_BENCH_RUNS,
 CUPRITE_BENCH_ONLY, CUPRITE_BENCH_BACKENDS, CUPRITE_PYTHON, CUPRITE_BENCH_SCRIPTS.
@@ -67,6 +72,10 @@ pub struct CompareOptions {
     pub json: Option<PathBuf>,
     /// Where to write the Markdown table, if anywhere.
     pub markdown: Option<PathBuf>,
+    /// Sweep this workload over sizes instead of running the table.
+    pub crossover: Option<WorkloadId>,
+    /// Where the crossover plots go (`.`).
+    pub plot_dir: PathBuf,
 }
 
 impl Default for CompareOptions {
@@ -82,6 +91,8 @@ impl Default for CompareOptions {
             scripts: find_scripts(),
             json: None,
             markdown: None,
+            crossover: None,
+            plot_dir: PathBuf::from("."),
         }
     }
 }
@@ -105,6 +116,18 @@ fn list(v: &str) -> Vec<String> {
         .map(|s| s.trim().to_string())
         .filter(|s| !s.is_empty())
         .collect()
+}
+
+/// The workload of key `k`, or an error listing the keys.
+fn workload_id(k: &str) -> Result<WorkloadId, String> {
+    WorkloadId::ALL
+        .iter()
+        .copied()
+        .find(|w| w.key() == k)
+        .ok_or_else(|| {
+            let known: Vec<&str> = WorkloadId::ALL.iter().map(|w| w.key()).collect();
+            format!("unknown workload {k:?}; known: {}", known.join(", "))
+        })
 }
 
 /// Checks backend names; `all` stands for every compiled backend.
@@ -173,6 +196,8 @@ impl CompareOptions {
                 "--no-cupy" => self.cupy = false,
                 "--python" => self.python = value(a)?,
                 "--scripts" => self.scripts = value(a)?.into(),
+                "--crossover" => self.crossover = Some(workload_id(&value(a)?)?),
+                "--plot-dir" => self.plot_dir = value(a)?.into(),
                 s if s.starts_with('-') => return Err(format!("unknown option {s}")),
                 s => positional.push(s.to_string()),
             }
@@ -182,13 +207,7 @@ impl CompareOptions {
         }
         if let Some(keys) = &self.only {
             for k in keys {
-                if !WorkloadId::ALL.iter().any(|w| w.key() == k) {
-                    let known: Vec<&str> = WorkloadId::ALL.iter().map(|w| w.key()).collect();
-                    return Err(format!(
-                        "unknown workload {k:?}; known: {}",
-                        known.join(", ")
-                    ));
-                }
+                workload_id(k)?;
             }
         }
         Ok(self)
@@ -286,6 +305,15 @@ mod tests {
     }
 
     #[test]
+    fn crossover_names_a_workload() {
+        let o = CompareOptions::default()
+            .parse_args(&args(&["--crossover", "sum", "--plot-dir", "/tmp/p"]))
+            .unwrap();
+        assert_eq!(o.crossover, Some(WorkloadId::Sum));
+        assert_eq!(o.plot_dir, PathBuf::from("/tmp/p"));
+    }
+
+    #[test]
     fn all_means_every_compiled_backend() {
         let o = CompareOptions::default()
             .parse_args(&args(&["--backend", "all"]))
@@ -304,5 +332,7 @@ mod tests {
         assert!(bad(&["--backend", "tpu"]));
         assert!(bad(&["--gpu"]));
         assert!(bad(&["no_such_workload"]));
+        assert!(bad(&["--crossover", "nope"]));
+        assert!(bad(&["--crossover"]));
     }
 }

@@ -19,6 +19,16 @@ pub struct PythonReport {
     /// The script's result entries as they came, by workload key (kept in the JSON output:
     /// CuPy's entries also carry wall-clock medians).
     pub raw: HashMap<String, serde_json::Value>,
+    /// Every result in the script's order with its shape: a crossover sweep runs one
+    /// workload at many shapes, which `results` (by key) cannot tell apart.
+    pub entries: Vec<(Vec<usize>, Result<Timing, String>)>,
+}
+
+impl PythonReport {
+    /// The result for the workload of shape `dims` (the first one of that shape).
+    pub fn entry(&self, dims: &[usize]) -> Option<&Result<Timing, String>> {
+        self.entries.iter().find(|(d, _)| d == dims).map(|(_, r)| r)
+    }
 }
 
 /// Runs `python -c code`: `Ok` when it exits 0, else the last line of its stderr.
@@ -93,6 +103,7 @@ pub fn parse_report(text: &str) -> Result<PythonReport, String> {
     };
     let mut results = HashMap::new();
     let mut raw = HashMap::new();
+    let mut entries = Vec::new();
     for r in v["results"].as_array().ok_or("no \"results\" list")? {
         let key = r["id"]
             .as_str()
@@ -105,6 +116,16 @@ pub fn parse_report(text: &str) -> Result<PythonReport, String> {
             }),
             _ => Err(r["error"].as_str().unwrap_or("no timing").to_string()),
         };
+        let dims: Vec<usize> = r["dims"]
+            .as_array()
+            .map(|d| {
+                d.iter()
+                    .filter_map(|x| x.as_u64())
+                    .map(|x| x as usize)
+                    .collect()
+            })
+            .unwrap_or_default();
+        entries.push((dims, t.clone()));
         results.insert(key.clone(), t);
         raw.insert(key, r.clone());
     }
@@ -112,6 +133,7 @@ pub fn parse_report(text: &str) -> Result<PythonReport, String> {
         about,
         results,
         raw,
+        entries,
     })
 }
 
@@ -130,6 +152,9 @@ mod tests {
         .unwrap();
         assert_eq!(r.results["sum"], Ok(Timing::new(1.5, 1.25)));
         assert_eq!(r.results["ones"], Err("boom".to_string()));
+        assert_eq!(r.entry(&[5]), Some(&Ok(Timing::new(1.5, 1.25))));
+        assert_eq!(r.entries.len(), 2);
+        assert_eq!(r.entry(&[6]), None);
         assert!(r.about.contains("2.4.6"));
     }
 

@@ -33,6 +33,12 @@ commands:
       --no-numpy, --no-cupy
                           leave out NumPy or CuPy
       --python EXE        the Python interpreter (default python3)
+      --crossover KEY     instead of the table, time workload KEY at sizes from about
+                          1000 elements up to its size at --scale on every system, say
+                          where each cuprite backend becomes faster than each other
+                          system, and plot time against size (log-log) to
+                          crossover_KEY.png and .svg
+      --plot-dir DIR      where the plots go (default target/crossover)
   bundle [options]        build the GPU bundle: test binaries (with the cuda feature),
                           benches, quickstart, scripts and run.sh, stripped
       --out DIR           where (default bundle/; replaced if it holds a previous bundle)
@@ -57,8 +63,10 @@ fn ci() -> bool {
 
 /// Options of `bench` that take a value, and those that do not (validated here so a typo
 /// fails before the build; the runner checks the values).
-const BENCH_VALUE_FLAGS: [&str; 8] = [
+const BENCH_VALUE_FLAGS: [&str; 10] = [
     "--backend",
+    "--crossover",
+    "--plot-dir",
     "--scale",
     "--runs",
     "--filter",
@@ -84,7 +92,9 @@ fn bench_command(args: &[String], cwd: &std::path::Path) -> Result<Vec<String>, 
                     cuda |= v.split(',').any(|b| matches!(b.trim(), "cuda" | "all"));
                     v.clone()
                 }
-                "--json" | "--markdown" | "--scripts" => cwd.join(v).to_string_lossy().into_owned(),
+                "--json" | "--markdown" | "--scripts" | "--plot-dir" => {
+                    cwd.join(v).to_string_lossy().into_owned()
+                }
                 _ => v.clone(),
             };
             forwarded.push(a.clone());
@@ -94,6 +104,11 @@ fn bench_command(args: &[String], cwd: &std::path::Path) -> Result<Vec<String>, 
         } else {
             return Err(format!("unknown bench option {a}"));
         }
+    }
+    if forwarded.iter().any(|a| a == "--crossover") && !forwarded.iter().any(|a| a == "--plot-dir")
+    {
+        forwarded.push("--plot-dir".into());
+        forwarded.push(cwd.join("target/crossover").to_string_lossy().into_owned());
     }
     let mut cmd: Vec<String> = ["bench", "-p", "cuprite-benches", "--bench", "numpy_compare"]
         .iter()
@@ -203,6 +218,23 @@ mod tests {
         assert!(cmd.contains(&"cuda".to_string()));
         let cmd = bench_command(&strings(&["--backend", "cpu"]), Path::new("/")).unwrap();
         assert!(!cmd.contains(&"--features".to_string()));
+    }
+
+    #[test]
+    fn crossover_plots_default_to_target() {
+        let cmd = bench_command(&strings(&["--crossover", "sum"]), Path::new("/home/u")).unwrap();
+        assert!(cmd.ends_with(&strings(&[
+            "--crossover",
+            "sum",
+            "--plot-dir",
+            "/home/u/target/crossover"
+        ])));
+        let cmd = bench_command(
+            &strings(&["--crossover", "sum", "--plot-dir", "p"]),
+            Path::new("/w"),
+        )
+        .unwrap();
+        assert!(cmd.ends_with(&strings(&["--plot-dir", "/w/p"])));
     }
 
     #[test]

@@ -12,8 +12,9 @@ const TEMPLATE: &str = r##"#!/usr/bin/env bash
 #
 # usage: ./run.sh [LOG_DIR] [PART...]
 #   LOG_DIR   where the logs go (default: $OUT, else ./logs); one <name>.log per binary,
-#             summary.txt with the lines printed here, compare.{log,md,json}
-#   PART      tests | compare | quickstart | criterion | all
+#             summary.txt with the lines printed here, compare.{log,md,json},
+#             crossover_OP.{log,md,png,svg}
+#   PART      tests | compare | crossover | quickstart | criterion | all
 #             (default: tests compare quickstart)
 #
 # Environment:
@@ -26,6 +27,10 @@ const TEMPLATE: &str = r##"#!/usr/bin/env bash
 #   BENCH_BACKENDS   cuprite backends of the comparison (default cuda; cpu,cuda adds the CPU
 #                    backend, slow at scale 10)
 #   BENCH_ARGS       extra arguments of the comparison (e.g. "--filter sum,sort_f64")
+#   CROSSOVER        workloads swept over sizes by the crossover part (default
+#                    add,sum,matmul_f64), each drawn to crossover_OP.png and .svg
+#   CROSSOVER_SCALE  largest size of the sweeps (default 1 = 1/10 of the anchor sizes)
+#   CROSSOVER_BACKENDS  cuprite backends of the sweeps (default cpu,cuda)
 #   QUICKSTART_ARGS  arguments of the quickstart (default "--backend cuda")
 #   CRITERION_ARGS   extra arguments of every criterion bench (e.g. a name filter: cuda_)
 #   PYTHON           the interpreter with numpy and cupy (default python3)
@@ -45,7 +50,7 @@ PARTS=()
 LOG=""
 for a in "$@"; do
     case "$a" in
-        tests|compare|quickstart|criterion|all) PARTS+=("$a") ;;
+        tests|compare|crossover|quickstart|criterion|all) PARTS+=("$a") ;;
         -h|--help) usage; exit 0 ;;
         *)
             if [ -z "$LOG" ]; then LOG="$a"; else
@@ -167,6 +172,28 @@ run_compare() {
     fi
 }
 
+run_crossover() {
+    local op start rc
+    for op in $(printf '%s' "${CROSSOVER:-add,sum,matmul_f64}" | tr ',' ' '); do
+        say ""
+        say "== crossover of $op: scale ${CROSSOVER_SCALE:-1}, backends ${CROSSOVER_BACKENDS:-cpu,cuda}"
+        start="$(now)"
+        (cd "$WORK" && "$R/bin/numpy_compare" --crossover "$op" \
+            --backend "${CROSSOVER_BACKENDS:-cpu,cuda}" --scale "${CROSSOVER_SCALE:-1}" \
+            --runs "${BENCH_RUNS:-7}" --python "$PY" --plot-dir "$LOG" \
+            --markdown "$LOG/crossover_$op.md") >"$LOG/crossover_$op.log" 2>&1
+        rc=$?
+        if [ -f "$LOG/crossover_$op.md" ]; then tee -a "$SUMMARY" <"$LOG/crossover_$op.md"; fi
+        if [ "$rc" -eq 0 ]; then
+            say "PASS  crossover $op ($(since "$start")s)"
+        else
+            FAILED+=("crossover.$op")
+            say "FAIL  crossover $op: exit $rc (see crossover_$op.log); last lines:"
+            tail -n 8 "$LOG/crossover_$op.log" | sed 's/^/        /' | tee -a "$SUMMARY"
+        fi
+    done
+}
+
 run_quickstart() {
     local start rc
     say ""
@@ -210,6 +237,7 @@ run_criterion() {
 
 if want tests; then run_tests; fi
 if want compare; then run_compare; fi
+if want crossover; then run_crossover; fi
 if want quickstart; then run_quickstart; fi
 if want criterion; then run_criterion; fi
 
@@ -287,6 +315,20 @@ mod tests {
         assert!(text.contains("FAILED: bad crash"), "{text}");
         assert!(dir.join("logs/good.log").is_file());
         assert!(dir.join("logs/summary.txt").is_file());
+
+        // One sweep per workload named in CROSSOVER, each with its Markdown.
+        let out = Command::new("bash")
+            .arg(dir.join("run.sh"))
+            .arg(dir.join("logs"))
+            .arg("crossover")
+            .env("CROSSOVER", "add,sum")
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{text}");
+        assert!(text.contains("== crossover of add"), "{text}");
+        assert!(text.contains("PASS  crossover sum"), "{text}");
+        assert!(dir.join("logs/crossover_sum.md").is_file());
 
         // The same binaries packed into payload.tar.xz.
         let st = Command::new("tar")
