@@ -38,7 +38,10 @@ fn load(topic: &str) -> Value {
     let mut map = cache.lock().unwrap();
     map.entry(topic.to_string())
         .or_insert_with(|| {
-            let path = format!("{}/tests/fixtures/{topic}.json", env!("CARGO_MANIFEST_DIR"));
+            // A bundle run elsewhere points at its own copy of the fixtures.
+            let dir = std::env::var("CUPRITE_FIXTURES_DIR")
+                .unwrap_or_else(|_| format!("{}/tests/fixtures", env!("CARGO_MANIFEST_DIR")));
+            let path = format!("{dir}/{topic}.json");
             let text = std::fs::read_to_string(&path)
                 .unwrap_or_else(|e| panic!("fixture file {path}: {e}"));
             serde_json::from_str(&text).unwrap_or_else(|e| panic!("fixture file {path}: {e}"))
