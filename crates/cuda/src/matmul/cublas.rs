@@ -1,6 +1,7 @@
 //! cuBLAS for the f32, f64, c64 and c128 products: one handle per device, created on first
-//! use with the device's context current, bound to the device's stream and left in the
-//! default math mode (full precision: no TF32, no emulation), kept for the life of the
+//! use with the device's context current, bound to the device's stream and in the default
+//! math mode (full precision: no TF32, no emulation) unless the device allows TF32 for f32
+//! and c64 products ([`Cuda::set_tf32`]), kept for the life of the
 //! process in the device's table of library handles. Calls go through `cublas?gemm_v2` and
 //! `cublas?gemmStridedBatched`, or their 64-bit-integer twins (`_64`) when a size or leading
 //! dimension does not fit in an `int`, so nothing is ever narrowed.
@@ -120,6 +121,17 @@ fn op(t: Trans) -> sys::cublasOperation_t {
 pub(crate) unsafe fn gemm(dev: &Cuda, h: Handle, dtype: DType, g: &Gemm) -> Result<()> {
     dev.bind()?;
     let (h, ta, tb) = (h.0, op(g.transa), op(g.transb));
+    if matches!(dtype, DType::F32 | DType::C64) {
+        let mode = if dev.tf32() {
+            sys::cublasMath_t::CUBLAS_TF32_TENSOR_OP_MATH
+        } else {
+            sys::cublasMath_t::CUBLAS_DEFAULT_MATH
+        };
+        // SAFETY: `h` is the device's live handle; the mode is read when a call is queued.
+        call("cublasSetMathMode", || unsafe {
+            sys::cublasSetMathMode(h, mode)
+        })?;
+    }
     // The 32-bit-integer API (what CuPy and PyTorch call) when every size fits in an `int`,
     // the 64-bit one otherwise; batch strides are 64-bit in both.
     let narrow = [g.m, g.n, g.k, g.lda, g.ldb, g.ldc, g.batch]
