@@ -97,15 +97,15 @@ __device__ __forceinline__ double bits_f64(u64 b) { return __longlong_as_double(
 __device__ __forceinline__ u64 f64_bits(double x) { return (u64)__double_as_longlong(x); }
 
 __device__ double plog(double x) {
-    const double ln2_hi = 6.93147180369123816490e-01;
-    const double ln2_lo = 1.90821492927058770002e-10;
-    const double Lg1 = 6.666666666666735130e-01;
-    const double Lg2 = 3.999999999940941908e-01;
-    const double Lg3 = 2.857142874366239149e-01;
-    const double Lg4 = 2.222219843214978396e-01;
-    const double Lg5 = 1.818357216161805012e-01;
-    const double Lg6 = 1.531383769920937332e-01;
-    const double Lg7 = 1.479819860511658591e-01;
+    const double ln2_hi = bits_f64(0x3fe62e42fee00000ull);
+    const double ln2_lo = bits_f64(0x3dea39ef35793c76ull);
+    const double Lg1 = bits_f64(0x3FE5555555555593ull);
+    const double Lg2 = bits_f64(0x3FD999999997FA04ull);
+    const double Lg3 = bits_f64(0x3FD2492494229359ull);
+    const double Lg4 = bits_f64(0x3FCC71C51D8E78AFull);
+    const double Lg5 = bits_f64(0x3FC7466496CB03DEull);
+    const double Lg6 = bits_f64(0x3FC39A09D078C69Full);
+    const double Lg7 = bits_f64(0x3FC2F112DF3E5244ull);
     u64 ix = f64_bits(x);
     u32 hx = (u32)(ix >> 32);
     int k = 0;
@@ -161,21 +161,21 @@ __device__ __forceinline__ double pscalbn(double y, int n) {
 }
 
 __device__ double pexp(double x) {
-    const double ln2_hi = 6.93147180369123816490e-01;
-    const double ln2_lo = 1.90821492927058770002e-10;
-    const double inv_ln2 = 1.44269504088896338700e+00;
-    const double P1 = 1.66666666666666019037e-01;
-    const double P2 = -2.77777777770155933842e-03;
-    const double P3 = 6.61375632143793436117e-05;
-    const double P4 = -1.65339022054652515390e-06;
-    const double P5 = 4.13813679705723846039e-08;
+    const double ln2_hi = bits_f64(0x3fe62e42fee00000ull);
+    const double ln2_lo = bits_f64(0x3dea39ef35793c76ull);
+    const double inv_ln2 = bits_f64(0x3ff71547652b82feull);
+    const double P1 = bits_f64(0x3FC555555555553Eull);
+    const double P2 = bits_f64(0xBF66C16C16BEBD93ull);
+    const double P3 = bits_f64(0x3F11566AAF25DE2Cull);
+    const double P4 = bits_f64(0xBEBBBD41C5D26BF1ull);
+    const double P5 = bits_f64(0x3E66376972BEA4D0ull);
     u32 hxs = (u32)(f64_bits(x) >> 32);
     int sign = (int)(hxs >> 31);
     u32 hx = hxs & 0x7fffffffu;
     if (hx >= 0x4086232bu) {
         if (x != x) return x;
-        if (x > 709.782712893383973096) return bits_f64(0x7ff0000000000000ull);
-        if (x < -745.13321910194110842) return 0.0;
+        if (x > bits_f64(0x40862E42FEFA39EFull)) return bits_f64(0x7ff0000000000000ull);
+        if (x < bits_f64(0xc0874910D52D3051ull)) return 0.0;
     }
     double hi, lo;
     int k;

@@ -164,7 +164,7 @@ fn integers_uniform<B: ArrayBackend>(dev: &B) {
         .unwrap();
     let bins: Vec<i64> = x
         .iter()
-        .map(|&v| ((v as i64 - i32::MIN as i64) >> 29))
+        .map(|&v| (v as i64 - i32::MIN as i64) >> 29)
         .collect();
     check_chi2("integers full i32", &counts(&bins, 8), &[0.125; 8]);
     let c = g
