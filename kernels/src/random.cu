@@ -405,6 +405,8 @@ extern "C" __global__ void random_uniform(T* out, long long n, u32 k0, u32 k1, u
     const int per = is_same<T, float>::value ? 4 : 2;
     const long long blocks = (n + per - 1) / per;
     const T span = high - low;
+    // Fresh pool allocations are 256-byte aligned; anything else takes scalar stores.
+    const bool aligned = ((u64)out & 15) == 0;
     GRID_STRIDE(b, blocks) {
         uint4 c;
         c.x = (u32)b;
@@ -423,7 +425,7 @@ extern "C" __global__ void random_uniform(T* out, long long n, u32 k0, u32 k1, u
             v[1] = low + span * f64_from_bits(((u64)w.w << 32) | w.z);
         }
         long long i0 = b * per;
-        if (i0 + per <= n) {
+        if (aligned && i0 + per <= n) {
             union {
                 T t[4];
                 uint4 u;
