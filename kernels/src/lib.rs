@@ -13,6 +13,7 @@ pub mod elementwise;
 pub mod index;
 pub mod matmul;
 pub mod memory;
+pub mod random;
 pub mod reduce;
 pub mod sort;
 

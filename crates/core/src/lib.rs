@@ -10,6 +10,7 @@ pub mod error;
 pub mod layout;
 pub mod ops;
 pub mod profiler;
+pub mod random;
 pub mod slice;
 pub mod testing;
 

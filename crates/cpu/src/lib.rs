@@ -10,6 +10,7 @@ mod mask;
 mod matmul;
 mod memory;
 mod par;
+mod random;
 mod reduce;
 mod select;
 mod sort;

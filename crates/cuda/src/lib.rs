@@ -25,6 +25,7 @@ mod matmul;
 mod memory;
 mod modules;
 pub mod nvrtc;
+mod random;
 mod reduce;
 mod select;
 mod sort;

@@ -41,6 +41,18 @@ impl Cuda {
         name: &str,
         source: impl FnOnce() -> String,
     ) -> Result<Func> {
+        self.function_with(key, name, &[], source)
+    }
+
+    /// [`Cuda::function`] for a module compiled with `extra` NVRTC options after the
+    /// defaults (`key` must then name them too).
+    pub(crate) fn function_with(
+        &self,
+        key: &str,
+        name: &str,
+        extra: &[&str],
+        source: impl FnOnce() -> String,
+    ) -> Result<Func> {
         let module = {
             let cached = self
                 .inner
@@ -56,7 +68,8 @@ impl Cuda {
                     // Compile outside the lock; two threads racing on a key both compile and
                     // the first insert wins.
                     let file = format!("{}.cu", key.split('|').next().unwrap_or("kernel"));
-                    let cubin = crate::nvrtc::compile_cached(&file, &source(), &self.arch())?;
+                    let cubin =
+                        crate::nvrtc::compile_cached_with(&file, &source(), &self.arch(), extra)?;
                     self.bind()?;
                     let m = Arc::new(Module {
                         module: driver::load_module(&cubin)?,

@@ -87,8 +87,19 @@ pub(crate) fn options(arch: &str) -> Vec<String> {
 /// Compiles `source` for `arch` (`sm_90`), through the disk cache. `name` is used in error
 /// messages and as the program's file name.
 pub fn compile_cached(name: &str, source: &str, arch: &str) -> Result<Vec<u8>> {
+    compile_cached_with(name, source, arch, &[])
+}
+
+/// [`compile_cached`] with `extra` options after the defaults (part of the cache key).
+pub fn compile_cached_with(
+    name: &str,
+    source: &str,
+    arch: &str,
+    extra: &[&str],
+) -> Result<Vec<u8>> {
     let (maj, min) = nvrtc_version()?;
-    let opts = options(arch);
+    let mut opts = options(arch);
+    opts.extend(extra.iter().map(|o| o.to_string()));
     let key_text = format!("nvrtc {maj}.{min}\n{arch}\n{}\n{source}", opts.join(" "));
     let key = format!(
         "{:016x}{:016x}",
@@ -263,7 +274,14 @@ mod tests {
 pub(crate) mod compile_check {
     /// Compiles a program for sm_90 and panics with NVRTC's log on failure.
     pub(crate) fn assert_compiles(name: &str, source: &str) {
-        if let Err(e) = super::compile(name, source, &super::options("sm_90")) {
+        assert_compiles_with(name, source, &[]);
+    }
+
+    /// [`assert_compiles`] with `extra` options after the defaults.
+    pub(crate) fn assert_compiles_with(name: &str, source: &str, extra: &[&str]) {
+        let mut opts = super::options("sm_90");
+        opts.extend(extra.iter().map(|o| o.to_string()));
+        if let Err(e) = super::compile(name, source, &opts) {
             panic!("{e}");
         }
     }

@@ -46,7 +46,8 @@ pub type DefaultBackend = Cpu;
 #[cfg(all(feature = "cuda", not(feature = "cpu")))]
 pub type DefaultBackend = Cuda;
 
-/// Everything a user needs: `Array`, the backend traits, element traits, `s!`, errors.
+/// Everything a user needs: `Array`, the backend traits, element traits, `s!`, errors, the
+/// random [`Generator`](crate::random::Generator).
 pub mod prelude {
     pub use crate::interop::NdarrayExt;
     pub use cuprite_core::array::*;
@@ -55,6 +56,8 @@ pub mod prelude {
         DeviceTimer, Element, Error, Float, Inexact, Integer, Numeric, Real, Result, ELLIPSIS,
         NEW_AXIS,
     };
+
+    pub use cuprite_core::random::Generator;
 
     #[cfg(feature = "cpu")]
     pub use crate::Cpu;

@@ -1,10 +1,10 @@
 //! The backend trait family. A backend is a device handle (`Cpu`, `Cuda`) implementing a small
 //! set of primitives on flat buffers plus [`Layout`]s, grouped by kind: memory
 //! ([`BackendBase`]), element-wise ([`ElementwiseOps`]), reductions ([`ReduceOps`]), sorting
-//! ([`SortOps`]), indexing ([`IndexOps`], [`MaskOps`]), products ([`MatmulOps`]) and timing
-//! ([`DeviceTimer`]). Core resolves shapes, broadcasting, dtypes and errors before calling a
-//! primitive, so a primitive receives layouts that already agree. [`ArrayBackend`] is the sum
-//! of them all: the bound user code writes.
+//! ([`SortOps`]), indexing ([`IndexOps`], [`MaskOps`]), products ([`MatmulOps`]), random
+//! numbers ([`RandomOps`]) and timing ([`DeviceTimer`]). Core resolves shapes, broadcasting,
+//! dtypes and errors before calling a primitive, so a primitive receives layouts that already
+//! agree. [`ArrayBackend`] is the sum of them all: the bound user code writes.
 //!
 //! [`Layout`]: crate::Layout
 
@@ -13,6 +13,7 @@ mod index;
 mod mask;
 mod matmul;
 mod memory;
+mod random;
 mod reduce;
 mod select;
 mod sort;
@@ -23,6 +24,7 @@ pub use index::IndexOps;
 pub use mask::MaskOps;
 pub use matmul::MatmulOps;
 pub use memory::BackendBase;
+pub use random::RandomOps;
 pub use reduce::{ArgKind, ReduceOps};
 pub use select::SelectOps;
 pub use sort::SortOps;
@@ -41,6 +43,7 @@ pub trait ArrayBackend:
     + IndexOps
     + MaskOps
     + MatmulOps
+    + RandomOps
     + DeviceTimer
 {
 }
@@ -54,6 +57,7 @@ impl<B> ArrayBackend for B where
         + IndexOps
         + MaskOps
         + MatmulOps
+        + RandomOps
         + DeviceTimer
 {
 }

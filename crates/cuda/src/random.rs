@@ -1,0 +1,140 @@
+//! [`RandomOps`] for [`Cuda`]: the kernels of `kernels/src/random.cu`, compiled with
+//! `--fmad=false` so every output is bit-identical to the CPU backend's for the same draw.
+//! Uniform fills compute one Philox block per thread step and store it with one 16-byte
+//! store (4 f32 or 2 f64 outputs); the other distributions run one element stream per output
+//! element in a grid-stride loop (coalesced stores, rejection loops inside the thread).
+//! Nothing here synchronises: a draw is queued on the device's stream like any other op.
+
+#[cfg(test)]
+mod tests_gpu;
+
+use crate::buffer::CudaBuffer;
+use crate::ctype::cty;
+use crate::device::Cuda;
+use crate::launch::{arg, BLOCK};
+use cuprite_core::backend::RandomOps;
+use cuprite_core::random::{Draw, FloatDist, IntDist};
+use cuprite_core::{DType, Element, Error, Float, Integer, Result};
+use cuprite_kernels::random::{program, OPTIONS};
+
+/// The module key of the random family for output type `T`.
+fn key<T: Element>() -> String {
+    format!("random|{}|nofma", cty::<T>())
+}
+
+impl Cuda {
+    /// The random kernel `name` for output type `T`.
+    fn random_fn<T: Element>(&self, name: &str) -> Result<crate::modules::Func> {
+        self.function_with(&key::<T>(), name, &OPTIONS, || program(cty::<T>()))
+    }
+}
+
+impl RandomOps for Cuda {
+    fn random_uniform<T: Float>(
+        &self,
+        n: usize,
+        d: &Draw,
+        low: T,
+        high: T,
+    ) -> Result<CudaBuffer<T>> {
+        let out = self.alloc::<T>(n)?;
+        if n == 0 {
+            return Ok(out);
+        }
+        let f = self.random_fn::<T>("random_uniform")?;
+        let per = if T::DTYPE == DType::F32 { 4 } else { 2 };
+        let grid = self.grid_for(n, per);
+        let (ptr, n64, k0, k1, base) = (out.device_ptr(), n as i64, d.key[0], d.key[1], d.base);
+        // SAFETY: `random_uniform(T*, i64, u32, u32, u64, T, T)`; `out` holds `n` elements and
+        // its allocation is 16-byte aligned, as the vector stores need.
+        unsafe {
+            self.launch(
+                f,
+                (grid, 1, 1),
+                (BLOCK, 1, 1),
+                0,
+                &mut [
+                    arg(&ptr),
+                    arg(&n64),
+                    arg(&k0),
+                    arg(&k1),
+                    arg(&base),
+                    arg(&low),
+                    arg(&high),
+                ],
+            )?;
+        }
+        Ok(out)
+    }
+
+    fn random_float<T: Float>(&self, n: usize, d: &Draw, dist: FloatDist) -> Result<CudaBuffer<T>> {
+        let out = self.alloc::<T>(n)?;
+        if n == 0 {
+            return Ok(out);
+        }
+        let f = self.random_fn::<T>("random_float")?;
+        let (code, a, b) = dist.code();
+        let grid = self.grid_for(n, 1);
+        let (ptr, n64, k0, k1, base) = (out.device_ptr(), n as i64, d.key[0], d.key[1], d.base);
+        // SAFETY: `random_float(T*, i64, u32, u32, u64, int, double, double)`; `out` holds `n`
+        // elements.
+        unsafe {
+            self.launch(
+                f,
+                (grid, 1, 1),
+                (BLOCK, 1, 1),
+                0,
+                &mut [
+                    arg(&ptr),
+                    arg(&n64),
+                    arg(&k0),
+                    arg(&k1),
+                    arg(&base),
+                    arg(&code),
+                    arg(&a),
+                    arg(&b),
+                ],
+            )?;
+        }
+        Ok(out)
+    }
+
+    fn random_int<T: Integer>(&self, n: usize, d: &Draw, dist: IntDist) -> Result<CudaBuffer<T>> {
+        if !matches!(T::DTYPE, DType::U8 | DType::I32 | DType::I64) {
+            return Err(Error::UnsupportedDType {
+                op: "random_int",
+                dtype: T::DTYPE,
+            });
+        }
+        let out = self.alloc::<T>(n)?;
+        if n == 0 {
+            return Ok(out);
+        }
+        let f = self.random_fn::<T>("random_int")?;
+        let (code, low, range, a) = dist.code();
+        let grid = self.grid_for(n, 1);
+        let (ptr, n64, k0, k1, base) = (out.device_ptr(), n as i64, d.key[0], d.key[1], d.base);
+        // SAFETY: `random_int(T*, i64, u32, u32, u64, int, i64, u64, double)`; `out` holds
+        // `n` elements.
+        unsafe {
+            self.launch(
+                f,
+                (grid, 1, 1),
+                (BLOCK, 1, 1),
+                0,
+                &mut [
+                    arg(&ptr),
+                    arg(&n64),
+                    arg(&k0),
+                    arg(&k1),
+                    arg(&base),
+                    arg(&code),
+                    arg(&low),
+                    arg(&range),
+                    arg(&a),
+                ],
+            )?;
+        }
+        Ok(out)
+    }
+}

@@ -1,0 +1,54 @@
+//! The random kernel family: Philox4x32-10, cuprite's portable `log`/`exp`, and the samplers
+//! of `cuprite_core::random`, mirrored operation for operation so each output is
+//! bit-identical to the CPU backend's. It must be compiled with [`OPTIONS`] (no fused
+//! multiply-add). Kernels: `random_uniform` (block stream, 16-byte stores), `random_float`
+//! and `random_int` (one element stream per output).
+//!
+//! ```
+//! let src = cuprite_kernels::random::program("double");
+//! assert!(src.contains("#define T double") && src.contains("random_uniform"));
+//! assert_eq!(cuprite_kernels::random::OPTIONS, ["--fmad=false"]);
+//! ```
+
+/// The CUDA C source.
+pub const SOURCE: &str = include_str!("random.cu");
+
+/// NVRTC options this family needs on top of the defaults: no contraction of `a * b + c`
+/// into a fused multiply-add, which would round differently from the CPU.
+pub const OPTIONS: [&str; 1] = ["--fmad=false"];
+
+/// Output types the kernels are instantiated for: the floats (`random_uniform`,
+/// `random_float`) and the integers (`random_int`).
+pub const FLOAT_TYPES: [&str; 2] = ["float", "double"];
+/// See [`FLOAT_TYPES`].
+pub const INT_TYPES: [&str; 3] = ["u8", "i32", "i64"];
+
+/// The program for output type `t` (CUDA C name).
+pub fn program(t: &str) -> String {
+    crate::program(&[SOURCE], &[("T", t)])
+}
+
+#[cfg(test)]
+mod tests {
+    /// The `dist` codes of the source, which `FloatDist::code` and `IntDist::code` in
+    /// cuprite-core produce (the CUDA backend's tests check those against these).
+    #[test]
+    fn dist_codes_are_defined_once() {
+        for (name, v) in [
+            ("RD_NORMAL", 0),
+            ("RD_LOGNORMAL", 1),
+            ("RD_EXPONENTIAL", 2),
+            ("RD_GAMMA", 3),
+            ("RD_BETA", 4),
+            ("RI_INTEGERS", 0),
+            ("RI_POISSON", 1),
+            ("RI_BINOMIAL", 2),
+            ("RI_BITS", 3),
+        ] {
+            assert!(
+                super::SOURCE.contains(&format!("#define {name} {v}\n")),
+                "{name}"
+            );
+        }
+    }
+}
