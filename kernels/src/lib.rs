@@ -11,6 +11,7 @@
 
 pub mod elementwise;
 pub mod index;
+pub mod linalg;
 pub mod matmul;
 pub mod memory;
 pub mod random;

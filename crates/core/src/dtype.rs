@@ -470,11 +470,11 @@ impl Integer for i32 {}
 impl Integer for i64 {}
 
 /// Inexact types: f32, f64, c64, c128 — everything `exp`, `sqrt`, `sin` and true division
-/// are defined on. `abs` returns [`Inexact::RealPart`].
+/// are defined on. `abs` returns [`Inexact::RealPart`]; sums and means stay in the type.
 pub trait Inexact:
     Numeric
     + ComplexFloat<Real = <Self as Inexact>::RealPart>
-    + Element<Real = <Self as Inexact>::RealPart>
+    + Element<Real = <Self as Inexact>::RealPart, Accum = Self, Mean = Self>
 {
     /// The real type underneath (f32 for c64 and f32).
     type RealPart: Float;

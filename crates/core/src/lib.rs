@@ -7,6 +7,7 @@ pub mod array;
 pub mod backend;
 pub mod dtype;
 pub mod error;
+pub mod fft;
 pub mod layout;
 pub mod ops;
 pub mod profiler;

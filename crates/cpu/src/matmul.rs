@@ -1,6 +1,7 @@
 //! Matrix products of the CPU backend: the batched GEMM primitive.
 //!
-//! f32/f64 run through matrixmultiply's `sgemm`/`dgemm` and c64/c128 through its
+//! Large f32/f64/c64/c128 products (from `FAER_MIN` multiply-adds) run through faer's GEMM,
+//! which uses every core; the others through matrixmultiply's `sgemm`/`dgemm` and c64/c128 through its
 //! `cgemm`/`zgemm` (crate feature `cgemm`), which take arbitrary row and column strides, so
 //! transposed, sliced, reversed (negative strides) and broadcast (zero strides) operands are
 //! read in place, without a copy. Integers (u8, i32, i64) use the blocked, rayon-parallel
@@ -163,6 +164,44 @@ mm_kernel!(
     }
 );
 
+/// From this many multiply-adds on, f32/f64/c64/c128 products run through faer's GEMM, which
+/// keeps every core busy on large products (matrixmultiply splits one product over few
+/// threads); below it matrixmultiply's lower setup cost wins.
+const FAER_MIN: usize = 1 << 21;
+
+macro_rules! faer_kernel {
+    ($name:ident, $t:ty, $mm:ident) => {
+        /// faer's GEMM on one large product, matrixmultiply's on the others (any strides).
+        fn $name(m: usize, k: usize, n: usize, a: Mat<$t>, b: Mat<$t>, c: &mut [$t]) {
+            if m * k * n < FAER_MIN {
+                return $mm(m, k, n, a, b, c);
+            }
+            // SAFETY: as for matrixmultiply above: every element `off + i*rs + p*cs`
+            // (i < m, p < k) of `a` and likewise of `b` lies inside its slice, the views
+            // are only read, and `c` is a distinct, exactly `m * n` row-major block.
+            let (fa, fb) = unsafe {
+                (
+                    faer::MatRef::from_raw_parts(a.data.as_ptr().add(a.off), m, k, a.rs, a.cs),
+                    faer::MatRef::from_raw_parts(b.data.as_ptr().add(b.off), k, n, b.rs, b.cs),
+                )
+            };
+            let fc = faer::MatMut::from_row_major_slice_mut(c, m, n);
+            faer::linalg::matmul::matmul(
+                fc,
+                faer::Accum::Replace,
+                fa,
+                fb,
+                <$t as num_traits::One>::one(),
+                faer::Par::rayon(0),
+            );
+        }
+    };
+}
+faer_kernel!(large_f32, f32, kernel_f32);
+faer_kernel!(large_f64, f64, kernel_f64);
+faer_kernel!(large_c64, c64, kernel_c64);
+faer_kernel!(large_c128, c128, kernel_c128);
+
 /// Checks the primitive's contract; returns (batch shape, m, k, n).
 fn check(
     la: &Layout,
@@ -283,10 +322,10 @@ impl MatmulOps for Cpu {
         lb: &Layout,
     ) -> Result<CpuBuffer<T>> {
         match T::DTYPE {
-            DType::F32 => typed::<T, f32>(a, la, b, lb, kernel_f32),
-            DType::F64 => typed::<T, f64>(a, la, b, lb, kernel_f64),
-            DType::C64 => typed::<T, c64>(a, la, b, lb, kernel_c64),
-            DType::C128 => typed::<T, c128>(a, la, b, lb, kernel_c128),
+            DType::F32 => typed::<T, f32>(a, la, b, lb, large_f32),
+            DType::F64 => typed::<T, f64>(a, la, b, lb, large_f64),
+            DType::C64 => typed::<T, c64>(a, la, b, lb, large_c64),
+            DType::C128 => typed::<T, c128>(a, la, b, lb, large_c128),
             DType::U8 => typed::<T, u8>(a, la, b, lb, gemm_int::gemm::<u8, 4, 32>),
             DType::I32 => typed::<T, i32>(a, la, b, lb, gemm_int::gemm::<i32, 4, 16>),
             DType::I64 => typed::<T, i64>(a, la, b, lb, gemm_int::gemm::<i64, 4, 8>),
@@ -324,5 +363,43 @@ mod tests {
         let lb = Layout::new(vec![3, 1], vec![1, 1], 0);
         let c = Cpu.matmul(&buf, &la, &buf, &lb).unwrap();
         assert_eq!(c.as_slice(), &[10.0, 10.0]);
+    }
+
+    /// faer's path (large products) against a direct loop, on transposed, reversed and
+    /// broadcast operands, with small integers so every result is exact.
+    #[test]
+    fn large_products_read_any_strides() {
+        let (m, k, n) = (160, 150, 140);
+        assert!(m * k * n >= FAER_MIN);
+        let data: Vec<f64> = (0..m * k + k * n)
+            .map(|i| ((i * 7) % 11) as f64 - 5.0)
+            .collect();
+        let cases = [
+            // a row-major, b column-major (a transposed view)
+            (
+                Layout::new(vec![m, k], vec![k as isize, 1], 0),
+                Layout::new(vec![k, n], vec![1, k as isize], m * k),
+            ),
+            // a with reversed rows, b broadcast along its rows (stride 0)
+            (
+                Layout::new(vec![m, k], vec![-(k as isize), 1], (m - 1) * k),
+                Layout::new(vec![k, n], vec![0, 1], m * k),
+            ),
+        ];
+        let buf = CpuBuffer::new(data.clone());
+        for (la, lb) in cases {
+            let got = Cpu.matmul(&buf, &la, &buf, &lb).unwrap();
+            let at = |l: &Layout, i: usize, j: usize| {
+                data[(l.offset() as isize
+                    + i as isize * l.strides()[0]
+                    + j as isize * l.strides()[1]) as usize]
+            };
+            for i in (0..m).step_by(13) {
+                for j in (0..n).step_by(7) {
+                    let want: f64 = (0..k).map(|p| at(&la, i, p) * at(&lb, p, j)).sum();
+                    assert_eq!(got.as_slice()[i * n + j], want, "[{i}, {j}]");
+                }
+            }
+        }
     }
 }

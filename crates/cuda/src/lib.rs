@@ -8,7 +8,8 @@
 //! - Kernels are the CUDA C sources of `cuprite-kernels`, instantiated per element type,
 //!   compiled by NVRTC to a cubin for the device's architecture and cached in memory and on
 //!   disk ([`nvrtc`]).
-//! - Matrix products of floats go to cuBLAS.
+//! - Matrix products of floats go to cuBLAS, dense decompositions (`linalg`) to cuSOLVER,
+//!   Fourier transforms to cuFFT.
 //!
 //! The crate builds on machines without CUDA (the driver is loaded at run time); there
 //! [`Cuda::new`] returns [`cuprite_core::Error::BackendUnavailable`] saying why.
@@ -18,8 +19,10 @@ mod ctype;
 mod device;
 mod driver;
 mod elementwise;
+mod fft;
 mod index;
 mod launch;
+mod linalg;
 mod mask;
 mod matmul;
 mod memory;

@@ -15,7 +15,7 @@
 //! The result is a new C-contiguous `[batch.., m, n]` buffer; `k == 0` gives zeros and an
 //! empty output no launch at all.
 
-mod cublas;
+pub(crate) mod cublas;
 mod int;
 mod plan;
 #[cfg(test)]

@@ -62,7 +62,7 @@ impl From<&[usize]> for Repeats {
 
 impl<T: Element, B: ArrayBackend> Array<T, B> {
     /// Writes `src` into the part `dst_layout` of this fresh (unshared) array.
-    fn write_part(&mut self, dst_layout: &Layout, src: &Array<T, B>) -> Result<()> {
+    pub(crate) fn write_part(&mut self, dst_layout: &Layout, src: &Array<T, B>) -> Result<()> {
         if dst_layout.size() == 0 {
             return Ok(());
         }

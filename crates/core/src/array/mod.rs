@@ -8,6 +8,7 @@ mod creation;
 mod display;
 mod elementwise;
 mod index;
+mod linalg;
 mod manip;
 mod mask;
 mod math;
@@ -18,6 +19,7 @@ mod shape;
 mod sort;
 
 pub use axes::Axes;
+pub use linalg::{multi_dot, MatrixNorm, QrMode};
 pub use operators::TrueDivide;
 pub use shape::{resolve_shape, ArrayViewMut};
 #[allow(unused_imports)]

@@ -1,15 +1,18 @@
 //! The backend trait family. A backend is a device handle (`Cpu`, `Cuda`) implementing a small
 //! set of primitives on flat buffers plus [`Layout`]s, grouped by kind: memory
 //! ([`BackendBase`]), element-wise ([`ElementwiseOps`]), reductions ([`ReduceOps`]), sorting
-//! ([`SortOps`]), indexing ([`IndexOps`], [`MaskOps`]), products ([`MatmulOps`]), random
-//! numbers ([`RandomOps`]) and timing ([`DeviceTimer`]). Core resolves shapes, broadcasting,
-//! dtypes and errors before calling a primitive, so a primitive receives layouts that already
-//! agree. [`ArrayBackend`] is the sum of them all: the bound user code writes.
+//! ([`SortOps`]), indexing ([`IndexOps`], [`MaskOps`]), products ([`MatmulOps`]),
+//! decompositions ([`LinalgOps`]), Fourier transforms ([`FftOps`]), random numbers
+//! ([`RandomOps`]) and timing ([`DeviceTimer`]). Core resolves shapes, broadcasting, dtypes and
+//! errors before calling a primitive, so a primitive receives layouts that already agree.
+//! [`ArrayBackend`] is the sum of them all: the bound user code writes.
 //!
 //! [`Layout`]: crate::Layout
 
 mod elementwise;
+mod fft;
 mod index;
+mod linalg;
 mod mask;
 mod matmul;
 mod memory;
@@ -20,7 +23,9 @@ mod sort;
 mod timer;
 
 pub use elementwise::ElementwiseOps;
+pub use fft::{FftLanes, FftOps};
 pub use index::IndexOps;
+pub use linalg::{ComplexOf, EigFactors, EighFactors, LinalgOps, SvdFactors};
 pub use mask::MaskOps;
 pub use matmul::MatmulOps;
 pub use memory::BackendBase;
@@ -44,6 +49,8 @@ pub trait ArrayBackend:
     + MaskOps
     + MatmulOps
     + RandomOps
+    + LinalgOps
+    + FftOps
     + DeviceTimer
 {
 }
@@ -58,6 +65,8 @@ impl<B> ArrayBackend for B where
         + MaskOps
         + MatmulOps
         + RandomOps
+        + LinalgOps
+        + FftOps
         + DeviceTimer
 {
 }

@@ -4,7 +4,8 @@
 //! and c64 products ([`Cuda::set_tf32`]), kept for the life of the
 //! process in the device's table of library handles. Calls go through `cublas?gemm_v2` and
 //! `cublas?gemmStridedBatched`, or their 64-bit-integer twins (`_64`) when a size or leading
-//! dimension does not fit in an `int`, so nothing is ever narrowed.
+//! dimension does not fit in an `int`, so nothing is ever narrowed. [`scal`] (`cublas?scal`)
+//! scales the results of Fourier transforms in place.
 //! Every raw cuBLAS call of the crate is in this file.
 
 use super::plan::Trans;
@@ -269,6 +270,52 @@ pub(crate) unsafe fn gemm(dev: &Cuda, h: Handle, dtype: DType, g: &Gemm) -> Resu
             dtype,
         }),
     }
+}
+
+/// Queues `x *= alpha` for `n` contiguous reals (f64 when `double`, else f32) at the device
+/// address `x`; a complex buffer is scaled as its `2 * len` real parts. Failures are reported
+/// as errors of `op`.
+///
+/// # Safety
+/// `x` must be a device address of this device holding `n` elements of the type.
+pub(crate) unsafe fn scal(
+    dev: &Cuda,
+    h: Handle,
+    op: &'static str,
+    double: bool,
+    x: u64,
+    n: usize,
+    alpha: f64,
+) -> Result<()> {
+    dev.bind()?;
+    let h = h.0;
+    let narrow = i32::try_from(n).is_ok();
+    // SAFETY (all four calls): the caller guarantees `n` elements at `x`; alpha is a host
+    // value (default host pointer mode) that outlives the call.
+    let r = match (double, narrow) {
+        (true, true) => call("cublasDscal_v2", || unsafe {
+            sys::cublasDscal_v2(h, n as i32, &alpha, x as *mut f64, 1)
+        }),
+        (true, false) => call("cublasDscal_v2_64", || unsafe {
+            sys::cublasDscal_v2_64(h, n as i64, &alpha, x as *mut f64, 1)
+        }),
+        (false, true) => {
+            let a = alpha as f32;
+            call("cublasSscal_v2", || unsafe {
+                sys::cublasSscal_v2(h, n as i32, &a, x as *mut f32, 1)
+            })
+        }
+        (false, false) => {
+            let a = alpha as f32;
+            call("cublasSscal_v2_64", || unsafe {
+                sys::cublasSscal_v2_64(h, n as i64, &a, x as *mut f32, 1)
+            })
+        }
+    };
+    r.map_err(|e| match e {
+        Error::Backend { msg, .. } => Error::Backend { op, msg },
+        e => e,
+    })
 }
 
 #[cfg(test)]

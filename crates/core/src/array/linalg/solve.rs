@@ -1,0 +1,414 @@
+//! Linear systems and inverses: `solve`, `inv`, `det`, `slogdet` (from the LU
+//! factorisation), `pinv`, `lstsq`, `matrix_rank` (from the SVD) and `matrix_power`.
+
+use super::{from_batch, with_tail, Batch};
+use crate::array::Array;
+use crate::backend::ArrayBackend;
+use crate::dtype::{Float, Inexact};
+use crate::error::{Error, Result};
+use crate::layout::broadcast_shapes;
+use crate::ops::{Div, Gt, Mul};
+use num_traits::{One, Zero};
+
+impl<T: Inexact, B: ArrayBackend> Array<T, B> {
+    /// LU factors of square matrices, with an error naming the first exactly singular one.
+    fn lu_checked(&self, op: &'static str) -> Result<(Batch<T, B>, B::Buffer<i32>)> {
+        let (_, n) = self.square_dims(op)?;
+        let a = self.to_batch(op)?;
+        let dev = self.device();
+        let (lu, ipiv) = dev.lu_factor(&a.buf, a.count(), n)?;
+        let lu = Batch { buf: lu, ..a };
+        let f = from_batch(lu.buf.clone(), &lu.lead, n, n, dev)?;
+        let zero = f.diagonals().eq_scalar(T::zero())?.any_axes(-1, false)?;
+        let singular = zero.to_vec()?;
+        if let Some(batch) = singular.iter().position(|&s| s) {
+            return Err(Error::LinAlg {
+                op,
+                msg: "singular matrix".into(),
+                batch,
+            });
+        }
+        Ok((lu, ipiv))
+    }
+
+    /// The solution `x` of `self @ x = b` (NumPy's `linalg.solve`): `b` of shape `[n]` is one
+    /// right-hand side, of shape `[..., n, k]` a stack of `k` columns; the leading axes of
+    /// `self` and `b` broadcast.
+    ///
+    /// # Errors
+    /// [`Error::LinAlg`] naming the first singular matrix; [`Error::InvalidArgument`] for
+    /// non-square `self` or mismatched sizes.
+    ///
+    /// ```
+    /// # use cuprite_core::*;
+    /// # fn demo<B: ArrayBackend>(dev: &B) -> Result<()> {
+    /// let a = Array::<f64, B>::from_vec(vec![3.0, 1.0, 1.0, 2.0], &[2, 2], dev)?;
+    /// let b = Array::<f64, B>::from_vec(vec![9.0, 8.0], &[2], dev)?;
+    /// let x = a.solve(&b)?.to_vec()?;
+    /// assert!((x[0] - 2.0).abs() < 1e-12 && (x[1] - 3.0).abs() < 1e-12);
+    /// # Ok(()) }
+    /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
+    /// ```
+    pub fn solve(&self, b: &Self) -> Result<Self> {
+        const OP: &str = "solve";
+        self.check_device(b, OP)?;
+        let (lead_a, n) = self.square_dims(OP)?;
+        let vector = b.ndim() == 1;
+        let b2 = if vector {
+            b.expand_dims(-1)?
+        } else {
+            b.clone()
+        };
+        let (lead_b, nb, k) = b2.matrix_dims(OP)?;
+        if nb != n {
+            return Err(Error::invalid(
+                OP,
+                format!(
+                    "b has {nb} rows but a is {n} x {n} (shapes {:?} and {:?})",
+                    self.shape(),
+                    b.shape()
+                ),
+            ));
+        }
+        let lead = broadcast_shapes(OP, &lead_a, &lead_b).map_err(|_| Error::Broadcast {
+            op: OP,
+            lhs: self.shape().to_vec(),
+            rhs: b.shape().to_vec(),
+        })?;
+        let a = self.broadcast_to(&with_tail(&lead, &[n, n]))?;
+        let b2 = b2.broadcast_to(&with_tail(&lead, &[n, k]))?;
+        let (lu, ipiv) = a.lu_checked(OP)?;
+        let bb = b2.to_batch(OP)?;
+        let dev = self.device();
+        let x = dev.lu_solve(&lu.buf, &ipiv, &bb.buf, lu.count(), n, k)?;
+        let x = from_batch(x, &lead, n, k, dev)?;
+        if vector {
+            x.squeeze(-1)
+        } else {
+            Ok(x)
+        }
+    }
+
+    /// The inverse of square matrices (NumPy's `linalg.inv`).
+    ///
+    /// # Errors
+    /// [`Error::LinAlg`] naming the first singular matrix.
+    ///
+    /// ```
+    /// # use cuprite_core::*;
+    /// # fn demo<B: ArrayBackend>(dev: &B) -> Result<()> {
+    /// let a = Array::<f64, B>::from_vec(vec![2.0, 0.0, 0.0, 4.0], &[2, 2], dev)?;
+    /// assert_eq!(a.inv()?.to_vec()?, vec![0.5, 0.0, 0.0, 0.25]);
+    /// assert!(Array::<f64, B>::zeros(&[2, 2], dev)?.inv().is_err());
+    /// # Ok(()) }
+    /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
+    /// ```
+    pub fn inv(&self) -> Result<Self> {
+        const OP: &str = "inv";
+        let (lead, n) = self.square_dims(OP)?;
+        let (lu, ipiv) = self.lu_checked(OP)?;
+        let dev = self.device();
+        let eye = Array::<T, B>::eye(n, None, 0, dev)?;
+        let eye = eye.broadcast_to(&with_tail(&lead, &[n, n]))?.to_batch(OP)?;
+        let x = dev.lu_solve(&lu.buf, &ipiv, &eye.buf, lu.count(), n, n)?;
+        from_batch(x, &lead, n, n, dev)
+    }
+
+    /// The sign of each permutation of an LU factorisation: `[lead]` of `1` or `-1`.
+    fn pivot_sign(&self, ipiv: B::Buffer<i32>, lead: &[usize], n: usize) -> Result<Self> {
+        let dev = self.device();
+        let piv = Array::<i32, B>::from_contiguous(ipiv, &with_tail(lead, &[n]), dev);
+        let steps = Array::<i32, B>::arange(1, n as i32 + 1, 1, dev)?;
+        let swaps = piv.ne(&steps)?.count_nonzero_axes(-1, false)?;
+        let odd = swaps.remainder(&Array::scalar(2i64, dev)?)?.eq_scalar(1)?;
+        let one = Array::scalar(T::one(), dev)?;
+        Array::where_(&odd, &one.try_neg()?, &one)
+    }
+
+    /// The determinant of square matrices (NumPy's `linalg.det`), from the LU
+    /// factorisation; exactly singular matrices give 0.
+    ///
+    /// ```
+    /// # use cuprite_core::*;
+    /// # fn demo<B: ArrayBackend>(dev: &B) -> Result<()> {
+    /// let a = Array::<f64, B>::from_vec(vec![1.0, 2.0, 3.0, 4.0], &[2, 2], dev)?;
+    /// assert!((a.det()?.item()? + 2.0).abs() < 1e-12);
+    /// # Ok(()) }
+    /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
+    /// ```
+    pub fn det(&self) -> Result<Self> {
+        const OP: &str = "det";
+        let (lead, n) = self.square_dims(OP)?;
+        let a = self.to_batch(OP)?;
+        let dev = self.device();
+        let (lu, ipiv) = dev.lu_factor(&a.buf, a.count(), n)?;
+        let f = from_batch(lu, &lead, n, n, dev)?;
+        let prod = f.diagonals().prod_axes(-1, false)?;
+        let det = prod.try_mul(&self.pivot_sign(ipiv, &lead, n)?)?;
+        self.nan_where_nan(det)
+    }
+
+    /// `value` with NaN for every matrix of `self` that holds a NaN: LAPACK-style
+    /// factorisations may pivot a NaN away or stop at it, so the propagation is explicit.
+    fn nan_where_nan<U: Inexact>(&self, value: Array<U, B>) -> Result<Array<U, B>> {
+        let has_nan = self.isnan()?.any_axes([-2isize, -1], false)?;
+        let nan = U::from_scalar(crate::Scalar::F64(f64::NAN));
+        Array::where_(&has_nan, &Array::scalar(nan, self.device())?, &value)
+    }
+
+    /// The sign (or, for complex matrices, the phase `det / |det|`) and the natural
+    /// logarithm of the absolute value of the determinant (NumPy's `linalg.slogdet`), which
+    /// neither overflows nor underflows. Singular matrices give sign 0 and `-inf`.
+    #[allow(clippy::type_complexity)]
+    pub fn slogdet(&self) -> Result<(Self, Array<T::RealPart, B>)> {
+        const OP: &str = "slogdet";
+        let (lead, n) = self.square_dims(OP)?;
+        let a = self.to_batch(OP)?;
+        let dev = self.device();
+        let (lu, ipiv) = dev.lu_factor(&a.buf, a.count(), n)?;
+        let d = from_batch(lu, &lead, n, n, dev)?.diagonals();
+        let mag = d.abs()?;
+        let logabs = mag.log()?.sum_axes(-1, false)?;
+        let unit = d.zip_op(Div, &mag.to_complex_like::<T>()?)?;
+        let zero = d.eq_scalar(T::zero())?.any_axes(-1, false)?;
+        let sign = unit
+            .prod_axes(-1, false)?
+            .try_mul(&self.pivot_sign(ipiv, &lead, n)?)?;
+        let sign = Array::where_(&zero, &Array::scalar(T::zero(), dev)?, &sign)?;
+        Ok((self.nan_where_nan(sign)?, self.nan_where_nan(logabs)?))
+    }
+
+    /// The Moore-Penrose pseudo-inverse from the SVD (NumPy's `linalg.pinv`): singular
+    /// values below `rcond * max(s)` count as zero (`rcond` defaults to 1e-15, NumPy's).
+    ///
+    /// ```
+    /// # use cuprite_core::*;
+    /// # fn demo<B: ArrayBackend>(dev: &B) -> Result<()> {
+    /// let a = Array::<f64, B>::from_vec(vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0], &[3, 2], dev)?;
+    /// let p = a.pinv(None)?;
+    /// assert_eq!(p.shape(), &[2, 3]);
+    /// assert!(a.matmul(&p)?.matmul(&a)?.allclose(&a, 1e-10, 1e-10, false)?.item()?);
+    /// # Ok(()) }
+    /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
+    /// ```
+    pub fn pinv(&self, rcond: Option<f64>) -> Result<Self> {
+        const OP: &str = "pinv";
+        let (lead, m, n) = self.matrix_dims(OP)?;
+        let dev = self.device();
+        if m == 0 || n == 0 {
+            return Array::zeros(&with_tail(&lead, &[n, m]), dev);
+        }
+        let (u, s, vh) = self.svd(false)?;
+        let rcond = <T::RealPart as num_traits::NumCast>::from(rcond.unwrap_or(1e-15))
+            .unwrap_or_else(T::RealPart::zero);
+        let cutoff = s.max_axes(-1, true)?.scalar_op(Mul, rcond)?;
+        let keep = s.zip_op(Gt, &cutoff)?;
+        let sinv = Array::where_(
+            &keep,
+            &s.scalar_op_rev(Div, T::RealPart::one())?,
+            &Array::scalar(T::RealPart::zero(), dev)?,
+        )?;
+        // pinv = V diag(1/s) U^H: scale the rows of Vh, then transpose-conjugate both.
+        let scaled = vh.try_mul(&sinv.to_complex_like::<T>()?.expand_dims(-1)?)?;
+        scaled.conj_t()?.matmul(&u.conj_t()?)
+    }
+
+    /// The conjugate transpose of the last two axes (a view for real types).
+    pub(crate) fn conj_t(&self) -> Result<Self> {
+        let t = self.swapaxes(-1, -2)?;
+        if T::DTYPE.is_complex() {
+            t.conj()
+        } else {
+            Ok(t)
+        }
+    }
+
+    /// The rank of matrices: the number of singular values above `tol` (default
+    /// `max(s) * max(m, n) * eps`, NumPy's). For a 1-d array, 1 unless every element is 0.
+    /// Shape: the leading axes.
+    pub fn matrix_rank(&self, tol: Option<f64>) -> Result<Array<i64, B>> {
+        const OP: &str = "matrix_rank";
+        let dev = self.device();
+        if self.ndim() < 2 {
+            let nz = self.ne(&Array::scalar(T::zero(), dev)?)?.any()?;
+            return nz.astype::<i64>();
+        }
+        let (_, m, n) = self.matrix_dims(OP)?;
+        let s = self.svdvals()?;
+        let cutoff = match tol {
+            Some(t) => Array::scalar(real::<T>(t), dev)?,
+            None => s.max_axes(-1, true)?.scalar_op(
+                Mul,
+                real::<T>(m.max(n) as f64) * <T::RealPart as num_traits::Float>::epsilon(),
+            )?,
+        };
+        if s.size() == 0 {
+            return Array::zeros(&s.shape()[..s.ndim() - 1], dev);
+        }
+        s.zip_op(Gt, &cutoff)?.count_nonzero_axes(-1, false)
+    }
+
+    /// The least-squares solution of `self @ x = b` for a 2-d `self` of shape `[m, n]` and
+    /// `b` of shape `[m]` or `[m, k]`, through the SVD (NumPy's `linalg.lstsq`). Returns
+    /// `(x, residuals, rank, s)`: `residuals` holds the squared 2-norm of each column's
+    /// residual when `rank == n < m`, else it is empty; singular values below
+    /// `rcond * max(s)` count as zero (`rcond` defaults to `eps * max(m, n)`).
+    ///
+    /// ```
+    /// # use cuprite_core::*;
+    /// # fn demo<B: ArrayBackend>(dev: &B) -> Result<()> {
+    /// // Fit y = c0 + c1 t through (0, 1), (1, 3), (2, 5), (3, 7): exactly c = (1, 2).
+    /// let a = Array::<f64, B>::from_vec(vec![1.0, 0.0, 1.0, 1.0, 1.0, 2.0, 1.0, 3.0], &[4, 2], dev)?;
+    /// let y = Array::<f64, B>::from_vec(vec![1.0, 3.0, 5.0, 7.0], &[4], dev)?;
+    /// let (c, res, rank, _s) = a.lstsq(&y, None)?;
+    /// let c = c.to_vec()?;
+    /// assert!((c[0] - 1.0).abs() < 1e-12 && (c[1] - 2.0).abs() < 1e-12);
+    /// assert_eq!(rank, 2);
+    /// assert!(res.item()? < 1e-20);
+    /// # Ok(()) }
+    /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
+    /// ```
+    #[allow(clippy::type_complexity)]
+    pub fn lstsq(
+        &self,
+        b: &Self,
+        rcond: Option<f64>,
+    ) -> Result<(Self, Array<T::RealPart, B>, usize, Array<T::RealPart, B>)> {
+        const OP: &str = "lstsq";
+        self.check_device(b, OP)?;
+        if self.ndim() != 2 || !(1..=2).contains(&b.ndim()) {
+            return Err(Error::invalid(
+                OP,
+                format!(
+                    "a must be 2-d and b 1-d or 2-d, got shapes {:?} and {:?}",
+                    self.shape(),
+                    b.shape()
+                ),
+            ));
+        }
+        let (m, n) = (self.shape()[0], self.shape()[1]);
+        if b.shape()[0] != m {
+            return Err(Error::invalid(
+                OP,
+                format!(
+                    "incompatible dimensions: a is {:?}, b is {:?}",
+                    self.shape(),
+                    b.shape()
+                ),
+            ));
+        }
+        let dev = self.device();
+        let vector = b.ndim() == 1;
+        let b2 = if vector {
+            b.expand_dims(-1)?
+        } else {
+            b.clone()
+        };
+        let k = b2.shape()[1];
+        let (u, s, vh) = self.svd(false)?;
+        let smax = s.max_or_zero()?;
+        let rc = rcond.unwrap_or(f64::EPSILON * m.max(n) as f64);
+        let rc = real::<T>(rc);
+        let sv = s.to_vec()?;
+        let cutoff = smax * rc;
+        let rank = sv.iter().filter(|&&x| x > cutoff).count();
+        let sinv: Vec<T::RealPart> = sv
+            .iter()
+            .map(|&x| {
+                if x > cutoff {
+                    T::RealPart::one() / x
+                } else {
+                    T::RealPart::zero()
+                }
+            })
+            .collect();
+        let sinv = Array::from_vec(sinv, &[sv.len()], dev)?.to_complex_like::<T>()?;
+        // x = V diag(1/s) U^H b
+        let uhb = u.conj_t()?.matmul(&b2)?;
+        let x = vh.conj_t()?.matmul(&uhb.try_mul(&sinv.expand_dims(-1)?)?)?;
+        let residuals = if rank == n && m > n {
+            let r = self.matmul(&x)?.try_sub(&b2)?.abs()?;
+            r.try_mul(&r)?.sum_axes(0, false)?
+        } else {
+            Array::zeros(&[0], dev)?
+        };
+        let x = if vector { x.squeeze(-1)? } else { x };
+        let residuals = if vector && residuals.size() == 1 {
+            residuals.reshape(&[1])?
+        } else {
+            residuals
+        };
+        let _ = k;
+        Ok((x, residuals, rank, s))
+    }
+
+    /// `self` raised to the integer power `n` by repeated squaring (NumPy's
+    /// `linalg.matrix_power`): `n = 0` gives identities, negative `n` powers of the inverse.
+    ///
+    /// # Errors
+    /// [`Error::LinAlg`] for a negative power of a singular matrix.
+    ///
+    /// ```
+    /// # use cuprite_core::*;
+    /// # fn demo<B: ArrayBackend>(dev: &B) -> Result<()> {
+    /// let a = Array::<f64, B>::from_vec(vec![1.0, 1.0, 1.0, 0.0], &[2, 2], dev)?;
+    /// assert_eq!(a.matrix_power(10)?.to_vec()?, vec![89.0, 55.0, 55.0, 34.0]);
+    /// assert_eq!(a.matrix_power(0)?.to_vec()?, vec![1.0, 0.0, 0.0, 1.0]);
+    /// # Ok(()) }
+    /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
+    /// ```
+    pub fn matrix_power(&self, n: i64) -> Result<Self> {
+        const OP: &str = "matrix_power";
+        let (lead, k) = self.square_dims(OP)?;
+        let dev = self.device();
+        if n == 0 {
+            let eye = Array::<T, B>::eye(k, None, 0, dev)?;
+            return eye.broadcast_to(&with_tail(&lead, &[k, k]))?.copy();
+        }
+        let mut base = if n < 0 { self.inv()? } else { self.clone() };
+        let mut e = n.unsigned_abs();
+        let mut acc: Option<Self> = None;
+        loop {
+            if e & 1 == 1 {
+                acc = Some(match acc {
+                    None => base.clone(),
+                    Some(a) => a.matmul(&base)?,
+                });
+            }
+            e >>= 1;
+            if e == 0 {
+                break;
+            }
+            base = base.matmul(&base)?;
+        }
+        match acc {
+            Some(a) => Ok(a),
+            None => Err(Error::Backend {
+                op: OP,
+                msg: "empty power".into(),
+            }),
+        }
+    }
+}
+
+/// `x` in the real type of `T`.
+fn real<T: Inexact>(x: f64) -> T::RealPart {
+    <T::RealPart as num_traits::NumCast>::from(x)
+        .unwrap_or_else(<T::RealPart as num_traits::Float>::nan)
+}
+
+impl<R: Float, B: ArrayBackend> Array<R, B> {
+    /// Real values as the element type `T` with the same real type (themselves for real `T`,
+    /// with a zero imaginary part for complex `T`).
+    pub(crate) fn to_complex_like<T: Inexact<RealPart = R>>(&self) -> Result<Array<T, B>> {
+        self.astype::<T>()
+    }
+
+    /// The largest element, or 0 for an empty array (read on the host).
+    fn max_or_zero(&self) -> Result<R> {
+        if self.size() == 0 {
+            return Ok(R::zero());
+        }
+        self.max()?.item()
+    }
+}

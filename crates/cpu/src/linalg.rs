@@ -1,0 +1,592 @@
+//! [`LinalgOps`] for [`Cpu`]: faer's decompositions (LU with partial pivoting, Cholesky,
+//! Householder QR, SVD, self-adjoint and general eigen-decompositions), one matrix of the
+//! batch per rayon task; faer parallelises inside a large matrix itself.
+//!
+//! Matrices arrive and leave column-major (the contract of [`LinalgOps`]); faer reads them
+//! in place through `MatRef` views. Failures become LAPACK-style `info` codes: core turns
+//! them into errors naming the batch index.
+
+use crate::buffer::CpuBuffer;
+use crate::Cpu;
+use cuprite_core::backend::{ComplexOf, EigFactors, EighFactors, LinalgOps, SvdFactors};
+use cuprite_core::{c128, c64, DType, Error, Inexact, Result};
+use faer::linalg::solvers::{PartialPivLu, Qr, SelfAdjointEigen, Svd};
+use faer::{Mat, MatRef, Side};
+use rayon::prelude::*;
+use std::any::Any;
+
+/// The element types faer decomposes, bridged to cuprite's: f32, f64, c64, c128.
+trait Field: Inexact + faer::traits::ComplexField<Real = <Self as Inexact>::RealPart> {
+    /// Eigenvalues and (unit-norm) right eigenvectors of a general matrix, or `None` when
+    /// the QR algorithm did not converge.
+    #[allow(clippy::type_complexity)]
+    fn eig(a: MatRef<'_, Self>) -> Option<(Vec<ComplexOf<Self>>, Mat<ComplexOf<Self>>)>;
+}
+
+macro_rules! eig_real {
+    ($t:ty) => {
+        impl Field for $t {
+            fn eig(a: MatRef<'_, $t>) -> Option<(Vec<ComplexOf<$t>>, Mat<ComplexOf<$t>>)> {
+                let e = faer::linalg::solvers::Eigen::<$t>::new_from_real(a).ok()?;
+                let w = (0..a.nrows()).map(|i| e.S()[i]).collect();
+                Some((w, e.U().to_owned()))
+            }
+        }
+    };
+}
+macro_rules! eig_complex {
+    ($t:ty, $r:ty) => {
+        impl Field for $t {
+            fn eig(a: MatRef<'_, $t>) -> Option<(Vec<ComplexOf<$t>>, Mat<ComplexOf<$t>>)> {
+                let e = faer::linalg::solvers::Eigen::<$r>::new(a).ok()?;
+                let w = (0..a.nrows()).map(|i| e.S()[i]).collect();
+                Some((w, e.U().to_owned()))
+            }
+        }
+    };
+}
+eig_real!(f32);
+eig_real!(f64);
+eig_complex!(c64, f32);
+eig_complex!(c128, f64);
+
+fn dispatch_err(op: &'static str) -> Error {
+    Error::Backend {
+        op,
+        msg: "element type dispatch failed".into(),
+    }
+}
+
+/// The buffer of `T` as a buffer of `F` (the same type, checked at run time).
+fn as_f<'a, T: 'static, F: 'static>(
+    x: &'a CpuBuffer<T>,
+    op: &'static str,
+) -> Result<&'a CpuBuffer<F>> {
+    (x as &dyn Any)
+        .downcast_ref::<CpuBuffer<F>>()
+        .ok_or_else(|| dispatch_err(op))
+}
+
+/// A buffer of `F` handed back as a buffer of `T` (the same type, checked at run time).
+fn back<F: 'static, T: 'static>(x: CpuBuffer<F>, op: &'static str) -> Result<CpuBuffer<T>> {
+    let boxed: Box<dyn Any> = Box::new(x);
+    boxed
+        .downcast::<CpuBuffer<T>>()
+        .map(|b| *b)
+        .map_err(|_| dispatch_err(op))
+}
+
+/// Calls `$f::<F>` with `F` the concrete type of `T`.
+macro_rules! dispatch {
+    ($op:expr, $t:ty, $f:ident($($arg:expr),*)) => {
+        match <$t>::DTYPE {
+            DType::F32 => $f::<$t, f32>($($arg),*),
+            DType::F64 => $f::<$t, f64>($($arg),*),
+            DType::C64 => $f::<$t, c64>($($arg),*),
+            DType::C128 => $f::<$t, c128>($($arg),*),
+            dtype => Err(Error::UnsupportedDType { op: $op, dtype }),
+        }
+    };
+}
+
+/// NaN in any inexact type (the value of a failed factorisation).
+fn nan<F: Inexact>() -> F {
+    F::from_real(<F::RealPart as num_traits::Float>::nan())
+}
+
+/// `m` column-major.
+fn colmajor<F: Copy>(m: MatRef<'_, F>) -> Vec<F> {
+    let mut out = Vec::with_capacity(m.nrows() * m.ncols());
+    for j in 0..m.ncols() {
+        for i in 0..m.nrows() {
+            out.push(m[(i, j)]);
+        }
+    }
+    out
+}
+
+/// Runs `f` on each `rows x cols` matrix of `a`, in parallel, and concatenates what it
+/// returns for each matrix: `K` outputs of the element type, one of another type (`X`:
+/// pivots or real values) and an info code.
+#[allow(clippy::type_complexity)]
+fn per_matrix<F: Field, X: Send, const K: usize>(
+    a: &[F],
+    batch: usize,
+    rows: usize,
+    cols: usize,
+    f: impl Fn(MatRef<'_, F>) -> ([Vec<F>; K], Vec<X>, i32) + Sync,
+) -> ([Vec<F>; K], Vec<X>, Vec<i32>) {
+    let size = rows * cols;
+    let parts: Vec<([Vec<F>; K], Vec<X>, i32)> = (0..batch)
+        .into_par_iter()
+        .map(|b| {
+            f(MatRef::from_column_major_slice(
+                &a[b * size..(b + 1) * size],
+                rows,
+                cols,
+            ))
+        })
+        .collect();
+    let mut outs: [Vec<F>; K] = std::array::from_fn(|_| Vec::new());
+    let mut xs = Vec::new();
+    let mut info = Vec::with_capacity(batch);
+    for (o, x, i) in parts {
+        for (dst, src) in outs.iter_mut().zip(o) {
+            dst.extend(src);
+        }
+        xs.extend(x);
+        info.push(i);
+    }
+    (outs, xs, info)
+}
+
+/// LAPACK's pivot sequence for the row permutation `fwd` (row `i` of `P A` is row `fwd[i]`
+/// of `A`): `ipiv[i] - 1` is the row swapped with row `i` at step `i`.
+fn ipiv_of(fwd: &[usize]) -> Vec<i32> {
+    let n = fwd.len();
+    let mut at: Vec<usize> = (0..n).collect(); // at[p] = original row now at position p
+    let mut pos: Vec<usize> = (0..n).collect(); // pos[r] = position of original row r
+    let mut ipiv = Vec::with_capacity(n);
+    for (i, &want) in fwd.iter().enumerate() {
+        let j = pos[want];
+        ipiv.push((j + 1) as i32);
+        let (ri, rj) = (at[i], at[j]);
+        at.swap(i, j);
+        pos[ri] = j;
+        pos[rj] = i;
+    }
+    ipiv
+}
+
+/// LAPACK's unblocked LU with partial pivoting (`getf2`) in place on a column-major
+/// `n x n` matrix: a zero pivot leaves its column unscaled instead of dividing by zero, so an
+/// exactly singular matrix gives a zero on `U`'s diagonal, never NaN.
+fn getf2<F: Field>(a: &mut [F], n: usize) -> Vec<i32> {
+    use num_complex::ComplexFloat;
+    let mut ipiv = Vec::with_capacity(n);
+    for k in 0..n {
+        let col = k * n;
+        let mut p = k;
+        for i in k + 1..n {
+            if ComplexFloat::abs(a[col + i]) > ComplexFloat::abs(a[col + p]) {
+                p = i;
+            }
+        }
+        ipiv.push((p + 1) as i32);
+        if p != k {
+            for j in 0..n {
+                a.swap(j * n + k, j * n + p);
+            }
+        }
+        let pivot = a[col + k];
+        if pivot == F::zero() {
+            continue;
+        }
+        for i in k + 1..n {
+            a[col + i] /= pivot;
+        }
+        for j in k + 1..n {
+            let ukj = a[j * n + k];
+            if ukj == F::zero() {
+                continue;
+            }
+            for i in k + 1..n {
+                a[j * n + i] -= a[col + i] * ukj;
+            }
+        }
+    }
+    ipiv
+}
+
+fn lu_factor_imp<T: Inexact, F: Field>(
+    a: &CpuBuffer<T>,
+    batch: usize,
+    n: usize,
+) -> Result<(CpuBuffer<T>, CpuBuffer<i32>)> {
+    const OP: &str = "lu_factor";
+    let a = as_f::<T, F>(a, OP)?.as_slice();
+    let finite = |v: &[F]| v.iter().all(|x| num_complex::ComplexFloat::is_finite(*x));
+    let ([lu], ipiv, _) = per_matrix(a, batch, n, n, |m| {
+        let f = PartialPivLu::new(m);
+        let (l, u) = (f.L(), f.U());
+        let packed =
+            colmajor(Mat::from_fn(n, n, |i, j| if i > j { l[(i, j)] } else { u[(i, j)] }).as_ref());
+        // faer divides by a zero pivot (NaN spreads through the factors); redo singular
+        // matrices the LAPACK way so their U shows the zero.
+        if !finite(&packed) && finite(&colmajor(m)) {
+            let mut lu = colmajor(m);
+            let ipiv = getf2(&mut lu, n);
+            return ([lu], ipiv, 0);
+        }
+        ([packed], ipiv_of(f.P().arrays().0), 0)
+    });
+    Ok((back(CpuBuffer::new(lu), OP)?, CpuBuffer::new(ipiv)))
+}
+
+fn lu_solve_imp<T: Inexact, F: Field>(
+    lu: &CpuBuffer<T>,
+    ipiv: &CpuBuffer<i32>,
+    b: &CpuBuffer<T>,
+    batch: usize,
+    n: usize,
+    nrhs: usize,
+) -> Result<CpuBuffer<T>> {
+    const OP: &str = "lu_solve";
+    let lu = as_f::<T, F>(lu, OP)?.as_slice();
+    let b = as_f::<T, F>(b, OP)?.as_slice();
+    let ipiv = ipiv.as_slice();
+    let (nn, nk) = (n * n, n * nrhs);
+    let parts: Vec<Vec<F>> = (0..batch)
+        .into_par_iter()
+        .map(|k| {
+            let f = MatRef::from_column_major_slice(&lu[k * nn..(k + 1) * nn], n, n);
+            let mut x = Mat::from_fn(n, nrhs, |i, j| b[k * nk + j * n + i]);
+            for (i, &p) in ipiv[k * n..(k + 1) * n].iter().enumerate() {
+                let p = (p - 1) as usize;
+                if p != i {
+                    for j in 0..nrhs {
+                        let t = x[(i, j)];
+                        x[(i, j)] = x[(p, j)];
+                        x[(p, j)] = t;
+                    }
+                }
+            }
+            let l = Mat::from_fn(n, n, |i, j| match i.cmp(&j) {
+                std::cmp::Ordering::Greater => f[(i, j)],
+                std::cmp::Ordering::Equal => F::one(),
+                std::cmp::Ordering::Less => F::zero(),
+            });
+            let u = Mat::from_fn(n, n, |i, j| if i <= j { f[(i, j)] } else { F::zero() });
+            l.as_ref().solve_unit_lower_triangular_in_place(x.as_mut());
+            u.as_ref().solve_upper_triangular_in_place(x.as_mut());
+            colmajor(x.as_ref())
+        })
+        .collect();
+    back(CpuBuffer::new(parts.concat()), OP)
+}
+
+fn cholesky_imp<T: Inexact, F: Field>(
+    a: &CpuBuffer<T>,
+    batch: usize,
+    n: usize,
+) -> Result<(CpuBuffer<T>, CpuBuffer<i32>)> {
+    const OP: &str = "cholesky";
+    let a = as_f::<T, F>(a, OP)?.as_slice();
+    let ([l], _, info) = per_matrix::<F, (), 1>(a, batch, n, n, |m| match m.llt(Side::Lower) {
+        Ok(f) => {
+            let l = f.L();
+            let full = Mat::from_fn(n, n, |i, j| if i >= j { l[(i, j)] } else { F::zero() });
+            ([colmajor(full.as_ref())], Vec::new(), 0)
+        }
+        Err(e) => {
+            let k = match e {
+                faer::linalg::solvers::LltError::NonPositivePivot { index } => index + 1,
+            };
+            ([vec![nan::<F>(); n * n]], Vec::new(), k as i32)
+        }
+    });
+    Ok((back(CpuBuffer::new(l), OP)?, CpuBuffer::new(info)))
+}
+
+fn qr_imp<T: Inexact, F: Field>(
+    a: &CpuBuffer<T>,
+    batch: usize,
+    m: usize,
+    n: usize,
+    complete: bool,
+) -> Result<(CpuBuffer<T>, CpuBuffer<T>)> {
+    const OP: &str = "qr";
+    let a = as_f::<T, F>(a, OP)?.as_slice();
+    let k = m.min(n);
+    let rr = if complete { m } else { k };
+    let ([q, r], _, _) = per_matrix::<F, (), 2>(a, batch, m, n, |x| {
+        let f = Qr::new(x);
+        let q = if complete {
+            f.compute_Q()
+        } else {
+            f.compute_thin_Q()
+        };
+        let rf = f.R();
+        let r = Mat::from_fn(rr, n, |i, j| {
+            if i <= j && i < rf.nrows() {
+                rf[(i, j)]
+            } else {
+                F::zero()
+            }
+        });
+        ([colmajor(q.as_ref()), colmajor(r.as_ref())], Vec::new(), 0)
+    });
+    Ok((back(CpuBuffer::new(q), OP)?, back(CpuBuffer::new(r), OP)?))
+}
+
+fn svd_imp<T: Inexact, F: Field>(
+    a: &CpuBuffer<T>,
+    batch: usize,
+    m: usize,
+    n: usize,
+    vectors: Option<bool>,
+) -> Result<SvdFactors<Cpu, T>> {
+    const OP: &str = "svd";
+    let a = as_f::<T, F>(a, OP)?.as_slice();
+    let k = m.min(n);
+    let ([u, vh], s, info) = per_matrix::<F, F::RealPart, 2>(a, batch, m, n, |x| {
+        let failed = |len_u, len_v| {
+            let nan = nan::<F>();
+            (
+                [vec![nan; len_u], vec![nan; len_v]],
+                vec![<F::RealPart as num_traits::Float>::nan(); k],
+                1,
+            )
+        };
+        match vectors {
+            None => match x.singular_values() {
+                Ok(s) => ([Vec::new(), Vec::new()], s, 0),
+                Err(_) => failed(0, 0),
+            },
+            Some(full) => {
+                let f = if full { Svd::new(x) } else { Svd::new_thin(x) };
+                let (cu, rv) = if full { (m, n) } else { (k, k) };
+                match f {
+                    Ok(f) => {
+                        let s = (0..k).map(|i| f.S()[i].re()).collect();
+                        let v = f.V();
+                        // Vh = V^H: (cols of V) -> rows.
+                        let vh =
+                            Mat::from_fn(rv, n, |i, j| num_complex::ComplexFloat::conj(v[(j, i)]));
+                        ([colmajor(f.U()), colmajor(vh.as_ref())], s, 0)
+                    }
+                    Err(_) => failed(m * cu, rv * n),
+                }
+            }
+        }
+    });
+    Ok(SvdFactors {
+        s: back(CpuBuffer::new(s), OP)?,
+        u: vectors.map(|_| back(CpuBuffer::new(u), OP)).transpose()?,
+        vh: vectors.map(|_| back(CpuBuffer::new(vh), OP)).transpose()?,
+        info: CpuBuffer::new(info),
+    })
+}
+
+fn eigh_imp<T: Inexact, F: Field>(
+    a: &CpuBuffer<T>,
+    batch: usize,
+    n: usize,
+    vectors: bool,
+) -> Result<EighFactors<Cpu, T>> {
+    const OP: &str = "eigh";
+    let a = as_f::<T, F>(a, OP)?.as_slice();
+    let ([v], w, info) = per_matrix::<F, F::RealPart, 1>(a, batch, n, n, |x| {
+        let failed = || {
+            (
+                [vec![nan::<F>(); if vectors { n * n } else { 0 }]],
+                vec![<F::RealPart as num_traits::Float>::nan(); n],
+                1,
+            )
+        };
+        if vectors {
+            match SelfAdjointEigen::new(x, Side::Lower) {
+                Ok(e) => {
+                    let w = (0..n).map(|i| e.S()[i].re()).collect();
+                    ([colmajor(e.U())], w, 0)
+                }
+                Err(_) => failed(),
+            }
+        } else {
+            match x.self_adjoint_eigenvalues(Side::Lower) {
+                Ok(w) => ([Vec::new()], w, 0),
+                Err(_) => failed(),
+            }
+        }
+    });
+    Ok(EighFactors {
+        w: back(CpuBuffer::new(w), OP)?,
+        v: vectors.then(|| back(CpuBuffer::new(v), OP)).transpose()?,
+        info: CpuBuffer::new(info),
+    })
+}
+
+/// Scales every column of `v` (`n x n`) to unit Euclidean norm with its largest component
+/// real and positive, LAPACK `geev`'s normalisation, so the vectors are unique for simple
+/// eigenvalues.
+fn normalise_columns<C: Inexact>(v: &mut [C], n: usize) {
+    use num_complex::ComplexFloat;
+    use num_traits::{Float, Zero};
+    for col in v.chunks_mut(n.max(1)) {
+        let mut sq = C::RealPart::zero();
+        let mut big = C::zero();
+        for &x in col.iter() {
+            let a = ComplexFloat::abs(x);
+            sq = sq + a * a;
+            if a > ComplexFloat::abs(big) {
+                big = x;
+            }
+        }
+        let norm = Float::sqrt(sq);
+        let mag = ComplexFloat::abs(big);
+        if norm == C::RealPart::zero() || mag == C::RealPart::zero() {
+            continue;
+        }
+        // conj(big) / |big| rotates the largest component onto the positive real axis.
+        let scale = ComplexFloat::conj(big) / C::from_real(mag * norm);
+        for x in col.iter_mut() {
+            *x = *x * scale;
+        }
+    }
+}
+
+fn eig_imp<T: Inexact, F: Field>(
+    a: &CpuBuffer<T>,
+    batch: usize,
+    n: usize,
+    vectors: bool,
+) -> Result<EigFactors<Cpu, T>> {
+    const OP: &str = "eig";
+    let a = as_f::<T, F>(a, OP)?.as_slice();
+    let nn = n * n;
+    let nan = nan::<ComplexOf<F>>();
+    #[allow(clippy::type_complexity)]
+    let parts: Vec<(Vec<ComplexOf<F>>, Vec<ComplexOf<F>>, i32)> = (0..batch)
+        .into_par_iter()
+        .map(|k| {
+            let x = MatRef::from_column_major_slice(&a[k * nn..(k + 1) * nn], n, n);
+            match F::eig(x) {
+                Some((w, v)) => {
+                    let mut v = if vectors {
+                        colmajor(v.as_ref())
+                    } else {
+                        Vec::new()
+                    };
+                    normalise_columns(&mut v, n);
+                    (w, v, 0)
+                }
+                None => (vec![nan; n], vec![nan; if vectors { nn } else { 0 }], 1),
+            }
+        })
+        .collect();
+    let mut w = Vec::with_capacity(batch * n);
+    let mut v = Vec::with_capacity(if vectors { batch * nn } else { 0 });
+    let mut info = Vec::with_capacity(batch);
+    for (pw, pv, i) in parts {
+        w.extend(pw);
+        v.extend(pv);
+        info.push(i);
+    }
+    Ok(EigFactors {
+        w: back(CpuBuffer::new(w), OP)?,
+        v: vectors.then(|| back(CpuBuffer::new(v), OP)).transpose()?,
+        info: CpuBuffer::new(info),
+    })
+}
+
+impl LinalgOps for Cpu {
+    fn lu_factor<T: Inexact>(
+        &self,
+        a: &CpuBuffer<T>,
+        batch: usize,
+        n: usize,
+    ) -> Result<(CpuBuffer<T>, CpuBuffer<i32>)> {
+        dispatch!("lu_factor", T, lu_factor_imp(a, batch, n))
+    }
+
+    fn lu_solve<T: Inexact>(
+        &self,
+        lu: &CpuBuffer<T>,
+        ipiv: &CpuBuffer<i32>,
+        b: &CpuBuffer<T>,
+        batch: usize,
+        n: usize,
+        nrhs: usize,
+    ) -> Result<CpuBuffer<T>> {
+        dispatch!("lu_solve", T, lu_solve_imp(lu, ipiv, b, batch, n, nrhs))
+    }
+
+    fn cholesky<T: Inexact>(
+        &self,
+        a: &CpuBuffer<T>,
+        batch: usize,
+        n: usize,
+    ) -> Result<(CpuBuffer<T>, CpuBuffer<i32>)> {
+        dispatch!("cholesky", T, cholesky_imp(a, batch, n))
+    }
+
+    fn qr<T: Inexact>(
+        &self,
+        a: &CpuBuffer<T>,
+        batch: usize,
+        m: usize,
+        n: usize,
+        complete: bool,
+    ) -> Result<(CpuBuffer<T>, CpuBuffer<T>)> {
+        dispatch!("qr", T, qr_imp(a, batch, m, n, complete))
+    }
+
+    fn svd<T: Inexact>(
+        &self,
+        a: &CpuBuffer<T>,
+        batch: usize,
+        m: usize,
+        n: usize,
+        vectors: Option<bool>,
+    ) -> Result<SvdFactors<Cpu, T>> {
+        dispatch!("svd", T, svd_imp(a, batch, m, n, vectors))
+    }
+
+    fn eigh<T: Inexact>(
+        &self,
+        a: &CpuBuffer<T>,
+        batch: usize,
+        n: usize,
+        vectors: bool,
+    ) -> Result<EighFactors<Cpu, T>> {
+        dispatch!("eigh", T, eigh_imp(a, batch, n, vectors))
+    }
+
+    fn eig<T: Inexact>(
+        &self,
+        a: &CpuBuffer<T>,
+        batch: usize,
+        n: usize,
+        vectors: bool,
+    ) -> Result<EigFactors<Cpu, T>> {
+        dispatch!("eig", T, eig_imp(a, batch, n, vectors))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ipiv_of;
+
+    #[test]
+    fn unblocked_lu_keeps_zero_pivots() {
+        // [[0, 0], [0, 1]] column-major: singular, U = [[0, 1]...] after no swap.
+        let mut a = vec![0.0f64, 0.0, 0.0, 1.0];
+        let ipiv = super::getf2(&mut a, 2);
+        assert_eq!(ipiv, vec![1, 2]);
+        assert!(a.iter().all(|x| x.is_finite()));
+        assert_eq!(a[0], 0.0);
+        // [[1, 2], [3, 4]]: pivots on 3, L21 = 1/3, U = [[3, 4], [0, 2/3]].
+        let mut a = vec![1.0f64, 3.0, 2.0, 4.0];
+        assert_eq!(super::getf2(&mut a, 2), vec![2, 2]);
+        assert_eq!(a[0], 3.0);
+        assert!((a[1] - 1.0 / 3.0).abs() < 1e-15);
+        assert!((a[3] - 2.0 / 3.0).abs() < 1e-15);
+    }
+
+    #[test]
+    fn pivot_sequences_replay_the_permutation() {
+        for fwd in [
+            vec![0, 1, 2],
+            vec![2, 0, 1],
+            vec![1, 2, 0, 3],
+            vec![3, 2, 1, 0],
+        ] {
+            let ipiv = ipiv_of(&fwd);
+            let mut rows: Vec<usize> = (0..fwd.len()).collect();
+            for (i, &p) in ipiv.iter().enumerate() {
+                rows.swap(i, (p - 1) as usize);
+            }
+            assert_eq!(rows, fwd);
+        }
+    }
+}
