@@ -1,6 +1,6 @@
 //! Printing: `Display` and `Debug` against NumPy's `str()` and `repr()` of the same arrays.
 
-mod common;
+use crate::common;
 
 use common::fixture;
 use cuprite::prelude::*;

@@ -2,7 +2,7 @@
 //! tri/tril/triu, meshgrid and the `*_like` constructors, compared with NumPy fixtures
 //! (`scripts/fixtures/manip.py`) and analytic identities.
 
-mod common;
+use crate::common;
 
 use common::{fixture, fixture_vec};
 use cuprite::prelude::*;

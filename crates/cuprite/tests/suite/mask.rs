@@ -3,7 +3,7 @@
 //! (`scripts/fixtures/sort.py`: boolean indexing, `np.argwhere`, `np.flatnonzero`) and
 //! analytic identities for large and strided inputs.
 
-mod common;
+use crate::common;
 
 use common::{fixture, fixture_vec};
 use cuprite::prelude::*;

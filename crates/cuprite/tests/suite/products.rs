@@ -7,7 +7,7 @@
 //! integers, wrapping on overflow as NumPy does). Inputs are O(1) and sums have at most a
 //! few hundred terms; the large float cases use dyadic inputs whose products are exact.
 
-mod common;
+use crate::common;
 
 use common::fixture_vec;
 use cuprite::prelude::*;

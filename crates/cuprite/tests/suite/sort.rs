@@ -3,7 +3,7 @@
 //! `np.unique`) and, for large and parallel sizes, against analytic properties (sorted order,
 //! permutation, stability, the partition contract).
 
-mod common;
+use crate::common;
 
 use common::{fixture, fixture_vec};
 use cuprite::prelude::*;

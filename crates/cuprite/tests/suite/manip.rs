@@ -3,7 +3,7 @@
 //! repeat, tile and constant padding, compared with NumPy fixtures
 //! (`scripts/fixtures/manip.py`) for every dtype family and with analytic identities.
 
-mod common;
+use crate::common;
 
 use common::fixture;
 use cuprite::prelude::*;

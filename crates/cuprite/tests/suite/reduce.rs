@@ -2,7 +2,7 @@
 //! (`scripts/fixtures/reduce.py`) and analytic identities on sizes that hit the parallel
 //! paths.
 
-mod common;
+use crate::common;
 
 use common::{fixture, fixture_vec};
 use cuprite::prelude::*;

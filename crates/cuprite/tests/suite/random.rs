@@ -5,7 +5,7 @@
 //! checked against Philox4x32-10 itself; shapes (0-d, empty, sizes that are not multiples of
 //! 4 or of a block); determinism and state advance; and every parameter error.
 
-mod random_support;
+use crate::random_support;
 
 use cuprite::prelude::*;
 use cuprite::random::{philox4x32_10, Generator};

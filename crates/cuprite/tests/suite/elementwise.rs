@@ -7,7 +7,7 @@
 //! (about 16 ULP: NumPy's SIMD f32 transcendental functions are 1-4 ULP off); results that
 //! must be exact (rounding, sign, comparisons, integer and bitwise ops, parts) use 0.
 
-mod common;
+use crate::common;
 
 use common::{fixture, fixture_vec};
 use cuprite::prelude::*;

@@ -3,7 +3,7 @@
 //! (`scripts/fixtures/manip.py`) for every dtype family, index dtypes i64/i32/u8, strided,
 //! transposed and broadcast inputs, and the error cases.
 
-mod common;
+use crate::common;
 
 use common::fixture;
 use cuprite::prelude::*;

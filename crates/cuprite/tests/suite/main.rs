@@ -1,0 +1,28 @@
+//! The integration tests of cuprite, one module per area, in one test binary (one link of the
+//! library instead of one per file). Generic test bodies run on every compiled backend through
+//! [`cuprite::test_backends!`]; the `differential` modules send the same random inputs through
+//! the CPU and CUDA backends and compare. CUDA tests are `#[ignore]`d without a GPU.
+//!
+//! Tests that change or read device-wide state (memory counters, the TF32 mode) are in
+//! `tests/device_state.rs`, a binary of their own, so that no test here runs beside them.
+
+mod common;
+mod random_support;
+
+mod basics;
+mod creation;
+mod differential;
+mod differential_linalg;
+mod display;
+mod elementwise;
+mod fft;
+mod fft_differential;
+mod index;
+mod linalg;
+mod manip;
+mod mask;
+mod products;
+mod random;
+mod random_differential;
+mod reduce;
+mod sort;
