@@ -42,6 +42,7 @@ CuPy cannot be imported or sees no GPU (then 3, with the reason on stderr).
 """
 
 import argparse
+import math
 import json
 import os
 import platform
@@ -90,6 +91,28 @@ def check(spec, got):
         eps = 1e-14 if wid == "matmul_f64" else 1e-7
         bound = np.abs(a) @ (np.abs(b) @ np.ones(k))
         return _first_mismatch(got.astype(np.float64) @ r, a @ (b @ r), eps * bound)
+    if wid == "svd_f64":
+        (a,) = ref.inputs
+        u, s, vh = got
+        _, want_s, _ = np.linalg.svd(a)
+        msg = _first_mismatch(s, want_s, 1e-10 * want_s[0])
+        if msg is not None:
+            return "singular values: " + msg
+        return _first_mismatch((u * s) @ vh, a, 1e-10 * want_s[0])
+    if wid == "inv_f64":
+        (a,) = ref.inputs
+        k = a.shape[0]
+        return _first_mismatch(a @ got, np.eye(k), 1e-7)
+    if wid in ("random_f64", "random_f64_rng"):
+        # A different generator than NumPy's: check the distribution, not the values.
+        n = got.size
+        if got.dtype != np.float64 or got.shape != tuple(spec["dims"]):
+            return f"dtype {got.dtype}, shape {got.shape}"
+        if not ((got >= 0.0) & (got < 1.0)).all():
+            return "values outside [0, 1)"
+        if abs(got.mean() - 0.5) > 6 * math.sqrt(1 / 12 / n):
+            return f"mean {got.mean()}"
+        return None
     ref.reset()
     want = np.asarray(ref.run())
     if got.shape != want.shape:
@@ -108,6 +131,11 @@ def check(spec, got):
         return _first_mismatch(got, want, 1e-9 * want)
     if wid == "pipeline":
         return _first_mismatch(got, want, 1e-9 * (1.0 + np.abs(want)))
+    if wid in ("fft_c128", "fft_batch"):
+        (x,) = ref.inputs
+        n = x.shape[-1]
+        tol = 1e-12 * n * np.abs(x).max()
+        return _first_mismatch(np.abs(got - want), np.zeros(want.shape), tol)
     return f"no check for {wid!r}"
 
 
@@ -121,7 +149,8 @@ def time_workload(cp, benchmark, spec, runs, do_check):
     sync()
     checked = False
     if do_check:
-        msg = check(spec, cp.asnumpy(r))
+        host = tuple(cp.asnumpy(x) for x in r) if isinstance(r, tuple) else cp.asnumpy(r)
+        msg = check(spec, host)
         if msg is not None:
             raise AssertionError(f"WRONG RESULT: {msg}")
         checked = True

@@ -43,7 +43,8 @@ import numpy as np
 IDS = [
     "ones", "mul_scalar_inplace", "chain_inplace", "add", "copy", "add_small", "sum",
     "sum_axis0", "sum_axis1", "norm", "transpose_copy", "sort_f64", "sort_f32", "pipeline",
-    "matmul_f64", "matmul_f32",
+    "matmul_f64", "matmul_f32", "svd_f64", "inv_f64", "random_f64", "random_f64_rng",
+    "fft_c128", "fft_batch",
 ]
 
 
@@ -68,6 +69,12 @@ def default_spec(scale):
         "pipeline": [s(5000) * 1000],
         "matmul_f64": [side(2000)],
         "matmul_f32": [side(2000)],
+        "svd_f64": [side(200)],
+        "inv_f64": [side(200)],
+        "random_f64": [s(5_000_000)],
+        "random_f64_rng": [s(5_000_000)],
+        "fft_c128": [1 << max(0, round(math.log2((1 << 24) * scale / 10)))],
+        "fft_batch": [max(1, round(4096 * scale / 10)), 4096],
     }
     return [{"id": i, "dims": dims[i], "inner": 2000 if i == "add_small" else 1} for i in IDS]
 
@@ -164,6 +171,22 @@ def prepare(spec, xp=np):
         a = put(rng.uniform(-1.0, 1.0, (k, k)).astype(dt))
         b = put(rng.uniform(-1.0, 1.0, (k, k)).astype(dt))
         return Prepared(_noop, lambda: a @ b, (a, b))
+    if wid in ("svd_f64", "inv_f64"):
+        k = dims[0]
+        a = put(rng.random((k, k)))
+        if wid == "svd_f64":
+            return Prepared(_noop, lambda: xp.linalg.svd(a), (a,))
+        return Prepared(_noop, lambda: xp.linalg.inv(a), (a,))
+    if wid == "random_f64":
+        xp.random.seed(7)
+        return Prepared(_noop, lambda: xp.random.random(n), ())
+    if wid == "random_f64_rng":
+        gen = xp.random.default_rng(7)
+        return Prepared(_noop, lambda: gen.random(n), ())
+    if wid in ("fft_c128", "fft_batch"):
+        x = rng.uniform(-1.0, 1.0, n) + 1j * rng.uniform(-1.0, 1.0, n)
+        x = put(x.reshape(dims))
+        return Prepared(_noop, lambda: xp.fft.fft(x, axis=-1), (x,))
     raise ValueError(f"unknown workload {wid!r}")
 
 

@@ -101,7 +101,7 @@ where
 }
 
 /// Boxes a case; `reset` does nothing.
-fn case<B, S, O>(
+pub(crate) fn case<B, S, O>(
     dev: &B,
     state: S,
     run: impl FnMut(&mut S) -> Result<O> + 'static,
@@ -157,14 +157,14 @@ fn inplace_case<B: ArrayBackend>(
 }
 
 /// Downloads an array for a check.
-fn download<T: cuprite::Element, B: ArrayBackend>(
+pub(crate) fn download<T: cuprite::Element, B: ArrayBackend>(
     a: &Array<T, B>,
 ) -> std::result::Result<Vec<T>, String> {
     a.to_vec().map_err(|e| format!("download failed: {e}"))
 }
 
 /// Checks that the shapes agree.
-fn same_shape(got: &[usize], want: &[usize]) -> std::result::Result<(), String> {
+pub(crate) fn same_shape(got: &[usize], want: &[usize]) -> std::result::Result<(), String> {
     if got == want {
         Ok(())
     } else {
@@ -187,7 +187,11 @@ fn exact<T: PartialEq + Debug>(got: &[T], want: &[T]) -> std::result::Result<(),
 }
 
 /// `|got - want| <= tol[i]` element-wise.
-fn close(got: &[f64], want: &[f64], tol: impl Fn(usize) -> f64) -> std::result::Result<(), String> {
+pub(crate) fn close(
+    got: &[f64],
+    want: &[f64],
+    tol: impl Fn(usize) -> f64,
+) -> std::result::Result<(), String> {
     if got.len() != want.len() {
         return Err(format!("{} elements, expected {}", got.len(), want.len()));
     }
@@ -385,6 +389,12 @@ pub fn prepare<B: ArrayBackend>(w: &Workload, dev: &B) -> Result<Box<dyn Case>> 
         }
         WorkloadId::MatmulF64 => matmul_case(dev, dims[0], |v| v, 1e-14)?,
         WorkloadId::MatmulF32 => matmul_case(dev, dims[0], |v| v as f32, 1e-7)?,
+        WorkloadId::SvdF64 => crate::cases_linalg::svd_case(dev, dims[0])?,
+        WorkloadId::InvF64 => crate::cases_linalg::inv_case(dev, dims[0])?,
+        WorkloadId::RandomF64 | WorkloadId::RandomF64Rng => {
+            crate::cases_spectral::random_case(dev, &dims)?
+        }
+        WorkloadId::FftC128 | WorkloadId::FftBatch => crate::cases_spectral::fft_case(dev, &dims)?,
     })
 }
 

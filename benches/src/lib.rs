@@ -2,7 +2,7 @@
 //! pseudo-random generator, never zeros or constants), the list of backends every bench
 //! group runs on ([`for_each_backend!`]), and the comparison runner behind
 //! `cargo xtask bench`: the workload list as data ([`workloads`]), the prepared and checked
-//! cases ([`cases`]), the options ([`options`]), timing on every cuprite backend
+//! cases ([`cases`], [`cases_linalg`]), the options ([`options`]), timing on every cuprite backend
 //! ([`compare`]), the NumPy and CuPy subprocesses ([`python`]), the table and JSON
 //! ([`report`]), the crossover sweep over sizes ([`crossover`]) with its plots ([`plot`]),
 //! and progress bars for long runs ([`progress`]).
@@ -11,6 +11,8 @@
 
 pub mod api;
 pub mod cases;
+pub mod cases_linalg;
+pub mod cases_spectral;
 pub mod compare;
 pub mod crossover;
 pub mod data;

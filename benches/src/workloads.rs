@@ -44,11 +44,24 @@ pub enum WorkloadId {
     MatmulF64,
     /// `a @ b` of square f32 matrices (`dims = [n]`).
     MatmulF32,
+    /// `svd(a)` (U, S, Vh) of a square f64 matrix of uniform [0, 1) values (`dims = [n]`).
+    SvdF64,
+    /// `inv(a)` of a square f64 matrix of uniform [0, 1) values (`dims = [n]`).
+    InvF64,
+    /// `rng.random(n)`: uniform [0, 1) f64 from a seeded generator (NumPy and CuPy:
+    /// `xp.random.random(n)`, the legacy global generator).
+    RandomF64,
+    /// The same draw; NumPy and CuPy use `xp.random.default_rng(0).random(n)`.
+    RandomF64Rng,
+    /// `fft(x)` of one complex128 signal of `2^k` points.
+    FftC128,
+    /// `fft(x, axis=-1)` of a `[batch, 4096]` complex128 array.
+    FftBatch,
 }
 
 impl WorkloadId {
     /// Every workload, in table order.
-    pub const ALL: [WorkloadId; 16] = [
+    pub const ALL: [WorkloadId; 22] = [
         WorkloadId::Ones,
         WorkloadId::MulScalarInplace,
         WorkloadId::ChainInplace,
@@ -65,6 +78,12 @@ impl WorkloadId {
         WorkloadId::Pipeline,
         WorkloadId::MatmulF64,
         WorkloadId::MatmulF32,
+        WorkloadId::SvdF64,
+        WorkloadId::InvF64,
+        WorkloadId::RandomF64,
+        WorkloadId::RandomF64Rng,
+        WorkloadId::FftC128,
+        WorkloadId::FftBatch,
     ];
 
     /// The stable key shared with `scripts/bench_numpy.py`.
@@ -86,6 +105,12 @@ impl WorkloadId {
             WorkloadId::Pipeline => "pipeline",
             WorkloadId::MatmulF64 => "matmul_f64",
             WorkloadId::MatmulF32 => "matmul_f32",
+            WorkloadId::SvdF64 => "svd_f64",
+            WorkloadId::InvF64 => "inv_f64",
+            WorkloadId::RandomF64 => "random_f64",
+            WorkloadId::RandomF64Rng => "random_f64_rng",
+            WorkloadId::FftC128 => "fft_c128",
+            WorkloadId::FftBatch => "fft_batch",
         }
     }
 
@@ -108,6 +133,12 @@ impl WorkloadId {
             WorkloadId::Pipeline => "pipeline sort/reshape/(m-mean0)/std0",
             WorkloadId::MatmulF64 => "matmul f64",
             WorkloadId::MatmulF32 => "matmul f32",
+            WorkloadId::SvdF64 => "svd f64 (U, S, Vh)",
+            WorkloadId::InvF64 => "inv f64",
+            WorkloadId::RandomF64 => "random f64 (vs xp.random.random)",
+            WorkloadId::RandomF64Rng => "random f64 (vs default_rng().random)",
+            WorkloadId::FftC128 => "fft c128",
+            WorkloadId::FftBatch => "fft c128 batched along the last axis",
         }
     }
 }
@@ -150,7 +181,10 @@ impl Workload {
     /// Number of elements of the input.
     pub fn elements(&self) -> usize {
         match self.id {
-            WorkloadId::MatmulF64 | WorkloadId::MatmulF32 => self.dims[0] * self.dims[0],
+            WorkloadId::MatmulF64
+            | WorkloadId::MatmulF32
+            | WorkloadId::SvdF64
+            | WorkloadId::InvF64 => self.dims[0] * self.dims[0],
             _ => self.dims.iter().product(),
         }
     }
@@ -162,6 +196,10 @@ impl Workload {
             WorkloadId::MatmulF64 | WorkloadId::MatmulF32 => {
                 let n = self.dims[0];
                 format!("{n}x{n} @ {n}x{n}")
+            }
+            WorkloadId::SvdF64 | WorkloadId::InvF64 => {
+                let n = self.dims[0];
+                format!("{n}x{n}")
             }
             _ => d.join("x"),
         }
@@ -183,6 +221,15 @@ impl Workload {
             WorkloadId::MatmulF64 | WorkloadId::MatmulF32 => {
                 Rate::Flops(2.0 * (self.dims[0] as f64).powi(3))
             }
+            // LAPACK's operation counts: about 22 n^3 for an SVD with both sets of vectors
+            // (Golub-Van Loan), 2 n^3 for an inverse through LU.
+            WorkloadId::SvdF64 => Rate::Flops(22.0 * (self.dims[0] as f64).powi(3)),
+            WorkloadId::InvF64 => Rate::Flops(2.0 * (self.dims[0] as f64).powi(3)),
+            // Writing the output is the whole cost of a counter-based generator.
+            WorkloadId::RandomF64 | WorkloadId::RandomF64Rng => Rate::Bytes(8.0 * n),
+            // Reading and writing 16-byte elements once: the floor of a transform that fits
+            // no cache (the conventional 5 n log2 n flop count says little on a GPU).
+            WorkloadId::FftC128 | WorkloadId::FftBatch => Rate::Bytes(32.0 * n),
         }
     }
 }
@@ -191,9 +238,11 @@ impl Workload {
 /// 2-core, 24 GiB machine: the 2 GB element-wise arrays become 200 MB, the 50M-element
 /// reductions and sorts 5M. `scale` multiplies every element count (the first dimension of
 /// 2-D/3-D shapes); the side of the matmuls grows 5x per 10x of `scale`
-/// (`2000 * scale^log10(5)`: 2000 at 1.0, 10 000 at 10.0). [`ANCHOR_SCALE`] gives exactly
-/// the sizes of the anchor table. The per-call overhead probe (`a + b` on 1000 elements) is
-/// not scaled.
+/// (`2000 * scale^log10(5)`: 2000 at 1.0, 10 000 at 10.0); the SVD and the inverse grow the
+/// same way from 200 (1000 at 10.0). The 1-d FFT has the power of two nearest
+/// `2^24 * scale / 10` points; the batched FFT transforms 4096 points, `4096 * scale / 10`
+/// times. [`ANCHOR_SCALE`] gives exactly the sizes of the anchor table. The per-call overhead
+/// probe (`a + b` on 1000 elements) is not scaled.
 pub fn default_workloads(scale: f64) -> Vec<Workload> {
     let s = |n: usize| ((n as f64 * scale).round() as usize).max(1);
     let side = |n: usize| ((n as f64 * scale.powf(5f64.log10())).round() as usize).max(1);
@@ -220,6 +269,17 @@ pub fn default_workloads(scale: f64) -> Vec<Workload> {
                 w(id, vec![s(500), 10_000])
             }
             WorkloadId::MatmulF64 | WorkloadId::MatmulF32 => w(id, vec![side(2000)]),
+            // 1000 x 1000 at the anchor scale, as the notebooks' SVD and inverse.
+            WorkloadId::SvdF64 | WorkloadId::InvF64 => w(id, vec![side(200)]),
+            WorkloadId::RandomF64 | WorkloadId::RandomF64Rng => w(id, vec![s(5_000_000)]),
+            WorkloadId::FftC128 => {
+                let k = ((1u64 << 24) as f64 * scale / 10.0).log2().round().max(0.0);
+                w(id, vec![1usize << (k as u32)])
+            }
+            WorkloadId::FftBatch => {
+                let batch = ((4096.0 * scale / 10.0).round() as usize).max(1);
+                w(id, vec![batch, 4096])
+            }
         })
         .collect()
 }
@@ -267,8 +327,16 @@ mod tests {
         assert_eq!(dims(WorkloadId::Pipeline), vec![50_000_000]);
         assert_eq!(dims(WorkloadId::MatmulF64), vec![10_000]);
         assert_eq!(
-            default_workloads(1.0)[WorkloadId::ALL.len() - 1].dims,
-            vec![2000]
+            default_workloads(1.0)[WorkloadId::InvF64 as usize].dims,
+            vec![200]
+        );
+        assert_eq!(dims(WorkloadId::SvdF64), vec![1000]);
+        assert_eq!(dims(WorkloadId::RandomF64), vec![50_000_000]);
+        assert_eq!(dims(WorkloadId::FftC128), vec![1 << 24]);
+        assert_eq!(dims(WorkloadId::FftBatch), vec![4096, 4096]);
+        assert_eq!(
+            default_workloads(1.0)[WorkloadId::ALL.len() - 2].dims,
+            vec![1 << 21]
         );
     }
 

@@ -8,7 +8,7 @@
 //!   tests/        every test binary of the workspace, built with the facade's `cuda`
 //!                 feature (`cuprite.test.arith`, `cuprite-cuda.lib`, ...)
 //!   benches/      the criterion benches (`cuprite-benches.bench.reduce`, ...)
-//!   bin/          numpy_compare (the comparison runner) and quickstart
+//!   bin/          numpy_compare (the comparison runner) and every example of the facade
 //! scripts/        bench_numpy.py, bench_cupy.py (run.sh points numpy_compare at them)
 //! fixtures/       the NumPy-made test fixtures (run.sh exports CUPRITE_FIXTURES_DIR)
 //! ```
@@ -219,13 +219,17 @@ pub fn bundle(opts: &Options) -> Result<(), String> {
         "cuprite",
         "--features",
         "cuda",
-        "--example",
-        "quickstart",
+        "--examples",
     ])?;
-    let quickstart = examples
-        .into_iter()
-        .find(|a| a.kind == "example" && a.target == "quickstart")
-        .ok_or("the quickstart example was not built")?;
+    let examples = unique(
+        examples
+            .into_iter()
+            .filter(|a| a.kind == "example")
+            .collect(),
+    )?;
+    if !examples.iter().any(|a| a.target == "quickstart") {
+        return Err("the quickstart example was not built".into());
+    }
 
     let out = &opts.out;
     prepare_out(out)?;
@@ -252,12 +256,14 @@ pub fn bundle(opts: &Options) -> Result<(), String> {
         "bin/numpy_compare".into(),
         opts.strip,
     )?);
-    entries.push(copy_binary(
-        &quickstart,
-        out,
-        "bin/quickstart".into(),
-        opts.strip,
-    )?);
+    for a in &examples {
+        entries.push(copy_binary(
+            a,
+            out,
+            format!("bin/{}", a.target),
+            opts.strip,
+        )?);
+    }
     entries.extend(copy_files(&root().join("scripts"), "py", out, "scripts")?);
     entries.extend(copy_files(
         &root().join("crates/cuprite/tests/fixtures"),

@@ -1,11 +1,11 @@
 //! The `run.sh` of a bundle: runs every test binary (GPU tests included), the comparison,
-//! the quickstart and, on request, the criterion benches, on a host without a Rust toolchain,
+//! the examples and, on request, the criterion benches, on a host without a Rust toolchain,
 //! with one log per binary and a one-line summary per binary.
 
 /// The script; `@BUILD_INFO@` becomes a comment line saying how the bundle was built.
 const TEMPLATE: &str = r##"#!/usr/bin/env bash
 # cuprite GPU bundle: the workspace's test binaries (built with the facade's `cuda` feature),
-# the comparison with NumPy/CuPy, the quickstart and the criterion benches, for a GPU host
+# the comparison with NumPy/CuPy, the examples and the criterion benches, for a GPU host
 # with no Rust toolchain. Made by `cargo xtask bundle`. The binaries (tests/, benches/, bin/)
 # are packed in payload.tar.xz and unpacked into a temporary directory at each run.
 # @BUILD_INFO@
@@ -14,8 +14,8 @@ const TEMPLATE: &str = r##"#!/usr/bin/env bash
 #   LOG_DIR   where the logs go (default: $OUT, else ./logs); one <name>.log per binary,
 #             summary.txt with the lines printed here, compare.{log,md,json},
 #             crossover_OP.{log,md,png,svg}
-#   PART      tests | compare | crossover | quickstart | criterion | all
-#             (default: tests compare quickstart)
+#   PART      tests | compare | crossover | examples | criterion | all
+#             (default: tests compare examples; quickstart runs that example alone)
 #
 # Environment:
 #   TEST_FILTER      only test binaries whose name contains this (e.g. cuprite.test.)
@@ -31,7 +31,8 @@ const TEMPLATE: &str = r##"#!/usr/bin/env bash
 #                    add,sum,matmul_f64), each drawn to crossover_OP.png and .svg
 #   CROSSOVER_SCALE  largest size of the sweeps (default 1 = 1/10 of the anchor sizes)
 #   CROSSOVER_BACKENDS  cuprite backends of the sweeps (default cpu,cuda)
-#   QUICKSTART_ARGS  arguments of the quickstart (default "--backend cuda")
+#   EXAMPLE_ARGS     arguments of every example (default "--backend cuda")
+#   QUICKSTART_ARGS  arguments of the quickstart (default: EXAMPLE_ARGS)
 #   CRITERION_ARGS   extra arguments of every criterion bench (e.g. a name filter: cuda_)
 #   PYTHON           the interpreter with numpy and cupy (default python3)
 #
@@ -50,7 +51,7 @@ PARTS=()
 LOG=""
 for a in "$@"; do
     case "$a" in
-        tests|compare|crossover|quickstart|criterion|all) PARTS+=("$a") ;;
+        tests|compare|crossover|examples|quickstart|criterion|all) PARTS+=("$a") ;;
         -h|--help) usage; exit 0 ;;
         *)
             if [ -z "$LOG" ]; then LOG="$a"; else
@@ -59,7 +60,7 @@ for a in "$@"; do
     esac
 done
 [ -n "$LOG" ] || LOG="${OUT:-./logs}"
-[ "${#PARTS[@]}" -gt 0 ] || PARTS=(tests compare quickstart)
+[ "${#PARTS[@]}" -gt 0 ] || PARTS=(tests compare examples)
 mkdir -p "$LOG" && LOG="$(cd "$LOG" && pwd)" || { echo "run.sh: cannot use $LOG" >&2; exit 2; }
 want() {
     local p
@@ -194,23 +195,35 @@ run_crossover() {
     done
 }
 
-run_quickstart() {
-    local start rc
+run_example() {
+    local name="$1" args="$2" start rc
     say ""
-    say "== quickstart ${QUICKSTART_ARGS:---backend cuda}"
+    say "== example $name $args"
     start="$(now)"
     # shellcheck disable=SC2086
-    (cd "$WORK" && "$R/bin/quickstart" ${QUICKSTART_ARGS:---backend cuda}) \
-        >"$LOG/quickstart.log" 2>&1
+    (cd "$WORK" && "$R/bin/$name" $args) >"$LOG/example.$name.log" 2>&1
     rc=$?
-    grep -E ' ms$|checked|MISMATCH' "$LOG/quickstart.log" | tee -a "$SUMMARY"
+    grep -E ' ms$|checked|MISMATCH|PASS|FAIL' "$LOG/example.$name.log" | tee -a "$SUMMARY"
     if [ "$rc" -eq 0 ]; then
-        say "PASS  quickstart ($(since "$start")s)"
+        say "PASS  example $name ($(since "$start")s)"
     else
-        FAILED+=(quickstart)
-        say "FAIL  quickstart: exit $rc (see quickstart.log); last lines:"
-        tail -n 8 "$LOG/quickstart.log" | sed 's/^/        /' | tee -a "$SUMMARY"
+        FAILED+=("example.$name")
+        say "FAIL  example $name: exit $rc (see example.$name.log); last lines:"
+        tail -n 8 "$LOG/example.$name.log" | sed 's/^/        /' | tee -a "$SUMMARY"
     fi
+}
+
+run_examples() {
+    local f name
+    for f in "$R"/bin/*; do
+        name="$(basename "$f")"
+        [ "$name" = numpy_compare ] && continue
+        if [ "$name" = quickstart ]; then
+            run_example quickstart "${QUICKSTART_ARGS:-${EXAMPLE_ARGS:---backend cuda}}"
+        else
+            run_example "$name" "${EXAMPLE_ARGS:---backend cuda}"
+        fi
+    done
 }
 
 run_criterion() {
@@ -238,7 +251,11 @@ run_criterion() {
 if want tests; then run_tests; fi
 if want compare; then run_compare; fi
 if want crossover; then run_crossover; fi
-if want quickstart; then run_quickstart; fi
+if want examples; then
+    run_examples
+elif want quickstart; then
+    run_example quickstart "${QUICKSTART_ARGS:-${EXAMPLE_ARGS:---backend cuda}}"
+fi
 if want criterion; then run_criterion; fi
 
 say ""

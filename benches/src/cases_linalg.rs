@@ -1,0 +1,85 @@
+//! The linear-algebra comparison cases: `svd` and `inv` of an `n x n` matrix of uniform
+//! [0, 1) values (as the notebooks), each checked once, untimed, by random probes on the
+//! host in O(n^2): `A r` against `U (S (Vh r))` and `U^T (U r)` against `r` for the SVD,
+//! `A (X r)` against `r` for the inverse. A wrong factor or a wrong element fails the probe;
+//! a correct result passes with a tolerance far above its rounding.
+
+use crate::cases::{case, close, download, same_shape, Case};
+use crate::data::uniform;
+use cuprite::{Array, ArrayBackend, Result};
+
+/// `m v` for a row-major `n x n` matrix.
+fn matvec(m: &[f64], v: &[f64]) -> Vec<f64> {
+    let n = v.len();
+    m.chunks(n)
+        .map(|row| row.iter().zip(v).map(|(x, y)| x * y).sum())
+        .collect()
+}
+
+/// `m^T v` for a row-major `n x n` matrix.
+fn matvec_t(m: &[f64], v: &[f64]) -> Vec<f64> {
+    let n = v.len();
+    let mut out = vec![0.0; n];
+    for (row, &vi) in m.chunks(n).zip(v) {
+        for (o, x) in out.iter_mut().zip(row) {
+            *o += x * vi;
+        }
+    }
+    out
+}
+
+/// The probe vector: uniform in [-1, 1].
+fn probe(n: usize) -> Vec<f64> {
+    uniform(n, -1.0, 1.0, 29)
+}
+
+/// The input matrix: uniform [0, 1), row-major.
+fn input(n: usize) -> Vec<f64> {
+    uniform(n * n, 0.0, 1.0, 27)
+}
+
+/// The factors `(U, S, Vh)` of an SVD.
+type SvdFactors<B> = (Array<f64, B>, Array<f64, B>, Array<f64, B>);
+
+/// `svd(a)` with `U`, `S` and `Vh` of a square matrix.
+pub fn svd_case<B: ArrayBackend>(dev: &B, n: usize) -> Result<Box<dyn Case>> {
+    let host = input(n);
+    let a = Array::from_slice(&host, &[n, n], dev)?;
+    Ok(case(
+        dev,
+        (a, host),
+        |(a, _)| a.svd(true),
+        move |(_, host), (u, s, vh): &SvdFactors<B>| {
+            same_shape(u.shape(), &[n, n])?;
+            same_shape(s.shape(), &[n])?;
+            same_shape(vh.shape(), &[n, n])?;
+            let (u, s, vh) = (download(u)?, download(s)?, download(vh)?);
+            if s.windows(2).any(|w| w[1] > w[0]) || s.iter().any(|&x| x < 0.0 || x.is_nan()) {
+                return Err("singular values not non-negative and non-increasing".into());
+            }
+            let r = probe(n);
+            let scale = s[0].max(1.0) * n as f64;
+            let svr: Vec<f64> = matvec(&vh, &r).iter().zip(&s).map(|(x, y)| x * y).collect();
+            close(&matvec(&u, &svr), &matvec(host, &r), |_| 1e-12 * scale)?;
+            close(&matvec_t(&u, &matvec(&u, &r)), &r, |_| 1e-12 * n as f64)?;
+            close(&matvec(&vh, &matvec_t(&vh, &r)), &r, |_| 1e-12 * n as f64)
+        },
+    ))
+}
+
+/// `inv(a)` of a square matrix.
+pub fn inv_case<B: ArrayBackend>(dev: &B, n: usize) -> Result<Box<dyn Case>> {
+    let host = input(n);
+    let a = Array::from_slice(&host, &[n, n], dev)?;
+    Ok(case(
+        dev,
+        (a, host),
+        |(a, _)| a.inv(),
+        move |(_, host), x: &Array<f64, B>| {
+            same_shape(x.shape(), &[n, n])?;
+            let x = download(x)?;
+            let r = probe(n);
+            close(&matvec(host, &matvec(&x, &r)), &r, |_| 1e-7)
+        },
+    ))
+}
