@@ -5,7 +5,7 @@
 //!   for beside NumPy and CuPy (when importable) and prints one table (the `numpy_compare`
 //!   runner of `benches/`).
 //! - `cargo xtask bundle [--out DIR]` builds every test binary, the benches and the
-//!   quickstart with the CUDA backend into a directory with a `run.sh` that runs them on a GPU
+//!   examples with the CUDA backend into a directory with a `run.sh` that runs them on a GPU
 //!   host without a Rust toolchain ([`bundle`]).
 
 mod bundle;
@@ -19,7 +19,8 @@ use std::process::ExitCode;
 const USAGE: &str = "usage: cargo xtask <command>
 
 commands:
-  ci                      rustfmt check, clippy (warnings denied), cargo test
+  ci                      what .ci/run runs: rustfmt check, clippy (warnings denied),
+                          cargo test, with the cuda feature (GPU tests ignored)
   bench [options]         the notebook workloads on cuprite, NumPy and CuPy, one table
       --backend LIST      cuprite backends: cpu, cuda, all (cuda or all builds with the
                           `cuda` feature; default: cpu, the only one compiled without it)
@@ -40,25 +41,30 @@ commands:
                           crossover_KEY.png and .svg
       --plot-dir DIR      where the plots go (default target/crossover)
   bundle [options]        build the GPU bundle: test binaries (with the cuda feature),
-                          benches, quickstart, scripts and run.sh, stripped
+                          benches, examples, scripts and run.sh, stripped
       --out DIR           where (default bundle/; replaced if it holds a previous bundle)
       --no-strip          keep the symbols
       --no-compress       leave the binaries unpacked (no payload.tar.xz)";
 
+/// What `.ci/run` runs, with the same features and environment: the CUDA backend is
+/// compiled (its GPU tests are reported as ignored without a GPU), incremental caches off.
 fn ci() -> bool {
-    cargo::run(&["fmt", "--all", "--", "--check"], &[])
+    let env = [("CARGO_INCREMENTAL", "0".to_string())];
+    cargo::run(&["fmt", "--all", "--", "--check"], &env)
         && cargo::run(
             &[
                 "clippy",
                 "--workspace",
                 "--all-targets",
+                "--features",
+                "cuprite/cuda",
                 "--",
                 "-D",
                 "warnings",
             ],
-            &[],
+            &env,
         )
-        && cargo::run(&["test"], &[])
+        && cargo::run(&["test", "--features", "cuprite/cuda"], &env)
 }
 
 /// Options of `bench` that take a value, and those that do not (validated here so a typo
