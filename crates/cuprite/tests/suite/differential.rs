@@ -11,28 +11,10 @@ use cuprite::prelude::*;
 use cuprite::testing::check_allclose_slices;
 use cuprite::{Scalar, Side};
 
-/// The GPU under test.
-fn gpu() -> Cuda {
-    Cuda::new(0).expect("CUDA device 0")
-}
+use crate::diff_support::{gpu, on_both, outcomes, Rng};
 
-/// A small deterministic generator (xorshift64*), so both backends see identical inputs.
-struct Rng(u64);
-
+/// The generator's samplers of this module.
 impl Rng {
-    fn new(seed: u64) -> Self {
-        Rng(seed.wrapping_mul(0x9E3779B97F4A7C15) | 1)
-    }
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545F4914F6CDD1D)
-    }
-    /// Uniform in [-1, 1).
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 52) as f64 - 1.0
-    }
     /// `n` values of `T` spread over a range that exercises the type: floats in [-4, 4) with
     /// some NaN, inf, -0.0 and exact duplicates; integers over small and large magnitudes.
     fn vec<T: Element>(&mut self, n: usize) -> Vec<T> {
@@ -96,18 +78,12 @@ fn rtol<T: Element>() -> f64 {
 /// arrays with the same shape and values within `rtol`.
 #[track_caller]
 fn compare<T: Element>(what: &str, c: Result<Array<T, Cpu>>, g: Result<Array<T, Cuda>>, rtol: f64) {
-    match (c, g) {
-        (Ok(c), Ok(g)) => {
-            assert_eq!(c.shape(), g.shape(), "{what}: shapes differ");
-            let (cv, gv) = (c.to_vec().unwrap(), g.to_vec().unwrap());
-            let atol = if rtol == 0.0 { 0.0 } else { rtol * 1e-3 };
-            if let Err(m) = check_allclose_slices(&gv, &cv, c.shape(), rtol, atol) {
-                panic!("{what} ({}): cuda vs cpu: {m}", T::DTYPE.name());
-            }
+    if let Some((c, g)) = outcomes(what, c, g) {
+        let (cv, gv) = (c.to_vec().unwrap(), g.to_vec().unwrap());
+        let atol = if rtol == 0.0 { 0.0 } else { rtol * 1e-3 };
+        if let Err(m) = check_allclose_slices(&gv, &cv, c.shape(), rtol, atol) {
+            panic!("{what} ({}): cuda vs cpu: {m}", T::DTYPE.name());
         }
-        (Err(c), Err(g)) => assert_eq!(c.to_string(), g.to_string(), "{what}: errors differ"),
-        (Ok(_), Err(g)) => panic!("{what}: cpu succeeded, cuda failed: {g}"),
-        (Err(c), Ok(_)) => panic!("{what}: cuda succeeded, cpu failed: {c}"),
     }
 }
 
@@ -115,16 +91,7 @@ fn compare<T: Element>(what: &str, c: Result<Array<T, Cpu>>, g: Result<Array<T, 
 /// backend) on both backends and compares the results at tolerance `$tol`.
 macro_rules! same {
     ($tol:expr, |$dev:ident| $body:expr) => {{
-        let cpu = Cpu::new();
-        let cuda = gpu();
-        let c = (|| {
-            let $dev = &cpu;
-            $body
-        })();
-        let g = (|| {
-            let $dev = &cuda;
-            $body
-        })();
+        let (c, g) = on_both!(|$dev| $body);
         compare(stringify!($body), c, g, $tol)
     }};
 }

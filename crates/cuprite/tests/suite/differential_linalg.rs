@@ -14,26 +14,11 @@ use cuprite::backend::ComplexOf;
 use cuprite::prelude::*;
 use cuprite::Scalar;
 
-/// The GPU under test.
-fn gpu() -> Cuda {
-    Cuda::new(0).expect("CUDA device 0")
-}
+use crate::diff_support::{gpu, on_both, outcomes, Rng};
 
 /// `n` values uniform in [-1, 1) (imaginary parts too for complex types), from a seed.
 fn rand<T: Element>(n: usize, seed: u64) -> Vec<T> {
-    let mut s = seed.wrapping_mul(0x9E3779B97F4A7C15) | 1;
-    let mut unit = move || {
-        s ^= s >> 12;
-        s ^= s << 25;
-        s ^= s >> 27;
-        (s.wrapping_mul(0x2545F4914F6CDD1D) >> 11) as f64 / (1u64 << 52) as f64 - 1.0
-    };
-    (0..n)
-        .map(|_| {
-            let re = unit();
-            T::from_scalar(Scalar::C128(c128::new(re, unit())))
-        })
-        .collect()
+    Rng::new(seed).uniform(n, 1.0)
 }
 
 fn to_c(x: impl Element) -> c128 {
@@ -67,19 +52,13 @@ fn values<U: Element, B: ArrayBackend>(a: &Array<U, B>) -> Vec<c128> {
 /// Both errors with the same message, or both arrays of one shape within `tol` norm-wise.
 #[track_caller]
 fn close<U: Element>(what: &str, c: Result<Array<U, Cpu>>, g: Result<Array<U, Cuda>>, tol: f64) {
-    match (c, g) {
-        (Ok(c), Ok(g)) => {
-            assert_eq!(c.shape(), g.shape(), "{what}: shapes differ");
-            let e = rel(&values(&g), &values(&c));
-            assert!(
-                e <= tol,
-                "{what} ({}): cuda vs cpu differ by {e:e}",
-                U::DTYPE.name()
-            );
-        }
-        (Err(c), Err(g)) => assert_eq!(c.to_string(), g.to_string(), "{what}: errors differ"),
-        (Ok(_), Err(g)) => panic!("{what}: cpu succeeded, cuda failed: {g}"),
-        (Err(c), Ok(_)) => panic!("{what}: cuda succeeded, cpu failed: {c}"),
+    if let Some((c, g)) = outcomes(what, c, g) {
+        let e = rel(&values(&g), &values(&c));
+        assert!(
+            e <= tol,
+            "{what} ({}): cuda vs cpu differ by {e:e}",
+            U::DTYPE.name()
+        );
     }
 }
 
@@ -87,16 +66,7 @@ fn close<U: Element>(what: &str, c: Result<Array<U, Cpu>>, g: Result<Array<U, Cu
 /// and compares the results.
 macro_rules! same {
     ($tol:expr, $what:expr, |$dev:ident| $body:expr) => {{
-        let cpu = Cpu::new();
-        let cuda = gpu();
-        let c = (|| {
-            let $dev = &cpu;
-            $body
-        })();
-        let g = (|| {
-            let $dev = &cuda;
-            $body
-        })();
+        let (c, g) = on_both!(|$dev| $body);
         close(AsRef::<str>::as_ref(&$what), c, g, $tol)
     }};
 }

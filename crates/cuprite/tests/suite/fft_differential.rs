@@ -13,31 +13,11 @@ use cuprite::fft::{self, Norm};
 use cuprite::prelude::*;
 use cuprite::testing::check_allclose_slices;
 
-/// The GPU under test.
-fn gpu() -> Cuda {
-    Cuda::new(0).expect("CUDA device 0")
-}
-
-/// Deterministic values in [-2, 2) (both parts for complex types).
-fn values<T: Element>(n: usize, seed: u64) -> Vec<T> {
-    let mut s = seed.wrapping_mul(0x9E3779B97F4A7C15) | 1;
-    let mut next = move || {
-        s ^= s >> 12;
-        s ^= s << 25;
-        s ^= s >> 27;
-        (s.wrapping_mul(0x2545F4914F6CDD1D) >> 11) as f64 / (1u64 << 53) as f64 * 4.0 - 2.0
-    };
-    (0..n)
-        .map(|_| {
-            let (re, im) = (next(), next());
-            T::from_scalar(cuprite::Scalar::C128(c128::new(re, im)))
-        })
-        .collect()
-}
+use crate::diff_support::{on_both, outcomes, Rng};
 
 fn arr<T: Element, B: ArrayBackend>(shape: &[usize], seed: u64, dev: &B) -> Array<T, B> {
     let n = shape.iter().product();
-    Array::from_vec(values(n, seed), shape, dev).unwrap()
+    Array::from_vec(Rng::new(seed).uniform(n, 2.0), shape, dev).unwrap()
 }
 
 /// Tolerance for results of type `T` from transforms of length up to `n`.
@@ -53,30 +33,24 @@ fn tol<T: Element>(n: usize) -> f64 {
 /// absolute floor of `rtol` times the largest magnitude, as FFT errors are).
 #[track_caller]
 fn compare<T: Element>(what: &str, c: Result<Array<T, Cpu>>, g: Result<Array<T, Cuda>>, rtol: f64) {
-    match (c, g) {
-        (Ok(c), Ok(g)) => {
-            assert_eq!(c.shape(), g.shape(), "{what}: shapes differ");
-            let (cv, gv) = (c.to_vec().unwrap(), g.to_vec().unwrap());
-            let big = cv
-                .iter()
-                .map(|x| {
-                    let (re, im) = match x.to_scalar() {
-                        cuprite::Scalar::C64(z) => (z.re as f64, z.im as f64),
-                        cuprite::Scalar::C128(z) => (z.re, z.im),
-                        cuprite::Scalar::F32(v) => (v as f64, 0.0),
-                        cuprite::Scalar::F64(v) => (v, 0.0),
-                        _ => (0.0, 0.0),
-                    };
-                    re.hypot(im)
-                })
-                .fold(1.0, f64::max);
-            if let Err(m) = check_allclose_slices(&gv, &cv, c.shape(), rtol, rtol * big) {
-                panic!("{what} ({}): cuda vs cpu: {m}", T::DTYPE.name());
-            }
+    if let Some((c, g)) = outcomes(what, c, g) {
+        let (cv, gv) = (c.to_vec().unwrap(), g.to_vec().unwrap());
+        let big = cv
+            .iter()
+            .map(|x| {
+                let (re, im) = match x.to_scalar() {
+                    cuprite::Scalar::C64(z) => (z.re as f64, z.im as f64),
+                    cuprite::Scalar::C128(z) => (z.re, z.im),
+                    cuprite::Scalar::F32(v) => (v as f64, 0.0),
+                    cuprite::Scalar::F64(v) => (v, 0.0),
+                    _ => (0.0, 0.0),
+                };
+                re.hypot(im)
+            })
+            .fold(1.0, f64::max);
+        if let Err(m) = check_allclose_slices(&gv, &cv, c.shape(), rtol, rtol * big) {
+            panic!("{what} ({}): cuda vs cpu: {m}", T::DTYPE.name());
         }
-        (Err(c), Err(g)) => assert_eq!(c.to_string(), g.to_string(), "{what}: errors differ"),
-        (Ok(_), Err(g)) => panic!("{what}: cpu succeeded, cuda failed: {g}"),
-        (Err(c), Ok(_)) => panic!("{what}: cuda succeeded, cpu failed: {c}"),
     }
 }
 
@@ -84,16 +58,7 @@ fn compare<T: Element>(what: &str, c: Result<Array<T, Cpu>>, g: Result<Array<T, 
 /// backends and compares the results at tolerance `$tol`.
 macro_rules! same {
     ($tol:expr, |$dev:ident| $body:expr) => {{
-        let cpu = Cpu::new();
-        let cuda = gpu();
-        let c = (|| {
-            let $dev = &cpu;
-            $body
-        })();
-        let g = (|| {
-            let $dev = &cuda;
-            $body
-        })();
+        let (c, g) = on_both!(|$dev| $body);
         compare(stringify!($body), c, g, $tol)
     }};
 }

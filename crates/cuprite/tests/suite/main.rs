@@ -7,6 +7,8 @@
 //! `tests/device_state.rs`, a binary of their own, so that no test here runs beside them.
 
 mod common;
+#[cfg(all(feature = "cpu", feature = "cuda"))]
+mod diff_support;
 mod random_support;
 
 mod basics;

@@ -10,10 +10,7 @@ use cuprite::prelude::*;
 use cuprite::random::Generator;
 use cuprite::Scalar;
 
-/// The GPU under test.
-fn gpu() -> Cuda {
-    Cuda::new(0).expect("CUDA device 0")
-}
+use crate::diff_support::gpu;
 
 /// Bits of an element (floats by their bit patterns, so a signed zero counts).
 fn bits<T: Element>(x: T) -> u64 {
