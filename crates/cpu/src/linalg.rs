@@ -10,8 +10,13 @@ use crate::buffer::CpuBuffer;
 use crate::Cpu;
 use cuprite_core::backend::{ComplexOf, EigFactors, EighFactors, LinalgOps, SvdFactors};
 use cuprite_core::{c128, c64, DType, Error, Inexact, Result};
-use faer::linalg::solvers::{PartialPivLu, Qr, SelfAdjointEigen, Svd};
-use faer::{Mat, MatRef, Side};
+use faer::dyn_stack::{MemBuffer, MemStack};
+use faer::linalg::lu::partial_pivoting::factor::{lu_in_place, lu_in_place_scratch};
+use faer::linalg::solvers::{Qr, SelfAdjointEigen, Svd};
+use faer::linalg::triangular_solve::{
+    solve_unit_lower_triangular_in_place, solve_upper_triangular_in_place,
+};
+use faer::{Mat, MatMut, MatRef, Par, Side};
 use rayon::prelude::*;
 use std::any::Any;
 
@@ -206,19 +211,38 @@ fn lu_factor_imp<T: Inexact, F: Field>(
     const OP: &str = "lu_factor";
     let a = as_f::<T, F>(a, OP)?.as_slice();
     let finite = |v: &[F]| v.iter().all(|x| num_complex::ComplexFloat::is_finite(*x));
+    // One matrix: faer's blocked LU uses every thread; a batch: one matrix per thread.
+    let par = if batch == 1 {
+        faer::get_global_parallelism()
+    } else {
+        Par::Seq
+    };
     let ([lu], ipiv, _) = per_matrix(a, batch, n, n, |m| {
-        let f = PartialPivLu::new(m);
-        let (l, u) = (f.L(), f.U());
-        let packed =
-            colmajor(Mat::from_fn(n, n, |i, j| if i > j { l[(i, j)] } else { u[(i, j)] }).as_ref());
+        // LAPACK's packed layout in place (unit-lower L below the diagonal, U on and above).
+        let mut lu = colmajor(m);
+        let (mut fwd, mut bwd) = (vec![0usize; n], vec![0usize; n]);
+        let mut scratch = MemBuffer::new(lu_in_place_scratch::<usize, F>(
+            n,
+            n,
+            par,
+            Default::default(),
+        ));
+        lu_in_place(
+            MatMut::from_column_major_slice_mut(&mut lu, n, n),
+            &mut fwd,
+            &mut bwd,
+            par,
+            MemStack::new(&mut scratch),
+            Default::default(),
+        );
         // faer divides by a zero pivot (NaN spreads through the factors); redo singular
         // matrices the LAPACK way so their U shows the zero.
-        if !finite(&packed) && finite(&colmajor(m)) {
+        if !finite(&lu) && finite(&colmajor(m)) {
             let mut lu = colmajor(m);
             let ipiv = getf2(&mut lu, n);
             return ([lu], ipiv, 0);
         }
-        ([packed], ipiv_of(f.P().arrays().0), 0)
+        ([lu], ipiv_of(&fwd), 0)
     });
     Ok((back(CpuBuffer::new(lu), OP)?, CpuBuffer::new(ipiv)))
 }
@@ -236,30 +260,29 @@ fn lu_solve_imp<T: Inexact, F: Field>(
     let b = as_f::<T, F>(b, OP)?.as_slice();
     let ipiv = ipiv.as_slice();
     let (nn, nk) = (n * n, n * nrhs);
+    // One matrix: faer's blocked solves use every thread; a batch: one matrix per thread.
+    let par = if batch == 1 {
+        faer::get_global_parallelism()
+    } else {
+        Par::Seq
+    };
     let parts: Vec<Vec<F>> = (0..batch)
         .into_par_iter()
         .map(|k| {
             let f = MatRef::from_column_major_slice(&lu[k * nn..(k + 1) * nn], n, n);
-            let mut x = Mat::from_fn(n, nrhs, |i, j| b[k * nk + j * n + i]);
-            for (i, &p) in ipiv[k * n..(k + 1) * n].iter().enumerate() {
-                let p = (p - 1) as usize;
-                if p != i {
-                    for j in 0..nrhs {
-                        let t = x[(i, j)];
-                        x[(i, j)] = x[(p, j)];
-                        x[(p, j)] = t;
-                    }
+            let mut x = b[k * nk..(k + 1) * nk].to_vec();
+            // P b: LAPACK's row interchanges, column by column (contiguous in memory).
+            for col in x.chunks_exact_mut(n.max(1)) {
+                for (i, &p) in ipiv[k * n..(k + 1) * n].iter().enumerate() {
+                    col.swap(i, (p - 1) as usize);
                 }
             }
-            let l = Mat::from_fn(n, n, |i, j| match i.cmp(&j) {
-                std::cmp::Ordering::Greater => f[(i, j)],
-                std::cmp::Ordering::Equal => F::one(),
-                std::cmp::Ordering::Less => F::zero(),
-            });
-            let u = Mat::from_fn(n, n, |i, j| if i <= j { f[(i, j)] } else { F::zero() });
-            l.as_ref().solve_unit_lower_triangular_in_place(x.as_mut());
-            u.as_ref().solve_upper_triangular_in_place(x.as_mut());
-            colmajor(x.as_ref())
+            let mut xm = MatMut::from_column_major_slice_mut(&mut x, n, nrhs);
+            // The packed factors serve both solves: the unit-lower one ignores the diagonal
+            // and everything above it, the upper one everything below the diagonal.
+            solve_unit_lower_triangular_in_place(f, xm.as_mut(), par);
+            solve_upper_triangular_in_place(f, xm.as_mut(), par);
+            x
         })
         .collect();
     back(CpuBuffer::new(parts.concat()), OP)
