@@ -103,6 +103,9 @@ def check(spec, got):
         (a,) = ref.inputs
         k = a.shape[0]
         return _first_mismatch(a @ got, np.eye(k), 1e-7)
+    if wid == "solve_f64":
+        a, b = ref.inputs
+        return _first_mismatch(a @ got, b, 1e-7)
     if wid in ("random_f64", "random_f64_rng"):
         # A different generator than NumPy's: check the distribution, not the values.
         n = got.size

@@ -43,8 +43,8 @@ import numpy as np
 IDS = [
     "ones", "mul_scalar_inplace", "chain_inplace", "add", "copy", "add_small", "sum",
     "sum_axis0", "sum_axis1", "norm", "transpose_copy", "sort_f64", "sort_f32", "pipeline",
-    "matmul_f64", "matmul_f32", "svd_f64", "inv_f64", "random_f64", "random_f64_rng",
-    "fft_c128", "fft_batch",
+    "matmul_f64", "matmul_f32", "svd_f64", "inv_f64", "solve_f64", "random_f64",
+    "random_f64_rng", "fft_c128", "fft_batch",
 ]
 
 
@@ -71,6 +71,7 @@ def default_spec(scale):
         "matmul_f32": [side(2000)],
         "svd_f64": [side(200)],
         "inv_f64": [side(200)],
+        "solve_f64": [side(200)],
         "random_f64": [s(5_000_000)],
         "random_f64_rng": [s(5_000_000)],
         "fft_c128": [1 << max(0, round(math.log2((1 << 24) * scale / 10)))],
@@ -177,6 +178,11 @@ def prepare(spec, xp=np):
         if wid == "svd_f64":
             return Prepared(_noop, lambda: xp.linalg.svd(a), (a,))
         return Prepared(_noop, lambda: xp.linalg.inv(a), (a,))
+    if wid == "solve_f64":
+        k = dims[0]
+        a = put(rng.random((k, k)))
+        b = put(rng.uniform(-1.0, 1.0, k))
+        return Prepared(_noop, lambda: xp.linalg.solve(a, b), (a, b))
     if wid == "random_f64":
         xp.random.seed(7)
         return Prepared(_noop, lambda: xp.random.random(n), ())

@@ -391,6 +391,7 @@ pub fn prepare<B: ArrayBackend>(w: &Workload, dev: &B) -> Result<Box<dyn Case>> 
         WorkloadId::MatmulF32 => matmul_case(dev, dims[0], |v| v as f32, 1e-7)?,
         WorkloadId::SvdF64 => crate::cases_linalg::svd_case(dev, dims[0])?,
         WorkloadId::InvF64 => crate::cases_linalg::inv_case(dev, dims[0])?,
+        WorkloadId::SolveF64 => crate::cases_linalg::solve_case(dev, dims[0])?,
         WorkloadId::RandomF64 | WorkloadId::RandomF64Rng => {
             crate::cases_spectral::random_case(dev, &dims)?
         }

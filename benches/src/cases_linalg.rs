@@ -1,7 +1,7 @@
-//! The linear-algebra comparison cases: `svd` and `inv` of an `n x n` matrix of uniform
-//! [0, 1) values (as the notebooks), each checked once, untimed, by random probes on the
-//! host in O(n^2): `A r` against `U (S (Vh r))` and `U^T (U r)` against `r` for the SVD,
-//! `A (X r)` against `r` for the inverse. A wrong factor or a wrong element fails the probe;
+//! The linear-algebra comparison cases: `svd`, `inv` and `solve` of an `n x n` matrix of
+//! uniform [0, 1) values (as the notebooks), each checked once, untimed, on the host in
+//! O(n^2): by random probes `A r` against `U (S (Vh r))` and `U^T (U r)` against `r` for the
+//! SVD, `A (X r)` against `r` for the inverse, and by the residual `A x - b` for the solve. A wrong factor or a wrong element fails the probe;
 //! a correct result passes with a tolerance far above its rounding.
 
 use crate::cases::{case, close, download, same_shape, Case};
@@ -80,6 +80,28 @@ pub fn inv_case<B: ArrayBackend>(dev: &B, n: usize) -> Result<Box<dyn Case>> {
             let x = download(x)?;
             let r = probe(n);
             close(&matvec(host, &matvec(&x, &r)), &r, |_| 1e-7)
+        },
+    ))
+}
+
+/// The right-hand side of the solve: uniform in [-1, 1].
+fn rhs(n: usize) -> Vec<f64> {
+    uniform(n, -1.0, 1.0, 31)
+}
+
+/// `solve(a, b)` of a square matrix and one right-hand side.
+pub fn solve_case<B: ArrayBackend>(dev: &B, n: usize) -> Result<Box<dyn Case>> {
+    let host = input(n);
+    let a = Array::from_slice(&host, &[n, n], dev)?;
+    let b = Array::from_slice(&rhs(n), &[n], dev)?;
+    Ok(case(
+        dev,
+        (a, b, host),
+        |(a, b, _)| a.solve(b),
+        move |(_, _, host), x: &Array<f64, B>| {
+            same_shape(x.shape(), &[n])?;
+            let x = download(x)?;
+            close(&matvec(host, &x), &rhs(n), |_| 1e-7)
         },
     ))
 }

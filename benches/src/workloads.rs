@@ -48,6 +48,9 @@ pub enum WorkloadId {
     SvdF64,
     /// `inv(a)` of a square f64 matrix of uniform [0, 1) values (`dims = [n]`).
     InvF64,
+    /// `solve(a, b)` of the same matrix and one right-hand side `b` of uniform [-1, 1)
+    /// values (`dims = [n]`).
+    SolveF64,
     /// `rng.random(n)`: uniform [0, 1) f64 from a seeded generator (NumPy and CuPy:
     /// `xp.random.random(n)`, the legacy global generator).
     RandomF64,
@@ -61,7 +64,7 @@ pub enum WorkloadId {
 
 impl WorkloadId {
     /// Every workload, in table order.
-    pub const ALL: [WorkloadId; 22] = [
+    pub const ALL: [WorkloadId; 23] = [
         WorkloadId::Ones,
         WorkloadId::MulScalarInplace,
         WorkloadId::ChainInplace,
@@ -80,6 +83,7 @@ impl WorkloadId {
         WorkloadId::MatmulF32,
         WorkloadId::SvdF64,
         WorkloadId::InvF64,
+        WorkloadId::SolveF64,
         WorkloadId::RandomF64,
         WorkloadId::RandomF64Rng,
         WorkloadId::FftC128,
@@ -107,6 +111,7 @@ impl WorkloadId {
             WorkloadId::MatmulF32 => "matmul_f32",
             WorkloadId::SvdF64 => "svd_f64",
             WorkloadId::InvF64 => "inv_f64",
+            WorkloadId::SolveF64 => "solve_f64",
             WorkloadId::RandomF64 => "random_f64",
             WorkloadId::RandomF64Rng => "random_f64_rng",
             WorkloadId::FftC128 => "fft_c128",
@@ -135,6 +140,7 @@ impl WorkloadId {
             WorkloadId::MatmulF32 => "matmul f32",
             WorkloadId::SvdF64 => "svd f64 (U, S, Vh)",
             WorkloadId::InvF64 => "inv f64",
+            WorkloadId::SolveF64 => "solve f64 (one right-hand side)",
             WorkloadId::RandomF64 => "random f64 (vs xp.random.random)",
             WorkloadId::RandomF64Rng => "random f64 (vs default_rng().random)",
             WorkloadId::FftC128 => "fft c128",
@@ -184,7 +190,8 @@ impl Workload {
             WorkloadId::MatmulF64
             | WorkloadId::MatmulF32
             | WorkloadId::SvdF64
-            | WorkloadId::InvF64 => self.dims[0] * self.dims[0],
+            | WorkloadId::InvF64
+            | WorkloadId::SolveF64 => self.dims[0] * self.dims[0],
             _ => self.dims.iter().product(),
         }
     }
@@ -197,7 +204,7 @@ impl Workload {
                 let n = self.dims[0];
                 format!("{n}x{n} @ {n}x{n}")
             }
-            WorkloadId::SvdF64 | WorkloadId::InvF64 => {
+            WorkloadId::SvdF64 | WorkloadId::InvF64 | WorkloadId::SolveF64 => {
                 let n = self.dims[0];
                 format!("{n}x{n}")
             }
@@ -222,9 +229,10 @@ impl Workload {
                 Rate::Flops(2.0 * (self.dims[0] as f64).powi(3))
             }
             // LAPACK's operation counts: about 22 n^3 for an SVD with both sets of vectors
-            // (Golub-Van Loan), 2 n^3 for an inverse through LU.
+            // (Golub-Van Loan), 2 n^3 for an inverse through LU, 2/3 n^3 for the LU of a solve.
             WorkloadId::SvdF64 => Rate::Flops(22.0 * (self.dims[0] as f64).powi(3)),
             WorkloadId::InvF64 => Rate::Flops(2.0 * (self.dims[0] as f64).powi(3)),
+            WorkloadId::SolveF64 => Rate::Flops(2.0 / 3.0 * (self.dims[0] as f64).powi(3)),
             // Writing the output is the whole cost of a counter-based generator.
             WorkloadId::RandomF64 | WorkloadId::RandomF64Rng => Rate::Bytes(8.0 * n),
             // Reading and writing 16-byte elements once: the floor of a transform that fits
@@ -270,7 +278,9 @@ pub fn default_workloads(scale: f64) -> Vec<Workload> {
             }
             WorkloadId::MatmulF64 | WorkloadId::MatmulF32 => w(id, vec![side(2000)]),
             // 1000 x 1000 at the anchor scale, as the notebooks' SVD and inverse.
-            WorkloadId::SvdF64 | WorkloadId::InvF64 => w(id, vec![side(200)]),
+            WorkloadId::SvdF64 | WorkloadId::InvF64 | WorkloadId::SolveF64 => {
+                w(id, vec![side(200)])
+            }
             WorkloadId::RandomF64 | WorkloadId::RandomF64Rng => w(id, vec![s(5_000_000)]),
             WorkloadId::FftC128 => {
                 let k = ((1u64 << 24) as f64 * scale / 10.0).log2().round().max(0.0);
