@@ -67,8 +67,7 @@ impl Cuda {
                 let pa = at::<T>(&v, b * n * n) as *mut c_void;
                 let pw = at::<T::RealPart>(&w, b * n) as *mut c_void;
                 let pi = at::<i32>(&info, b) as *mut i32;
-                let (dp, dl, hl) = (ws.dptr(), ws.dlen(), ws.hlen());
-                let hp = ws.hptr();
+                let (dp, dl, hp, hl) = ws.parts();
                 // SAFETY: matrix `b` of `v` (n x n, leading dimension n), its `n` eigenvalues
                 // and its info slot are inside the buffers allocated above; the workspaces
                 // have the sizes cuSOLVER asked for.
@@ -170,8 +169,7 @@ impl Cuda {
                 let pa = at::<T>(&work, b * n * n) as *mut c_void;
                 let (pw, pv) = (w_at(b) as *mut c_void, v_at(b) as *mut c_void);
                 let pi = at::<i32>(&info, b) as *mut i32;
-                let (dp, dl, hl) = (ws.dptr(), ws.dlen(), ws.hlen());
-                let hp = ws.hptr();
+                let (dp, dl, hp, hl) = ws.parts();
                 // SAFETY: matrix `b` of `work` (n x n, leading dimension n), its eigenvalues
                 // (2n reals or n complex values), its eigenvectors (n x n, leading dimension
                 // n; null when not computed) and its info slot are inside the buffers

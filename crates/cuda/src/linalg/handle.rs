@@ -147,19 +147,16 @@ impl Workspace {
         self.device.device_ptr() as *mut std::ffi::c_void
     }
 
-    /// Bytes of device memory.
-    pub fn dlen(&self) -> usize {
-        self.device.len()
-    }
-
-    /// The host pointer.
-    pub fn hptr(&mut self) -> *mut std::ffi::c_void {
-        self.host.as_mut_ptr() as *mut std::ffi::c_void
-    }
-
-    /// Bytes of host memory.
-    pub fn hlen(&self) -> usize {
-        self.host.len()
+    /// The four workspace arguments of a cuSOLVER 64-bit API call: device pointer, device
+    /// bytes, host pointer, host bytes.
+    pub fn parts(&mut self) -> (*mut std::ffi::c_void, usize, *mut std::ffi::c_void, usize) {
+        let (dl, hl) = (self.device.len(), self.host.len());
+        (
+            self.dptr(),
+            dl,
+            self.host.as_mut_ptr() as *mut std::ffi::c_void,
+            hl,
+        )
     }
 }
 

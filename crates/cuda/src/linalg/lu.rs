@@ -195,8 +195,7 @@ impl Cuda {
             for b in 0..batch {
                 let pa = at::<T>(&l, b * n * n) as *mut c_void;
                 let pi = at::<i32>(&info, b) as *mut i32;
-                let (dp, dl, hl) = (ws.dptr(), ws.dlen(), ws.hlen());
-                let hp = ws.hptr();
+                let (dp, dl, hp, hl) = ws.parts();
                 // SAFETY: matrix `b` of `l` (n x n, leading dimension n) and its info slot
                 // are inside the buffers allocated above; the workspaces have the sizes
                 // cuSOLVER asked for.

@@ -62,8 +62,7 @@ impl Cuda {
                     let pa = at::<T>(&work, b * m * n) as *mut c_void;
                     let pt = at::<T>(&tau, b * k) as *mut c_void;
                     let pi = at::<i32>(&info, b) as *mut i32;
-                    let (dp, dl, hl) = (ws.dptr(), ws.dlen(), ws.hlen());
-                    let hp = ws.hptr();
+                    let (dp, dl, hp, hl) = ws.parts();
                     // SAFETY: matrix `b` of `work` (m x n, leading dimension m), its `k`
                     // scalars in `tau` and its info slot are inside the buffers allocated
                     // above; the workspaces have the sizes cuSOLVER asked for.

@@ -178,8 +178,7 @@ impl Cuda {
                 let pu = ptr_or_null(&u, b * mm * ucols);
                 let pv = ptr_or_null(&vt, b * vrows * nn);
                 let pi = at::<i32>(&info, b) as *mut i32;
-                let (dp, dl, hl) = (ws.dptr(), ws.dlen(), ws.hlen());
-                let hp = ws.hptr();
+                let (dp, dl, hp, hl) = ws.parts();
                 // SAFETY: matrix `b` of `work` (mm x nn, leading dimension mm), its `k`
                 // singular values, its `mm x ucols` U and `vrows x nn` VT (leading
                 // dimensions mm and vrows; null when not computed) and its info slot are
@@ -277,8 +276,7 @@ impl Cuda {
                 let pu = at::<T>(&u, c * mm * k) as *mut c_void;
                 let pv = at::<T>(&v, c * nn * k) as *mut c_void;
                 let pi = at::<i32>(&info, b) as *mut i32;
-                let (dp, dl, hl) = (ws.dptr(), ws.dlen(), ws.hlen());
-                let hp = ws.hptr();
+                let (dp, dl, hp, hl) = ws.parts();
                 // SAFETY: matrix `b` of `work` (mm x nn, leading dimension mm), its `k`
                 // singular values, its `mm x k` U and `nn x k` V (leading dimensions mm and
                 // nn) and its info slot are inside the buffers allocated above; the
