@@ -1,12 +1,14 @@
 //! [`CudaBuffer`]: device memory shared by every view of an array, allocated from the
 //! device's stream-ordered pool and returned to it (stream-ordered) when the last view drops.
 //!
-//! All work runs on the device's one stream, so stream order alone makes a free safe after
-//! the kernels that read the memory: no per-allocation events are recorded (cudarc's event
-//! tracking would add two event records to every allocation for nothing on a single stream).
+//! Each allocation remembers the stream that last used it ([`LastUse`]); the free is queued on
+//! that stream, after everything that touched the memory (uses on other streams were ordered
+//! before it when they changed hands). Work of one stream records no events at all (cudarc's
+//! event tracking would add two event records to every allocation).
 
 use crate::device::{Cuda, DeviceInner};
 use crate::driver::{self, CUdeviceptr};
+use crate::stream::LastUse;
 use cuprite_core::{Element, Error, Result};
 use std::marker::PhantomData;
 use std::sync::atomic::Ordering;
@@ -17,6 +19,7 @@ pub(crate) struct DeviceMem {
     ptr: CUdeviceptr,
     bytes: usize,
     dev: Arc<DeviceInner>,
+    last: LastUse,
 }
 
 impl Drop for DeviceMem {
@@ -27,7 +30,7 @@ impl Drop for DeviceMem {
         self.dev.in_use.fetch_sub(self.bytes, Ordering::Relaxed);
         // A failure here means the context is gone (process teardown): nothing to free.
         if driver::make_current(self.dev.ctx).is_ok() {
-            let _ = driver::free_async(self.ptr, self.dev.stream);
+            let _ = driver::free_async(self.ptr, self.last.stream());
         }
     }
 }
@@ -88,6 +91,7 @@ impl Cuda {
                 ptr: 0,
                 bytes: 0,
                 dev: dev.clone(),
+                last: LastUse::new(self),
             }));
         }
         let limit = dev.limit.load(Ordering::Relaxed);
@@ -99,12 +103,13 @@ impl Cuda {
             });
         }
         self.bind()?;
-        let ptr = match driver::alloc_async(dev.pool, bytes, dev.stream) {
+        let stream = self.stream();
+        let ptr = match driver::alloc_async(dev.pool, bytes, stream) {
             Ok(p) => p,
             Err(e) if driver::is_oom(&e) => {
-                driver::stream_sync(dev.stream)?;
+                driver::ctx_sync()?;
                 driver::pool_trim(dev.pool, 0)?;
-                match driver::alloc_async(dev.pool, bytes, dev.stream) {
+                match driver::alloc_async(dev.pool, bytes, stream) {
                     Ok(p) => p,
                     Err(e) if driver::is_oom(&e) => {
                         let free = driver::mem_info().map(|m| m.0).unwrap_or(0);
@@ -123,6 +128,7 @@ impl Cuda {
             ptr,
             bytes,
             dev: dev.clone(),
+            last: LastUse::new(self),
         }))
     }
 
@@ -163,7 +169,7 @@ impl Cuda {
         self.check_buffer(buf, "to_vec")?;
         self.bind()?;
         let mut out = vec![T::ZERO; buf.len];
-        driver::dtoh(&mut out, buf.device_ptr(), self.stream())?;
+        driver::dtoh(&mut out, self.ptr(buf)?, self.stream())?;
         Ok(out)
     }
 
@@ -178,17 +184,26 @@ impl Cuda {
     ) -> Result<()> {
         let sz = std::mem::size_of::<T>();
         driver::dtod(
-            dst.device_ptr() + (dst_off * sz) as u64,
-            src.device_ptr() + (src_off * sz) as u64,
+            self.ptr(dst)? + (dst_off * sz) as u64,
+            self.ptr(src)? + (src_off * sz) as u64,
             len * sz,
             self.stream(),
         )
     }
 
     /// Checks that a buffer lives on this device.
+    /// The device address of `buf` for work about to be queued on this handle's stream.
+    /// Every pointer of an array's buffer that a kernel or library call receives (read or
+    /// written) is taken through here: this is where work on another stream that touched the
+    /// buffer is ordered before the work about to be queued.
+    pub(crate) fn ptr<T: Element>(&self, buf: &CudaBuffer<T>) -> Result<u64> {
+        buf.mem.last.enter(self)?;
+        Ok(buf.device_ptr())
+    }
+
     pub(crate) fn check_buffer<T>(&self, buf: &CudaBuffer<T>, op: &'static str) -> Result<()> {
         if buf.mem.dev.ordinal == self.inner.ordinal {
-            Ok(())
+            buf.mem.last.enter(self).map(|_| ())
         } else {
             Err(Error::DeviceMismatch {
                 op,

@@ -4,6 +4,7 @@
 
 use crate::driver::{self, CUcontext, CUdevice, CUmemoryPool, CUstream};
 use crate::modules::ModuleCache;
+use crate::stream::{LastUse, StreamInner};
 use cuprite_core::{Error, Result};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -13,8 +14,11 @@ use std::sync::{Arc, Mutex, OnceLock};
 /// arrays made through different handles of one GPU mix, and arrays of different GPUs meet
 /// as [`Error::DeviceMismatch`].
 ///
-/// All work queues on the device's own stream in order; only transfers ([`to_vec`], `item`)
-/// and [`Cuda::synchronize`] wait for it.
+/// All work queues in order on the device's own stream, or on a user [`Stream`] for a handle
+/// made by [`Cuda::with_stream`]; only transfers ([`to_vec`], `item`) and the
+/// synchronising calls wait for it.
+///
+/// [`Stream`]: crate::Stream
 ///
 /// [`to_vec`]: cuprite_core::Array::to_vec
 ///
@@ -29,6 +33,8 @@ use std::sync::{Arc, Mutex, OnceLock};
 #[derive(Clone)]
 pub struct Cuda {
     pub(crate) inner: Arc<DeviceInner>,
+    /// The user stream this handle queues on (`None`: the device's own stream).
+    pub(crate) on: Option<Arc<StreamInner>>,
 }
 
 /// The shared state of one device.
@@ -52,6 +58,8 @@ pub(crate) struct DeviceInner {
     pub handles: Mutex<HashMap<&'static str, usize>>,
     /// Whether f32 and c64 products may use TF32 tensor cores ([`Cuda::set_tf32`]).
     pub tf32: AtomicBool,
+    /// The stream that last used each library handle or plan, by its address or id.
+    pub library_use: Mutex<HashMap<usize, Arc<LastUse>>>,
 }
 
 // SAFETY: the raw handles are process-wide driver objects; the driver API is thread-safe and
@@ -62,7 +70,11 @@ unsafe impl Sync for DeviceInner {}
 
 impl std::fmt::Debug for Cuda {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Cuda({}: {})", self.inner.ordinal, self.inner.name)
+        write!(f, "Cuda({}: {}", self.inner.ordinal, self.inner.name)?;
+        match &self.on {
+            Some(s) => write!(f, ", stream {:?})", s.raw),
+            None => write!(f, ")"),
+        }
     }
 }
 
@@ -105,6 +117,7 @@ impl Cuda {
         if let Some(inner) = devices.get(&ordinal) {
             return Ok(Cuda {
                 inner: inner.clone(),
+                on: None,
             });
         }
         let count = driver::device_count()?;
@@ -133,9 +146,10 @@ impl Cuda {
             limit: AtomicUsize::new(0),
             handles: Mutex::new(HashMap::new()),
             tf32: AtomicBool::new(false),
+            library_use: Mutex::new(HashMap::new()),
         });
         devices.insert(ordinal, inner.clone());
-        Ok(Cuda { inner })
+        Ok(Cuda { inner, on: None })
     }
 
     /// Number of CUDA devices on this machine (0 when there is no driver).
@@ -236,10 +250,12 @@ impl Cuda {
         self.inner.tf32.load(Ordering::Relaxed)
     }
 
-    /// Waits until all work queued on the device's stream has finished.
+    /// Waits until all work queued on the device has finished, on every stream (CuPy's
+    /// `Device.synchronize`). [`Stream::synchronize`](crate::Stream::synchronize) waits
+    /// for one stream.
     pub fn synchronize_device(&self) -> Result<()> {
         self.bind()?;
-        driver::stream_sync(self.inner.stream)
+        driver::ctx_sync()
     }
 
     /// Makes the device's context current on this thread.
@@ -247,9 +263,12 @@ impl Cuda {
         driver::make_current(self.inner.ctx)
     }
 
-    /// The stream all work of this device queues on.
+    /// The stream this handle's work queues on.
     pub(crate) fn stream(&self) -> CUstream {
-        self.inner.stream
+        match &self.on {
+            Some(s) => s.raw,
+            None => self.inner.stream,
+        }
     }
 
     /// `sm_XY` of the device, for NVRTC.

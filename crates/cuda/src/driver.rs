@@ -149,6 +149,56 @@ pub(crate) fn stream_sync(stream: CUstream) -> Result<()> {
     unsafe { result::stream::synchronize(stream) }.map_err(err("synchronize"))
 }
 
+/// A new non-blocking stream in the current context.
+pub(crate) fn stream_create() -> Result<CUstream> {
+    result::stream::create(result::stream::StreamKind::NonBlocking).map_err(err("new_stream"))
+}
+
+/// Destroys a stream; work already queued on it still completes.
+///
+/// # Safety
+/// `stream` is a live stream of the current context, destroyed once and not used afterwards.
+pub(crate) unsafe fn stream_destroy(stream: CUstream) -> Result<()> {
+    // SAFETY: as the caller guarantees.
+    unsafe { result::stream::destroy(stream) }.map_err(err("Stream::drop"))
+}
+
+/// Waits for all work of the current context, on every stream.
+pub(crate) fn ctx_sync() -> Result<()> {
+    result::ctx::synchronize().map_err(err("synchronize"))
+}
+
+/// Makes work queued on `to` from now on wait for everything queued on `from` so far (an
+/// event recorded on `from`, waited on by `to`, then released: the driver keeps it alive
+/// until the wait is resolved).
+pub(crate) fn order_streams(from: CUstream, to: CUstream) -> Result<()> {
+    let ev = result::event::create(sys::CUevent_flags::CU_EVENT_DISABLE_TIMING)
+        .map_err(err("stream ordering"))?;
+    // SAFETY: `ev` was just created; both streams are live streams of the current context.
+    let r = unsafe { result::event::record(ev, from) }.and_then(|()| unsafe {
+        result::stream::wait_event(to, ev, sys::CUevent_wait_flags::CU_EVENT_WAIT_DEFAULT)
+    });
+    // SAFETY: `ev` is live and destroyed once; a pending wait keeps what it needs.
+    let _ = unsafe { result::event::destroy(ev) };
+    r.map_err(err("stream ordering"))
+}
+
+/// Makes work queued on `stream` from now on wait for `event`'s last record.
+///
+/// # Safety
+/// `event` is a live event and `stream` a live stream, both of the current context.
+pub(crate) unsafe fn stream_wait(stream: CUstream, event: sys::CUevent) -> Result<()> {
+    // SAFETY: as the caller guarantees.
+    unsafe {
+        result::stream::wait_event(
+            stream,
+            event,
+            sys::CUevent_wait_flags::CU_EVENT_WAIT_DEFAULT,
+        )
+    }
+    .map_err(err("wait_event"))
+}
+
 /// Stream-ordered allocation from `pool`; `Err(DriverError)` keeps the code for OOM handling.
 pub(crate) fn alloc_async(
     pool: CUmemoryPool,

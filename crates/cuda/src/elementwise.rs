@@ -61,12 +61,12 @@ struct Operand<'a> {
 }
 
 impl<'a> Operand<'a> {
-    fn of<T: Element>(buf: &CudaBuffer<T>, layout: &'a Layout) -> Self {
-        Operand {
-            base: buf.device_ptr(),
+    fn of<T: Element>(dev: &Cuda, buf: &CudaBuffer<T>, layout: &'a Layout) -> Result<Self> {
+        Ok(Operand {
+            base: dev.ptr(buf)?,
             size: std::mem::size_of::<T>(),
             layout,
-        }
+        })
     }
 }
 
@@ -245,11 +245,11 @@ impl Cuda {
             name: Some(K::NAME),
             t: T::DTYPE,
             out: K::Out::DTYPE,
-            out_ptr: Some(out.device_ptr()),
+            out_ptr: Some(self.ptr(&out)?),
             scalar: Some(ArgBytes::of(s)),
             params: Some(&p),
         };
-        self.ew_run(&launch, &[Operand::of(a, la)])?;
+        self.ew_run(&launch, &[Operand::of(self, a, la)?])?;
         Ok(out)
     }
 }
@@ -272,11 +272,11 @@ impl ElementwiseOps for Cuda {
             name: Some(K::NAME),
             t: T::DTYPE,
             out: K::Out::DTYPE,
-            out_ptr: Some(out.device_ptr()),
+            out_ptr: Some(self.ptr(&out)?),
             scalar: None,
             params: Some(&p),
         };
-        self.ew_run(&launch, &[Operand::of(x, lx)])?;
+        self.ew_run(&launch, &[Operand::of(self, x, lx)?])?;
         Ok(out)
     }
 
@@ -300,11 +300,14 @@ impl ElementwiseOps for Cuda {
             name: Some(K::NAME),
             t: T::DTYPE,
             out: K::Out::DTYPE,
-            out_ptr: Some(out.device_ptr()),
+            out_ptr: Some(self.ptr(&out)?),
             scalar: None,
             params: Some(&p),
         };
-        self.ew_run(&launch, &[Operand::of(a, la), Operand::of(b, lb)])?;
+        self.ew_run(
+            &launch,
+            &[Operand::of(self, a, la)?, Operand::of(self, b, lb)?],
+        )?;
         Ok(out)
     }
 
@@ -344,7 +347,7 @@ impl ElementwiseOps for Cuda {
             scalar: None,
             params: Some(&p),
         };
-        self.ew_run(&launch, &[Operand::of(x, lx)])
+        self.ew_run(&launch, &[Operand::of(self, x, lx)?])
     }
 
     fn binary_inplace<T: Element, K: BinaryOp<T, Out = T>>(
@@ -370,7 +373,10 @@ impl ElementwiseOps for Cuda {
             scalar: None,
             params: Some(&p),
         };
-        self.ew_run(&launch, &[Operand::of(a, la), Operand::of(b, lb)])
+        self.ew_run(
+            &launch,
+            &[Operand::of(self, a, la)?, Operand::of(self, b, lb)?],
+        )
     }
 
     fn binary_scalar_inplace<T: Element, K: BinaryOp<T, Out = T>>(
@@ -394,7 +400,7 @@ impl ElementwiseOps for Cuda {
             scalar: Some(ArgBytes::of(s)),
             params: Some(&p),
         };
-        self.ew_run(&launch, &[Operand::of(a, la)])
+        self.ew_run(&launch, &[Operand::of(self, a, la)?])
     }
 
     fn where_<T: Element>(
@@ -416,14 +422,14 @@ impl ElementwiseOps for Cuda {
             name: None,
             t: T::DTYPE,
             out: T::DTYPE,
-            out_ptr: Some(out.device_ptr()),
+            out_ptr: Some(self.ptr(&out)?),
             scalar: None,
             params: None,
         };
         let operands = [
-            Operand::of(cond, lc),
-            Operand::of(a, la),
-            Operand::of(b, lb),
+            Operand::of(self, cond, lc)?,
+            Operand::of(self, a, la)?,
+            Operand::of(self, b, lb)?,
         ];
         self.ew_run(&launch, &operands)?;
         Ok(out)

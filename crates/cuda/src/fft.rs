@@ -146,7 +146,7 @@ impl Cuda {
             e => e,
         })?;
         // SAFETY: `out` is a live buffer of this device holding `reals` reals of the type.
-        unsafe { cublas::scal(self, h, op, double, out.device_ptr(), reals, scale) }
+        unsafe { cublas::scal(self, h, op, double, self.ptr(out)?, reals, scale) }
     }
 
     /// Checks that `x` holds the `count * len` elements the lanes read.
@@ -200,8 +200,8 @@ impl FftOps for Cuda {
             Kind::C2C,
             double,
             lanes,
-            (x.device_ptr(), lanes.n, size),
-            (out.device_ptr(), lanes.n, size),
+            (self.ptr(x)?, lanes.n, size),
+            (self.ptr(&out)?, lanes.n, size),
             inverse,
         )?;
         self.fft_scale(OP, &out, 2 * len, double, scale.to_f64_lossy())?;
@@ -241,9 +241,9 @@ impl FftOps for Cuda {
             Kind::R2C,
             double,
             lanes,
-            (x.device_ptr(), lanes.n, std::mem::size_of::<F>()),
+            (self.ptr(x)?, lanes.n, std::mem::size_of::<F>()),
             (
-                out.device_ptr(),
+                self.ptr(&out)?,
                 lanes.half(),
                 std::mem::size_of::<F::Complex>(),
             ),
@@ -297,8 +297,8 @@ impl FftOps for Cuda {
             Kind::C2R,
             double,
             lanes,
-            (x.device_ptr(), half, std::mem::size_of::<F::Complex>()),
-            (out.device_ptr(), lanes.n, std::mem::size_of::<F>()),
+            (self.ptr(&x)?, half, std::mem::size_of::<F::Complex>()),
+            (self.ptr(&out)?, lanes.n, std::mem::size_of::<F>()),
             false,
         )?;
         self.fft_scale(OP, &out, len, double, scale.to_f64_lossy())?;

@@ -175,9 +175,9 @@ impl Cuda {
         let total = s.size();
         // All ones: u64::MAX as the kernel sees it, -1 read back as i64.
         let first = self.alloc::<i64>(1)?;
-        driver::memset_u8(first.device_ptr(), 0xFF, 8, self.stream())?;
+        driver::memset_u8(self.ptr(&first)?, 0xFF, 8, self.stream())?;
         let f = self.index_fn::<T>("index_check")?;
-        let (ip, fp) = (idx.device_ptr(), first.device_ptr());
+        let (ip, fp) = (self.ptr(idx)?, self.ptr(&first)?);
         let (t, n) = (total as i64, size as i64);
         let grid = self.grid_for(total, 4);
         // SAFETY: the arguments match `index_check(const i64*, Strided, i64, i64, u64*)`;
@@ -277,7 +277,7 @@ impl Cuda {
         let bytes = product("put_along_axis", &[dst_size, width])?;
         // Raw bytes: the kernels see unsigned 32- or 64-bit slots (pool memory is aligned).
         let win = self.alloc_zeroed::<u8>(bytes)?;
-        let wp = win.device_ptr();
+        let wp = self.ptr(&win)?;
         let (n, m, q, t) = (n as i64, m as i64, q as i64, total as i64);
         let grid = self.grid_for(total, 4);
         // SAFETY: the arguments match `scatter_mark{32,64}(W*, const i64*, Strided, i64 x4)`;
@@ -357,7 +357,7 @@ impl IndexOps for Cuda {
         let post = single(OP, &sub_layout(lx, axis + 1..lx.ndim(), 0))?;
         let si = single(OP, li)?;
         let f = self.index_fn::<T>("take")?;
-        let (op, xp, ip) = (out.device_ptr(), x.device_ptr(), idx.device_ptr());
+        let (op, xp, ip) = (self.ptr(&out)?, self.ptr(x)?, self.ptr(idx)?);
         let sax = lx.strides()[axis] as i64;
         let (n, m, q, t) = (n as i64, m as i64, q as i64, total as i64);
         let grid = self.grid_for(total, 4);
@@ -412,7 +412,7 @@ impl IndexOps for Cuda {
         let lxs = lane_starts(lx, axis, li.shape()[axis]);
         let views = coalesce(OP, &[&lxs, li])?;
         let f = self.index_fn::<T>("take_along")?;
-        let (op, xp, ip) = (out.device_ptr(), x.device_ptr(), idx.device_ptr());
+        let (op, xp, ip) = (self.ptr(&out)?, self.ptr(x)?, self.ptr(idx)?);
         let sax = lx.strides()[axis] as i64;
         let (n, t) = (n as i64, total as i64);
         let grid = self.grid_for(total, 4);
@@ -474,7 +474,7 @@ impl IndexOps for Cuda {
         let lanes = total / m;
         let lds = lane_starts(ld, axis, m);
         let views = coalesce(OP, &[&lds, li, lv])?;
-        let (dp, ip, vp) = (dst.device_ptr(), idx.device_ptr(), values.device_ptr());
+        let (dp, ip, vp) = (self.ptr(dst)?, self.ptr(idx)?, self.ptr(values)?);
         let dax = ld.strides()[axis] as i64;
         match scatter_path(lanes, m, ld.size()) {
             ScatterPath::Lanes => {

@@ -32,10 +32,12 @@ mod random;
 mod reduce;
 mod select;
 mod sort;
+mod stream;
 #[cfg(test)]
 mod test_support;
 mod timer;
 
 pub use buffer::CudaBuffer;
 pub use device::Cuda;
+pub use stream::{Stream, StreamExt};
 pub use timer::CudaEvent;

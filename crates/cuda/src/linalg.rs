@@ -65,6 +65,7 @@ impl LinalgOps for Cuda {
         batch: usize,
         n: usize,
     ) -> Result<(CudaBuffer<T>, CudaBuffer<i32>)> {
+        self.check_buffer(a, "lu_factor")?;
         self.lu_factor_imp(a, batch, n)
     }
 
@@ -77,6 +78,9 @@ impl LinalgOps for Cuda {
         n: usize,
         nrhs: usize,
     ) -> Result<CudaBuffer<T>> {
+        self.check_buffer(lu, "lu_solve")?;
+        self.check_buffer(ipiv, "lu_solve")?;
+        self.check_buffer(b, "lu_solve")?;
         self.lu_solve_imp(lu, ipiv, b, batch, n, nrhs)
     }
 
@@ -86,6 +90,7 @@ impl LinalgOps for Cuda {
         batch: usize,
         n: usize,
     ) -> Result<(CudaBuffer<T>, CudaBuffer<i32>)> {
+        self.check_buffer(a, "cholesky")?;
         self.cholesky_imp(a, batch, n)
     }
 
@@ -97,6 +102,7 @@ impl LinalgOps for Cuda {
         n: usize,
         complete: bool,
     ) -> Result<(CudaBuffer<T>, CudaBuffer<T>)> {
+        self.check_buffer(a, "qr")?;
         self.qr_imp(a, batch, m, n, complete)
     }
 
@@ -108,6 +114,7 @@ impl LinalgOps for Cuda {
         n: usize,
         vectors: Option<bool>,
     ) -> Result<SvdFactors<Cuda, T>> {
+        self.check_buffer(a, "svd")?;
         self.svd_imp(a, batch, m, n, vectors)
     }
 
@@ -118,6 +125,7 @@ impl LinalgOps for Cuda {
         n: usize,
         vectors: bool,
     ) -> Result<EighFactors<Cuda, T>> {
+        self.check_buffer(a, "eigh")?;
         self.eigh_imp(a, batch, n, vectors)
     }
 
@@ -128,6 +136,7 @@ impl LinalgOps for Cuda {
         n: usize,
         vectors: bool,
     ) -> Result<EigFactors<Cuda, T>> {
+        self.check_buffer(a, "eig")?;
         self.eig_imp(a, batch, n, vectors)
     }
 }

@@ -95,7 +95,7 @@ impl Cuda {
         let buf = self.alloc::<i64>(ntiles as usize + 1)?;
         let count = self.mask_fn::<T>(counter)?;
         let scan = self.mask_fn::<T>("scan_tiles")?;
-        let (cp, op_) = (counts.device_ptr(), buf.device_ptr());
+        let (cp, op_) = (self.ptr(&counts)?, self.ptr(&buf)?);
         let (n, nt) = (n as i64, ntiles as i64);
         // SAFETY: the arguments match `count_{truthy,mask}(const F*, Strided, i64, unsigned*)`;
         // `s` addresses the flags' buffer within bounds for its `n` elements and `counts` has
@@ -129,7 +129,7 @@ impl Cuda {
         self.bind()?;
         driver::dtoh(
             &mut v,
-            o.buf.device_ptr() + o.ntiles as u64 * 8,
+            self.ptr(&o.buf)? + o.ntiles as u64 * 8,
             self.stream(),
         )?;
         Ok(v[0] as usize)
@@ -143,7 +143,7 @@ impl Cuda {
         sm: &Strided,
         n: usize,
     ) -> Result<(Offsets, usize)> {
-        let o = self.tile_offsets::<T>(op, "count_mask", mask.device_ptr(), sm, n)?;
+        let o = self.tile_offsets::<T>(op, "count_mask", self.ptr(mask)?, sm, n)?;
         let total = self.offsets_total(&o)?;
         Ok((o, total))
     }
@@ -172,8 +172,8 @@ impl MaskOps for Cuda {
             return Ok((out, 0));
         }
         let f = self.mask_fn::<T>("select_scatter")?;
-        let (op, xp, mp) = (out.device_ptr(), x.device_ptr(), mask.device_ptr());
-        let (n, offp) = (n as i64, offsets.buf.device_ptr());
+        let (op, xp, mp) = (self.ptr(&out)?, self.ptr(x)?, self.ptr(mask)?);
+        let (n, offp) = (n as i64, self.ptr(&offsets.buf)?);
         // SAFETY: the arguments match `select_scatter(T*, const T*, const bool*, Strided x2,
         // i64, const u64*)`; the grid is the tiles of pass 1, `out` holds the `count`
         // elements the scan placed and the views address `x` and `mask` within bounds.
@@ -214,7 +214,7 @@ impl MaskOps for Cuda {
             return Ok((self.alloc::<i64>(0)?, 0));
         }
         let sx = coalesce(OP, &[lx])?[0];
-        let offsets = self.tile_offsets::<T>(OP, "count_truthy", x.device_ptr(), &sx, n)?;
+        let offsets = self.tile_offsets::<T>(OP, "count_truthy", self.ptr(x)?, &sx, n)?;
         let count = self.offsets_total(&offsets)?;
         let len = count
             .checked_mul(ndim)
@@ -227,10 +227,10 @@ impl MaskOps for Cuda {
         let shape = self.upload(&shape)?;
         let f = self.mask_fn::<T>("nonzero_scatter")?;
         let (op, xp, offp, sp) = (
-            out.device_ptr(),
-            x.device_ptr(),
-            offsets.buf.device_ptr(),
-            shape.device_ptr(),
+            self.ptr(&out)?,
+            self.ptr(x)?,
+            self.ptr(&offsets.buf)?,
+            self.ptr(&shape)?,
         );
         let (n, nd) = (n as i64, ndim as i32);
         // SAFETY: the arguments match `nonzero_scatter(i64*, const T*, Strided, i64,
@@ -264,7 +264,7 @@ impl MaskOps for Cuda {
             return Ok(0);
         }
         let sx = coalesce(OP, &[lx])?[0];
-        let offsets = self.tile_offsets::<T>(OP, "count_truthy", x.device_ptr(), &sx, n)?;
+        let offsets = self.tile_offsets::<T>(OP, "count_truthy", self.ptr(x)?, &sx, n)?;
         self.offsets_total(&offsets)
     }
 
@@ -291,7 +291,7 @@ impl MaskOps for Cuda {
             }
             let views = coalesce(OP, &[ld, lm])?;
             let f = self.mask_fn::<T>("assign_fill")?;
-            let (dp, mp, vp) = (dst.device_ptr(), mask.device_ptr(), values.device_ptr());
+            let (dp, mp, vp) = (self.ptr(dst)?, self.ptr(mask)?, self.ptr(values)?);
             let (voff, n) = (lv.offset() as i64, n as i64);
             let grid = self.grid_for(n as usize, 4);
             // SAFETY: the arguments match `assign_fill(T*, const bool*, const T*, i64,
@@ -333,8 +333,8 @@ impl MaskOps for Cuda {
         }
         let sv = coalesce(OP, &[lv])?[0];
         let f = self.mask_fn::<T>("assign_scatter")?;
-        let (dp, mp, vp) = (dst.device_ptr(), mask.device_ptr(), values.device_ptr());
-        let (n, offp) = (n as i64, offsets.buf.device_ptr());
+        let (dp, mp, vp) = (self.ptr(dst)?, self.ptr(mask)?, self.ptr(values)?);
+        let (n, offp) = (n as i64, self.ptr(&offsets.buf)?);
         // SAFETY: the arguments match `assign_scatter(T*, const bool*, const T*, Strided x3,
         // i64, const u64*)`; the grid is the tiles of pass 1, ranks stay below `need`, the
         // number of elements of the values' view, and every view is within its buffer.

@@ -115,7 +115,7 @@ impl Cuda {
             cuprite_kernels::matmul::gather_program(cty::<T>())
         })?;
         let grid = (self.grid_for(n, 1), 1, 1);
-        let (src, n64) = (buf.device_ptr(), n as i64);
+        let (src, n64) = (self.ptr(buf)?, n as i64);
         for (i, [off]) in plan::offsets(&outer).enumerate() {
             let s = strided(&inner, 0, l.offset() as isize + off);
             let dst = addr(&out, (i * n) as isize);

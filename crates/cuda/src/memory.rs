@@ -86,7 +86,7 @@ impl BackendBase for Cuda {
         if let Some(off) = layout.contiguous_offset() {
             self.bind()?;
             let mut out = vec![T::ZERO; n];
-            let ptr = buf.device_ptr() + (off * std::mem::size_of::<T>()) as u64;
+            let ptr = self.ptr(buf)? + (off * std::mem::size_of::<T>()) as u64;
             driver::dtoh(&mut out, ptr, self.stream())?;
             return Ok(out);
         }

@@ -44,7 +44,7 @@ impl RandomOps for Cuda {
         let f = self.random_fn::<T>("random_uniform")?;
         let per = if T::DTYPE == DType::F32 { 4 } else { 2 };
         let grid = self.grid_for(n, per);
-        let (ptr, n64, k0, k1, base) = (out.device_ptr(), n as i64, d.key[0], d.key[1], d.base);
+        let (ptr, n64, k0, k1, base) = (self.ptr(&out)?, n as i64, d.key[0], d.key[1], d.base);
         // SAFETY: `random_uniform(T*, i64, u32, u32, u64, T, T)`; `out` holds `n` elements and
         // its allocation is 16-byte aligned, as the vector stores need.
         unsafe {
@@ -75,7 +75,7 @@ impl RandomOps for Cuda {
         let f = self.random_fn::<T>("random_float")?;
         let (code, a, b) = dist.code();
         let grid = self.grid_for(n, 1);
-        let (ptr, n64, k0, k1, base) = (out.device_ptr(), n as i64, d.key[0], d.key[1], d.base);
+        let (ptr, n64, k0, k1, base) = (self.ptr(&out)?, n as i64, d.key[0], d.key[1], d.base);
         // SAFETY: `random_float(T*, i64, u32, u32, u64, int, double, double)`; `out` holds `n`
         // elements.
         unsafe {
@@ -113,7 +113,7 @@ impl RandomOps for Cuda {
         let f = self.random_fn::<T>("random_int")?;
         let (code, low, range, a) = dist.code();
         let grid = self.grid_for(n, 1);
-        let (ptr, n64, k0, k1, base) = (out.device_ptr(), n as i64, d.key[0], d.key[1], d.base);
+        let (ptr, n64, k0, k1, base) = (self.ptr(&out)?, n as i64, d.key[0], d.key[1], d.base);
         // SAFETY: `random_int(T*, i64, u32, u32, u64, int, i64, u64, double)`; `out` holds
         // `n` elements.
         unsafe {

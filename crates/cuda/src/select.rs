@@ -39,7 +39,7 @@ impl SelectOps for Cuda {
         let kth: Vec<i64> = kth.iter().map(|&k| k as i64).collect();
         let kth = self.upload(&kth)?;
         let f = self.sort_util_fn::<T>("sort_select")?;
-        let (op, sp, kp) = (out.device_ptr(), sorted.device_ptr(), kth.device_ptr());
+        let (op, sp, kp) = (self.ptr(&out)?, self.ptr(&sorted)?, self.ptr(&kth)?);
         let (ln, le, mm) = (lanes as i64, len as i64, m as i64);
         // SAFETY: `sorted` holds `lanes * len` elements, `kth` `m` positions below `len`,
         // `out` `m * lanes` elements.

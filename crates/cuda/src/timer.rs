@@ -52,6 +52,56 @@ impl CudaEvent {
     }
 }
 
+impl CudaEvent {
+    /// Waits until the work queued before the event's last record has finished.
+    pub fn synchronize(&self) -> Result<()> {
+        self.check(&self.dev, "CudaEvent::synchronize")?;
+        self.dev.bind()?;
+        // SAFETY: `event` is a live, recorded event of the device's context.
+        unsafe { event::synchronize(self.event) }.map_err(err("CudaEvent::synchronize"))
+    }
+
+    /// Whether the work queued before the event's last record has finished (never waits).
+    pub fn is_complete(&self) -> Result<bool> {
+        self.check(&self.dev, "CudaEvent::is_complete")?;
+        self.dev.bind()?;
+        // SAFETY: `event` is a live, recorded event of the device's context.
+        match unsafe { event::query(self.event) } {
+            Ok(()) => Ok(true),
+            Err(e) if e.0 == cudarc::driver::sys::CUresult::CUDA_ERROR_NOT_READY => Ok(false),
+            Err(e) => Err(err("CudaEvent::is_complete")(e)),
+        }
+    }
+
+    /// Seconds of device time between `start`'s record and this event's (waits for this
+    /// one). Both must be recorded on the same device.
+    pub fn elapsed_since(&self, start: &CudaEvent) -> Result<f64> {
+        self.dev.elapsed_secs(start, self)
+    }
+
+    /// Makes work queued on `dev`'s stream from now on wait for this event (the host does
+    /// not wait).
+    pub(crate) fn wait_on(&self, dev: &Cuda) -> Result<()> {
+        self.check(dev, "wait_event")?;
+        dev.bind()?;
+        // SAFETY: `event` is a live, recorded event of `dev`'s context (checked above) and
+        // the stream is a live stream of the same context.
+        unsafe { crate::driver::stream_wait(dev.stream(), self.event) }
+    }
+}
+
+impl Cuda {
+    /// A new event recorded now on this handle's stream: it completes when the work queued
+    /// so far on that stream has finished. Wait for it from another stream with
+    /// [`Cuda::wait_event`], on the host with [`CudaEvent::synchronize`], or time the work
+    /// between two events with [`CudaEvent::elapsed_since`].
+    pub fn record(&self) -> Result<CudaEvent> {
+        let mut ev = self.create_event()?;
+        self.record_event(&mut ev)?;
+        Ok(ev)
+    }
+}
+
 impl DeviceTimer for Cuda {
     type Event = CudaEvent;
 

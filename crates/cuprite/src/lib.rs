@@ -26,11 +26,11 @@ pub use cuprite_cpu::Cpu;
 #[cfg(feature = "cuda")]
 pub use cuprite_cuda::Cuda;
 
-/// The CUDA backend's own items: the device handle, its buffer type and the NVRTC compiler
-/// with its disk cache.
+/// The CUDA backend's own items: the device handle, its buffer type, streams and events, and
+/// the NVRTC compiler with its disk cache.
 #[cfg(feature = "cuda")]
 pub mod cuda {
-    pub use cuprite_cuda::{nvrtc, Cuda, CudaBuffer, CudaEvent};
+    pub use cuprite_cuda::{nvrtc, Cuda, CudaBuffer, CudaEvent, Stream, StreamExt};
 }
 
 mod interop;

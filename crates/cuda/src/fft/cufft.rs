@@ -237,6 +237,14 @@ pub(crate) unsafe fn exec(
     // threads at once.
     let mut plans = plans();
     let h = plan(dev, op, &mut plans, key)?;
+    dev.order_library(h as usize, |s| {
+        // SAFETY: `h` is a live plan of this device; `s` is a live stream of its context
+        // (the driver's CUstream and the runtime's cudaStream_t are the same object).
+        call(op, "cufftSetStream", &key, || unsafe {
+            sys::cufftSetStream(h, s as sys::cudaStream_t)
+        })
+        .map_err(|(_, e)| e)
+    })?;
     let dir = if inverse { INVERSE } else { FORWARD };
     let (i, o) = (
         input as *mut std::ffi::c_void,

@@ -77,6 +77,7 @@ pub(crate) fn solver<'a>(dev: &Cuda, op: &'static str) -> Result<Solver<'a>> {
     let mut handles = dev.inner.handles.lock().unwrap_or_else(|p| p.into_inner());
     if let (Some(&h), Some(&p)) = (handles.get(KEY), handles.get(PARAMS_KEY)) {
         dev.bind()?;
+        on_stream(dev, op, h as sys::cusolverDnHandle_t)?;
         return Ok(Solver {
             h: h as sys::cusolverDnHandle_t,
             params: p as sys::cusolverDnParams_t,
@@ -119,10 +120,22 @@ pub(crate) fn solver<'a>(dev: &Cuda, op: &'static str) -> Result<Solver<'a>> {
     }
     handles.insert(KEY, h as usize);
     handles.insert(PARAMS_KEY, p as usize);
+    on_stream(dev, op, h)?;
     Ok(Solver {
         h,
         params: p,
         _guard: guard,
+    })
+}
+
+/// Points the handle at `dev`'s stream, after the work of the stream that used it last.
+fn on_stream(dev: &Cuda, op: &'static str, h: sys::cusolverDnHandle_t) -> Result<()> {
+    dev.order_library(h as usize, |s| {
+        // SAFETY: `h` is a live handle of this device; `s` is a live stream of its context
+        // (the driver's CUstream and the runtime's cudaStream_t are the same object).
+        call(op, "cusolverDnSetStream", || unsafe {
+            sys::cusolverDnSetStream(h, s as sys::cudaStream_t)
+        })
     })
 }
 

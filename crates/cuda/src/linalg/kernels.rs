@@ -60,7 +60,7 @@ impl Cuda {
             });
         }
         let f = self.linalg_fn::<T>("tri_copy")?;
-        let (po, pi) = (out.device_ptr(), input.device_ptr());
+        let (po, pi) = (self.ptr(out)?, self.ptr(input)?);
         let (ro, ri, c, b) = (rows_out as i64, rows_in as i64, cols as i64, batch as i64);
         let up = upper as i32;
         // SAFETY: `tri_copy(T* out, const T* in, i64 rows_out, i64 rows_in, i64 cols,
@@ -102,7 +102,7 @@ impl Cuda {
         }
         fits(op, "conj_transpose input", input, total)?;
         let f = self.linalg_fn::<T>("conj_transpose")?;
-        let (po, pi) = (out.device_ptr(), input.device_ptr());
+        let (po, pi) = (self.ptr(&out)?, self.ptr(input)?);
         let (r, c, b) = (rows as i64, cols as i64, batch as i64);
         // SAFETY: `conj_transpose(T* out, const T* in, i64 rows, i64 cols, i64 batch)` reads
         // and writes `total` elements of two distinct buffers of that size.
@@ -131,7 +131,7 @@ impl Cuda {
             return Ok(out);
         }
         let f = self.linalg_fn::<T>("identity")?;
-        let po = out.device_ptr();
+        let po = self.ptr(&out)?;
         let (r, c, b) = (rows as i64, cols as i64, batch as i64);
         // SAFETY: `identity(T* out, i64 rows, i64 cols, i64 batch)` writes the `total`
         // elements of the new buffer.
@@ -176,9 +176,9 @@ impl Cuda {
         }
         fits(op, "eigenvalues", wri, batch * 2 * n)?;
         let (nn, bb) = (n as i64, batch as i64);
-        let pwri = wri.device_ptr();
+        let pwri = self.ptr(wri)?;
         let f = self.linalg_fn::<T>("eig_values_real")?;
-        let pw = w.device_ptr();
+        let pw = self.ptr(&w)?;
         // SAFETY: `eig_values_real(CT* w, const R* wri, i64 n, i64 batch)` reads
         // `batch * 2n` reals (checked) and writes `batch * n` complex values (the new `w`).
         unsafe {
@@ -193,7 +193,7 @@ impl Cuda {
         if let (Some(vr), Some(v)) = (vr, &v) {
             fits(op, "eigenvectors", vr, batch * n * n)?;
             let f = self.linalg_fn::<T>("eig_vectors_real")?;
-            let (pv, pvr) = (v.device_ptr(), vr.device_ptr());
+            let (pv, pvr) = (self.ptr(v)?, self.ptr(vr)?);
             // SAFETY: `eig_vectors_real(CT* v, const R* vr, const R* wri, i64 n, i64 batch)`
             // reads `batch * n * n` reals of `vr` and `batch * 2n` of `wri` (checked) and
             // writes `batch * n * n` complex values of the new `v`.
@@ -225,7 +225,7 @@ impl Cuda {
         }
         fits(op, "eigenvectors", v, batch * n * n)?;
         let f = self.linalg_fn::<T>("eig_normalise")?;
-        let pv = v.device_ptr();
+        let pv = self.ptr(v)?;
         let (nn, bb) = (n as i64, batch as i64);
         // SAFETY: `eig_normalise(CT* v, i64 n, i64 batch)` reads and writes the
         // `batch * n * n` complex values of `v` (checked); CT is the complex type of T's

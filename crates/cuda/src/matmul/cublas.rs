@@ -46,7 +46,9 @@ fn call(name: &str, f: impl FnOnce() -> sys::cublasStatus_t) -> Result<()> {
 pub(crate) fn handle(dev: &Cuda) -> Result<Handle> {
     let mut handles = dev.inner.handles.lock().unwrap_or_else(|p| p.into_inner());
     if let Some(&h) = handles.get(KEY) {
-        return Ok(Handle(h as sys::cublasHandle_t));
+        let h = h as sys::cublasHandle_t;
+        on_stream(dev, h)?;
+        return Ok(Handle(h));
     }
     // SAFETY: only probes whether the library can be opened.
     if !unsafe { sys::is_culib_present() } {
@@ -79,7 +81,19 @@ pub(crate) fn handle(dev: &Cuda) -> Result<Handle> {
         return Err(e);
     }
     handles.insert(KEY, h as usize);
+    on_stream(dev, h)?;
     Ok(Handle(h))
+}
+
+/// Points the handle at `dev`'s stream, after the work of the stream that used it last.
+fn on_stream(dev: &Cuda, h: sys::cublasHandle_t) -> Result<()> {
+    dev.order_library(h as usize, |s| {
+        // SAFETY: `h` is a live handle of this device; `s` is a live stream of its context
+        // (the driver's CUstream and cuBLAS's cudaStream_t are the same object).
+        call("cublasSetStream_v2", || unsafe {
+            sys::cublasSetStream_v2(h, s as sys::cudaStream_t)
+        })
+    })
 }
 
 /// One column-major (strided-batched) GEMM `C = op(A) op(B)` as cuBLAS defines it: `op(A)` is

@@ -55,7 +55,7 @@ impl Cuda {
         let [a_rs, a_cs, b_rs, b_cs] =
             [sa[r - 2], sa[r - 1], sb[r - 2], sb[r - 1]].map(|s| s as i64);
         let (items64, splits, kchunk) = (items as i64, p.splits as i64, p.kchunk as i64);
-        let (pa, pb) = (a.device_ptr(), b.device_ptr());
+        let (pa, pb) = (self.ptr(a)?, self.ptr(b)?);
         for (i, [off_a, off_b]) in plan::offsets(&outer).enumerate() {
             let ab = strided(&inner, 0, la.offset() as isize + off_a);
             let bb = strided(&inner, 1, lb.offset() as isize + off_b);

@@ -99,7 +99,7 @@ impl Cuda {
                 )
             };
         }
-        let (o, i) = (dst.device_ptr(), src.device_ptr());
+        let (o, i) = (self.ptr(dst)?, self.ptr(src)?);
         if let Some((k, l)) = tile_axes(&d, &s) {
             let f = func("conv_tile")?;
             let (edge, rows) = tile_shape(cty::<I>(), cty::<O>());

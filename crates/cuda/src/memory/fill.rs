@@ -36,7 +36,7 @@ impl Cuda {
             return Ok(());
         }
         let size = std::mem::size_of::<T>();
-        let ptr = buf.device_ptr() + (start * size) as u64;
+        let ptr = self.ptr(buf)? + (start * size) as u64;
         self.bind()?;
         if size == 1 || is_zero_bits(&value) {
             let byte = bytes_of(&value)[0];
@@ -80,7 +80,7 @@ impl Cuda {
             "fill_strided64"
         };
         let f = self.function(&key, name, || fill_program(cty::<T>()))?;
-        let (ptr, n64) = (buf.device_ptr(), n as i64);
+        let (ptr, n64) = (self.ptr(buf)?, n as i64);
         let grid = self.grid_for(n, 1);
         // SAFETY: `fill_strided(T*, Strided, i64, T)`; the view lies inside `buf`.
         unsafe {
@@ -107,7 +107,7 @@ impl Cuda {
         }
         let key = format!("memory|arange|{}", cty::<T>());
         let f = self.function(&key, "arange", || arange_program(cty::<T>()))?;
-        let (ptr, n64) = (out.device_ptr(), n as i64);
+        let (ptr, n64) = (self.ptr(out)?, n as i64);
         let grid = self.grid_for(n, 1);
         // SAFETY: `arange(T*, i64, T, T)`; `out` holds `n` elements.
         unsafe {

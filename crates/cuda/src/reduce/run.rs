@@ -51,8 +51,8 @@ impl Cuda {
             None
         };
         let f = self.function(&prog.key, name, || prog.source())?;
-        let x_ptr = x.device_ptr();
-        let out_ptr = out.device_ptr();
+        let x_ptr = self.ptr(x)?;
+        let out_ptr = self.ptr(&out)?;
         let part_ptr = part.as_ref().map_or(0, |p| p.device_ptr());
         let (n_out, rsize) = (job.n_out as i64, job.rsize as i64);
         let (chunk, n_chunks) = (split.chunk as i64, split.n_chunks as i64);
@@ -127,7 +127,7 @@ impl Cuda {
     ) -> Result<CudaBuffer<O>> {
         let out = self.alloc::<O>(n_out)?;
         let f = self.function(&prog.key, "red_fill", || prog.source())?;
-        let out_ptr = out.device_ptr();
+        let out_ptr = self.ptr(&out)?;
         let (n, count) = (n_out as i64, 0i64);
         // SAFETY: `red_fill(OUT* out, i64 n, i64 count, double param)` writes n outputs,
         // the length of `out` (n_out >= 1, so the grid is not empty).
@@ -185,8 +185,8 @@ impl Cuda {
         } else {
             None
         };
-        let x_ptr = x.device_ptr();
-        let out_ptr = out.device_ptr();
+        let x_ptr = self.ptr(x)?;
+        let out_ptr = self.ptr(&out)?;
         let tot_ptr = tot.as_ref().map_or(0, |t| t.device_ptr());
         let (n_lanes_i, n_i, s_i, inner_i) = (n_lanes as i64, n as i64, s as i64, inner as i64);
         let (chunk, n_chunks) = (split.chunk as i64, split.n_chunks as i64);

@@ -110,10 +110,10 @@ impl Cuda {
         if l.len == 1 {
             self.copy_elems(&out, 0, &l.buf, l.off, n)?;
         } else if l.len <= plan::block_max_len(T::DTYPE) {
-            self.block_sort(l, out.device_ptr(), 0)?;
+            self.block_sort(l, self.ptr(&out)?, 0)?;
         } else {
             let out = RadixOut::Values {
-                out: out.device_ptr(),
+                out: self.ptr(&out)?,
                 exact,
             };
             self.radix_sort::<T>(op, l.ptr(), l.lanes, l.len, out)?;
@@ -133,10 +133,10 @@ impl Cuda {
         }
         let out = self.alloc::<i64>(n)?;
         if l.len <= plan::block_max_len(T::DTYPE) {
-            self.block_sort(l, out.device_ptr(), 1)?;
+            self.block_sort(l, self.ptr(&out)?, 1)?;
         } else {
             let out = RadixOut::Indices {
-                out: out.device_ptr(),
+                out: self.ptr(&out)?,
             };
             self.radix_sort::<T>(op, l.ptr(), l.lanes, l.len, out)?;
         }

@@ -141,7 +141,7 @@ impl Cuda {
         let hist = self.alloc_zeroed::<i32>(kb * RADIX + 1)?;
         {
             let f = self.radix_fn::<T>("sort_hist")?;
-            let (hp, nn) = (hist.device_ptr(), n as i64);
+            let (hp, nn) = (self.ptr(&hist)?, n as i64);
             let grid = (n.div_ceil(ks::THREADS as usize) as u32)
                 .min(self.inner.sm_count * plan::HIST_BLOCKS_PER_SM);
             // SAFETY: `src` holds `n` elements of T; `hist` holds kb * 256 + 1 counters.
@@ -161,8 +161,8 @@ impl Cuda {
         {
             let f = self.radix_fn::<T>("sort_offsets")?;
             let (hp, op, ln, le) = (
-                hist.device_ptr(),
-                offsets.device_ptr(),
+                self.ptr(&hist)?,
+                self.ptr(&offsets)?,
                 lanes as i64,
                 len as u32,
             );
@@ -204,7 +204,7 @@ impl Cuda {
         let regions = passes.len().min(2);
         let state = scratch(self, counters + region * regions)?;
         self.bind()?;
-        crate::driver::memset_u8(state.device_ptr(), 0, counters + region, self.stream())?;
+        crate::driver::memset_u8(self.ptr(&state)?, 0, counters + region, self.stream())?;
         let inner = passes.len() - 1; // passes writing intermediate keys
         let bufs = inner.min(2);
         let keys: Vec<CudaBuffer<u8>> = (0..bufs)
@@ -232,8 +232,8 @@ impl Cuda {
                 raw_in: src,
                 lookback: lb(i),
                 lb_next: if last { 0 } else { lb(i + 1) },
-                counter: state.device_ptr() + 4 * i as u64,
-                offsets: offsets.device_ptr()
+                counter: self.ptr(&state)? + 4 * i as u64,
+                offsets: self.ptr(&offsets)?
                     + (match p {
                         Digit::Key(b) => *b as usize,
                         Digit::Lane(b) => kb + *b as usize,
@@ -255,16 +255,16 @@ impl Cuda {
                 ..Default::default()
             };
             if !first {
-                a.keys_in = keys[(i - 1) % 2].device_ptr();
+                a.keys_in = self.ptr(&keys[(i - 1) % 2])?;
                 if pairs {
-                    a.vals_in = vals[(i - 1) % 2].device_ptr();
+                    a.vals_in = self.ptr(&vals[(i - 1) % 2])?;
                 }
             }
             if !last {
-                a.keys_out = keys[i % 2].device_ptr();
+                a.keys_out = self.ptr(&keys[i % 2])?;
                 a.write = ks::W_KEYS;
                 if pairs {
-                    a.vals_out = vals[i % 2].device_ptr();
+                    a.vals_out = self.ptr(&vals[i % 2])?;
                     a.write |= ks::W_VALS;
                 }
             } else {

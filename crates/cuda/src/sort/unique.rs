@@ -81,8 +81,8 @@ impl Cuda {
             1,
             n,
             RadixOut::Keys {
-                keys: keys.device_ptr(),
-                perm: perm.device_ptr(),
+                keys: self.ptr(&keys)?,
+                perm: self.ptr(&perm)?,
                 perm_always: all,
             },
         )?;
@@ -92,9 +92,9 @@ impl Cuda {
         let counts = self.alloc::<i32>(nb)?;
         let total = self.alloc::<i32>(1)?;
         let (kp, cp, tp, nn, nbb) = (
-            keys.device_ptr(),
-            counts.device_ptr(),
-            total.device_ptr(),
+            self.ptr(&keys)?,
+            self.ptr(&counts)?,
+            self.ptr(&total)?,
             n as i64,
             nb as i64,
         );
@@ -135,13 +135,13 @@ impl Cuda {
         let starts = self.alloc::<i32>(if all { k } else { 0 })?;
         let a = UniqueArgs {
             keys: kp,
-            perm: if done.pairs { perm.device_ptr() } else { 0 },
+            perm: if done.pairs { self.ptr(&perm)? } else { 0 },
             raw: l.ptr(),
             offsets: cp,
-            values: values.device_ptr(),
+            values: self.ptr(&values)?,
             first: extras.as_ref().map_or(0, |e| e.0.device_ptr()),
             inverse: extras.as_ref().map_or(0, |e| e.1.device_ptr()),
-            starts: if all { starts.device_ptr() } else { 0 },
+            starts: if all { self.ptr(&starts)? } else { 0 },
             n: nn,
             exact: done.special as i32,
             pad: 0,
@@ -156,7 +156,7 @@ impl Cuda {
         if let Some((_, _, cnt)) = &extras {
             if k > 0 {
                 let f = self.sort_util_fn::<i64>("sort_uq_counts")?;
-                let (op_, sp, kk) = (cnt.device_ptr(), starts.device_ptr(), k as i64);
+                let (op_, sp, kk) = (self.ptr(cnt)?, self.ptr(&starts)?, k as i64);
                 // SAFETY: `cnt` and `starts` hold `k` elements.
                 unsafe {
                     self.launch(
@@ -196,7 +196,7 @@ impl Cuda {
             return Ok(out);
         }
         let (len, stride) = (ls.shape()[0] as i64, ls.strides()[0] as i64);
-        let sp = sorted.device_ptr() + (ls.offset() * std::mem::size_of::<T>()) as u64;
+        let sp = self.ptr(sorted)? + (ls.offset() * std::mem::size_of::<T>()) as u64;
         // Views of more axes than a kernel takes are gathered first.
         let gathered;
         let (vbuf, vs): (&CudaBuffer<T>, Strided) = match coalesce(op, &[lv]) {
@@ -212,7 +212,7 @@ impl Cuda {
             "sort_searchsorted",
             || ks::search_program(cty::<T>()),
         )?;
-        let (outp, vp, nvv, r) = (out.device_ptr(), vbuf.device_ptr(), nv as i64, right as i32);
+        let (outp, vp, nvv, r) = (self.ptr(&out)?, self.ptr(vbuf)?, nv as i64, right as i32);
         // SAFETY: `sorted` holds the `len` elements `sp + i * stride` (a view core checked),
         // `vbuf` every offset of `vs`, `out` `nv` i64.
         unsafe {

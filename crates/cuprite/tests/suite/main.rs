@@ -28,3 +28,5 @@ mod random;
 mod random_differential;
 mod reduce;
 mod sort;
+#[cfg(feature = "cuda")]
+mod streams;
