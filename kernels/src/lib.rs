@@ -17,6 +17,7 @@ pub mod memory;
 pub mod random;
 pub mod reduce;
 pub mod sort;
+pub mod user;
 
 /// Types, complex arithmetic, casts and the strided-view struct shared by every kernel.
 pub const COMMON: &str = include_str!("common.cuh");

@@ -8,6 +8,7 @@ pub mod backend;
 pub mod dtype;
 pub mod error;
 pub mod fft;
+pub mod kernel;
 pub mod layout;
 pub mod ops;
 pub mod profiler;

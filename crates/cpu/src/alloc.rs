@@ -31,6 +31,17 @@ pub fn zeroed_vec<T: Element>(n: usize) -> Vec<T> {
     v
 }
 
+/// Whether `value` is the all-zero bit pattern: a buffer from [`zeroed_vec`] already holds
+/// it (`-0.0` is not: its sign bit is set).
+pub fn is_zero_bits<T: Element>(value: &T) -> bool {
+    // SAFETY: every element type is plain data without padding (bool, integers, floats and
+    // pairs of floats), so its `size_of::<T>()` bytes are initialised and may be read.
+    let bytes = unsafe {
+        std::slice::from_raw_parts(value as *const T as *const u8, std::mem::size_of::<T>())
+    };
+    bytes.iter().all(|&b| b == 0)
+}
+
 /// Asks the kernel to back the 2 MiB-aligned interior of `[addr, addr + len)` with huge pages.
 #[cfg(target_os = "linux")]
 fn advise_huge(addr: usize, len: usize) {
@@ -53,6 +64,15 @@ fn advise_huge(_addr: usize, _len: usize) {}
 mod tests {
     use super::*;
     use cuprite_core::c128;
+
+    #[test]
+    fn only_all_zero_bits_count_as_zero() {
+        assert!(is_zero_bits(&0.0f64) && is_zero_bits(&0i32) && is_zero_bits(&false));
+        assert!(is_zero_bits(&c128::new(0.0, 0.0)));
+        assert!(!is_zero_bits(&-0.0f64) && !is_zero_bits(&-0.0f32));
+        assert!(!is_zero_bits(&c128::new(0.0, -0.0)) && !is_zero_bits(&f64::NAN));
+        assert!(!is_zero_bits(&1u8) && !is_zero_bits(&true));
+    }
 
     #[test]
     fn large_and_small_buffers_hold_zeros() {

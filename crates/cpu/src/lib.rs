@@ -8,6 +8,7 @@ mod buffer;
 mod elementwise;
 mod fft;
 mod index;
+mod kernel;
 mod linalg;
 mod mask;
 mod matmul;

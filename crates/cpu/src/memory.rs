@@ -56,7 +56,7 @@ impl BackendBase for Cpu {
     fn full<T: Element>(&self, len: usize, value: T) -> Result<CpuBuffer<T>> {
         // Zero pages first (free until touched), then a parallel fill when not zero.
         let mut v = crate::alloc::zeroed_vec::<T>(len);
-        if value != T::ZERO || value.is_nan_value() {
+        if !crate::alloc::is_zero_bits(&value) {
             par::update(&mut v, |x| *x = value);
         }
         Ok(CpuBuffer::new(v))

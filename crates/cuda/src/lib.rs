@@ -10,6 +10,9 @@
 //!   disk ([`nvrtc`]).
 //! - Matrix products of floats go to cuBLAS, dense decompositions (`linalg`) to cuSOLVER,
 //!   Fourier transforms to cuFFT.
+//! - Users add kernels of their own in CUDA C ([`kernel`]: `ElementwiseKernel`,
+//!   `ReductionKernel`, `RawKernel`, `RawModule`), compiled and cached the same way, and
+//!   queue work on streams of their own ([`Stream`], [`Cuda::with_stream`], [`CudaEvent`]).
 //!
 //! The crate builds on machines without CUDA (the driver is loaded at run time); there
 //! [`Cuda::new`] returns [`cuprite_core::Error::BackendUnavailable`] saying why.
@@ -21,8 +24,10 @@ mod driver;
 mod elementwise;
 mod fft;
 mod index;
+pub mod kernel;
 mod launch;
 mod linalg;
+mod map_kernel;
 mod mask;
 mod matmul;
 mod memory;

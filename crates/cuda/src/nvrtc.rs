@@ -236,6 +236,125 @@ fn annotate(log: &str, source: &str, name: &str) -> String {
     out
 }
 
+/// [`compile_cached_with`] for a program whose kernels include C++ templates instantiated by
+/// name expressions (`"my_sum<float>"`, NVRTC's `nvrtcAddNameExpression`). Returns the cubin
+/// and, for each expression in order, its lowered (mangled) name to look the kernel up by.
+/// Both are cached on disk under a key that includes the expressions.
+pub fn compile_cached_named(
+    name: &str,
+    source: &str,
+    arch: &str,
+    extra: &[&str],
+    name_expressions: &[&str],
+) -> Result<(Vec<u8>, Vec<String>)> {
+    let (maj, min) = nvrtc_version()?;
+    let mut opts = options(arch);
+    opts.extend(extra.iter().map(|o| o.to_string()));
+    let key_text = format!(
+        "nvrtc {maj}.{min}\n{arch}\n{}\nname expressions: {}\n{source}",
+        opts.join(" "),
+        name_expressions.join("\u{1}")
+    );
+    let key = format!(
+        "{:016x}{:016x}",
+        fnv(0, key_text.as_bytes()),
+        fnv(0x9e3779b97f4a7c15, key_text.as_bytes())
+    );
+    let dir = cache_dir();
+    let cubin_path = dir.as_ref().map(|d| d.join(format!("{key}.cubin")));
+    let names_path = dir.as_ref().map(|d| d.join(format!("{key}.names")));
+    if let (Some(cp), Some(np)) = (&cubin_path, &names_path) {
+        let names = read_entry(np, &key_text).and_then(|n| String::from_utf8(n).ok());
+        if let (Some(cubin), Some(names)) = (read_entry(cp, &key_text), names) {
+            let lowered: Vec<String> = names.split('\n').map(str::to_string).collect();
+            if lowered.len() == name_expressions.len() {
+                return Ok((cubin, lowered));
+            }
+        }
+    }
+    let (cubin, lowered) = compile_named(name, source, &opts, name_expressions)?;
+    if let (Some(cp), Some(np)) = (&cubin_path, &names_path) {
+        write_entry(np, &key_text, lowered.join("\n").as_bytes());
+        write_entry(cp, &key_text, &cubin);
+    }
+    Ok((cubin, lowered))
+}
+
+/// [`compile`] with name expressions: each is registered before compiling and its lowered
+/// name read back after.
+pub fn compile_named(
+    name: &str,
+    source: &str,
+    opts: &[String],
+    name_expressions: &[&str],
+) -> Result<(Vec<u8>, Vec<String>)> {
+    nvrtc_version()?;
+    let src = CString::new(source).map_err(|_| Error::invalid("compile", "source has a NUL"))?;
+    let cname = CString::new(name).map_err(|_| Error::invalid("compile", "name has a NUL"))?;
+    let exprs = name_expressions
+        .iter()
+        .map(|e| CString::new(*e))
+        .collect::<std::result::Result<Vec<_>, _>>()
+        .map_err(|_| Error::invalid("compile", "a name expression has a NUL"))?;
+    let fail = |what: &str, e: result::NvrtcError| Error::Backend {
+        op: "compile",
+        msg: format!("{name}: {what}: {e:?}"),
+    };
+    let prog = result::create_program(&src, Some(&cname)).map_err(|e| fail("create", e))?;
+    let out = (|| {
+        for (e, c) in name_expressions.iter().zip(&exprs) {
+            // SAFETY: `prog` is live; `c` is a NUL-terminated string NVRTC copies.
+            unsafe { sys::nvrtcAddNameExpression(prog, c.as_ptr()) }
+                .result()
+                .map_err(|err| fail(&format!("name expression {e:?}"), err))?;
+        }
+        // SAFETY: `prog` is live until destroyed below.
+        if let Err(e) = unsafe { result::compile_program(prog, opts) } {
+            // SAFETY: as above.
+            let log = unsafe { result::get_program_log(prog) }
+                .map(|l| {
+                    let bytes: Vec<u8> =
+                        l.iter().map(|&c| c as u8).take_while(|&c| c != 0).collect();
+                    String::from_utf8_lossy(&bytes).into_owned()
+                })
+                .unwrap_or_default();
+            return Err(Error::Backend {
+                op: "compile",
+                msg: format!(
+                    "{name}: NVRTC failed ({e:?}):\n{}",
+                    annotate(&log, source, name)
+                ),
+            });
+        }
+        let mut lowered = Vec::with_capacity(exprs.len());
+        for (e, c) in name_expressions.iter().zip(&exprs) {
+            let mut p: *const std::ffi::c_char = std::ptr::null();
+            // SAFETY: the program compiled with this expression registered; NVRTC writes a
+            // pointer to a NUL-terminated string it owns until the program is destroyed,
+            // copied here before that.
+            unsafe { sys::nvrtcGetLoweredName(prog, c.as_ptr(), &mut p) }
+                .result()
+                .map_err(|err| fail(&format!("lowered name of {e:?}"), err))?;
+            if p.is_null() {
+                return Err(Error::invalid(
+                    "compile",
+                    format!("no lowered name for {e:?}"),
+                ));
+            }
+            // SAFETY: non-null, NUL-terminated, alive until `destroy_program`.
+            lowered.push(
+                unsafe { std::ffi::CStr::from_ptr(p) }
+                    .to_string_lossy()
+                    .into_owned(),
+            );
+        }
+        Ok((cubin(prog).map_err(|e| fail("get cubin", e))?, lowered))
+    })();
+    // SAFETY: destroyed once.
+    let _ = unsafe { result::destroy_program(prog) };
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -284,6 +403,18 @@ pub(crate) mod compile_check {
         if let Err(e) = super::compile(name, source, &opts) {
             panic!("{e}");
         }
+    }
+
+    #[test]
+    #[ignore = "needs libnvrtc: run with --ignored where it is installed"]
+    fn name_expressions_give_lowered_names() {
+        let src = "template <class T> __global__ void twice(T* x, int n) {\n\
+                   int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) x[i] *= 2; }\n";
+        let opts = super::options("sm_90");
+        let (cubin, lowered) =
+            super::compile_named("t.cu", src, &opts, &["twice<float>", "twice<double>"]).unwrap();
+        assert!(!cubin.is_empty());
+        assert_eq!(lowered, ["_Z5twiceIfEvPT_i", "_Z5twiceIdEvPT_i"]);
     }
 
     #[test]

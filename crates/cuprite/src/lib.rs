@@ -19,6 +19,7 @@
 //! ```
 
 pub use cuprite_core::*;
+pub use cuprite_macros::{elementwise, kernel};
 
 #[cfg(feature = "cpu")]
 pub use cuprite_cpu::Cpu;
@@ -30,7 +31,7 @@ pub use cuprite_cuda::Cuda;
 /// the NVRTC compiler with its disk cache.
 #[cfg(feature = "cuda")]
 pub mod cuda {
-    pub use cuprite_cuda::{nvrtc, Cuda, CudaBuffer, CudaEvent, Stream, StreamExt};
+    pub use cuprite_cuda::{kernel, nvrtc, Cuda, CudaBuffer, CudaEvent, Stream, StreamExt};
 }
 
 mod interop;

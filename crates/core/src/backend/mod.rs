@@ -12,6 +12,7 @@
 mod elementwise;
 mod fft;
 mod index;
+mod kernel;
 mod linalg;
 mod mask;
 mod matmul;
@@ -25,6 +26,7 @@ mod timer;
 pub use elementwise::ElementwiseOps;
 pub use fft::{FftLanes, FftOps};
 pub use index::IndexOps;
+pub use kernel::KernelOps;
 pub use linalg::{ComplexOf, EigFactors, EighFactors, LinalgOps, SvdFactors};
 pub use mask::MaskOps;
 pub use matmul::MatmulOps;
@@ -51,6 +53,7 @@ pub trait ArrayBackend:
     + RandomOps
     + LinalgOps
     + FftOps
+    + KernelOps
     + DeviceTimer
 {
 }
@@ -67,6 +70,7 @@ impl<B> ArrayBackend for B where
         + RandomOps
         + LinalgOps
         + FftOps
+        + KernelOps
         + DeviceTimer
 {
 }

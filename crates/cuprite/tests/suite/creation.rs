@@ -317,7 +317,23 @@ fn like_constructors<B: ArrayBackend>(dev: &B) {
     assert_eq!(a.to_vec().unwrap(), vec![1.0, 4.0, 2.0, 5.0, 3.0, 6.0]);
 }
 
+fn full_keeps_the_bits_of_negative_zero<B: ArrayBackend>(dev: &B) {
+    let a = Array::<f64, B>::full(&[1000], -0.0, dev).unwrap();
+    assert!(a
+        .to_vec()
+        .unwrap()
+        .iter()
+        .all(|x| x.to_bits() == (-0.0f64).to_bits()));
+    let s = Array::<f32, B>::scalar(-0.0, dev).unwrap();
+    assert!(s.item().unwrap().is_sign_negative());
+    let c = Array::<c64, B>::full(&[3], c64::new(0.0, -0.0), dev).unwrap();
+    assert!(c.to_vec().unwrap().iter().all(|z| z.im.is_sign_negative()));
+    let z = Array::<f64, B>::full(&[5], 0.0, dev).unwrap();
+    assert!(z.to_vec().unwrap().iter().all(|x| x.to_bits() == 0));
+}
+
 cuprite::test_backends!(
+    full_keeps_the_bits_of_negative_zero,
     arange_integers,
     arange_floats,
     linspace_matches_numpy,

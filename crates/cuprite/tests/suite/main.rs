@@ -27,6 +27,13 @@ mod products;
 mod random;
 mod random_differential;
 mod reduce;
+mod rust_kernel;
 mod sort;
 #[cfg(feature = "cuda")]
 mod streams;
+#[cfg(all(feature = "cpu", feature = "cuda"))]
+mod user_kernels;
+#[cfg(all(feature = "cpu", feature = "cuda"))]
+mod user_kernels_raw;
+#[cfg(all(feature = "cpu", feature = "cuda"))]
+mod user_kernels_reduce;
