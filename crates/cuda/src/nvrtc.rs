@@ -3,9 +3,15 @@
 //!
 //! The cache lives in `$CUPRITE_CACHE_DIR`, else `$XDG_CACHE_HOME/cuprite/kernels`, else
 //! `~/.cache/cuprite/kernels`. An entry is keyed by a hash of the source, the options, the
-//! NVRTC version and the architecture; the file repeats the full key and a checksum of the
-//! cubin, so a collision or a corrupt file is recompiled, never trusted. Entries are written
-//! to a temporary file and renamed into place, so concurrent processes never see half a file.
+//! NVRTC major version the bindings are built for and the architecture; the file repeats the
+//! full key and a checksum of the cubin, so a collision or a corrupt file is recompiled, never
+//! trusted. Entries are written to a temporary file and renamed into place, so concurrent
+//! processes never see half a file.
+//!
+//! The key needs nothing from NVRTC itself: a process whose kernels are all on disk never
+//! loads the NVRTC library (loading it took most of the 17 ms of such a process's first
+//! kernel call). A cubin is machine code for one architecture, valid whichever NVRTC release
+//! of the major version produced it.
 
 use cudarc::nvrtc::{result, sys};
 use cuprite_core::{Error, Result};
@@ -97,16 +103,21 @@ pub fn compile_cached_with(
     arch: &str,
     extra: &[&str],
 ) -> Result<Vec<u8>> {
-    let (maj, min) = nvrtc_version()?;
+    compile_cached_in(cache_dir(), name, source, arch, extra)
+}
+
+/// [`compile_cached_with`] with the cache in `dir` (none: no disk cache).
+fn compile_cached_in(
+    dir: Option<PathBuf>,
+    name: &str,
+    source: &str,
+    arch: &str,
+    extra: &[&str],
+) -> Result<Vec<u8>> {
     let mut opts = options(arch);
     opts.extend(extra.iter().map(|o| o.to_string()));
-    let key_text = format!("nvrtc {maj}.{min}\n{arch}\n{}\n{source}", opts.join(" "));
-    let key = format!(
-        "{:016x}{:016x}",
-        fnv(0, key_text.as_bytes()),
-        fnv(0x9e3779b97f4a7c15, key_text.as_bytes())
-    );
-    let path = cache_dir().map(|d| d.join(format!("{key}.cubin")));
+    let (key, key_text) = cache_key(arch, &opts, "", source);
+    let path = dir.map(|d| d.join(format!("{key}.cubin")));
     if let Some(p) = &path {
         if let Some(cubin) = read_entry(p, &key_text) {
             return Ok(cubin);
@@ -117,6 +128,24 @@ pub fn compile_cached_with(
         write_entry(p, &key_text, &cubin);
     }
     Ok(cubin)
+}
+
+/// The NVRTC major version of the bindings (`cuda-13000`: 13), part of every cache key.
+const NVRTC_MAJOR: i32 = crate::driver::MIN_DRIVER_VERSION / 1000;
+
+/// The cache key of a program (32 hex digits) and the full text it hashes: the NVRTC major
+/// version, the architecture, the options, `extra` (lines of its own) and the source.
+fn cache_key(arch: &str, opts: &[String], extra: &str, source: &str) -> (String, String) {
+    let key_text = format!(
+        "nvrtc {NVRTC_MAJOR}\n{arch}\n{}\n{extra}{source}",
+        opts.join(" ")
+    );
+    let key = format!(
+        "{:016x}{:016x}",
+        fnv(0, key_text.as_bytes()),
+        fnv(0x9e3779b97f4a7c15, key_text.as_bytes())
+    );
+    (key, key_text)
 }
 
 /// Splits a little-endian u64 off the front.
@@ -247,19 +276,10 @@ pub fn compile_cached_named(
     extra: &[&str],
     name_expressions: &[&str],
 ) -> Result<(Vec<u8>, Vec<String>)> {
-    let (maj, min) = nvrtc_version()?;
     let mut opts = options(arch);
     opts.extend(extra.iter().map(|o| o.to_string()));
-    let key_text = format!(
-        "nvrtc {maj}.{min}\n{arch}\n{}\nname expressions: {}\n{source}",
-        opts.join(" "),
-        name_expressions.join("\u{1}")
-    );
-    let key = format!(
-        "{:016x}{:016x}",
-        fnv(0, key_text.as_bytes()),
-        fnv(0x9e3779b97f4a7c15, key_text.as_bytes())
-    );
+    let names = format!("name expressions: {}\n", name_expressions.join("\u{1}"));
+    let (key, key_text) = cache_key(arch, &opts, &names, source);
     let dir = cache_dir();
     let cubin_path = dir.as_ref().map(|d| d.join(format!("{key}.cubin")));
     let names_path = dir.as_ref().map(|d| d.join(format!("{key}.names")));
@@ -358,6 +378,25 @@ pub fn compile_named(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn keys_cover_every_input_and_a_hit_needs_no_nvrtc() {
+        let opts = options("sm_90");
+        let (k, text) = cache_key("sm_90", &opts, "", "src");
+        assert!(text.starts_with("nvrtc 13\nsm_90\n"), "{text}");
+        assert_eq!(k.len(), 32);
+        assert_ne!(k, cache_key("sm_80", &opts, "", "src").0);
+        assert_ne!(k, cache_key("sm_90", &opts[..1], "", "src").0);
+        assert_ne!(k, cache_key("sm_90", &opts, "x\n", "src").0);
+        assert_ne!(k, cache_key("sm_90", &opts, "", "src2").0);
+        // An entry on disk is returned as it is: NVRTC (absent on machines without CUDA) is
+        // not loaded for a hit.
+        let dir = std::env::temp_dir().join(format!("cuprite-hit-test-{}", std::process::id()));
+        write_entry(&dir.join(format!("{k}.cubin")), &text, b"the cubin");
+        let got = compile_cached_in(Some(dir.clone()), "k.cu", "src", "sm_90", &[]).unwrap();
+        assert_eq!(got, b"the cubin");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 
     #[test]
     fn cache_entries_round_trip_and_reject_corruption() {
