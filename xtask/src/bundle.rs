@@ -6,7 +6,8 @@
 //! MANIFEST.txt    how it was built, and every file with its package, target and size
 //! payload.tar.xz  the binaries (unpacked by run.sh into a temporary directory):
 //!   tests/        every test binary of the workspace, built with the facade's `cuda`
-//!                 feature (`cuprite.test.arith`, `cuprite-cuda.lib`, ...)
+//!                 feature (`cuprite.test.suite`, `cuprite-cuda.lib`, ...), except the
+//!                 proc-macro crate's (it needs the toolchain's shared libstd)
 //!   benches/      the criterion benches (`cuprite-benches.bench.reduce`, ...)
 //!   bin/          numpy_compare (the comparison runner) and every example of the facade
 //! scripts/        bench_numpy.py, bench_cupy.py (run.sh points numpy_compare at them)
@@ -194,7 +195,14 @@ pub fn bundle(opts: &Options) -> Result<(), String> {
         "cuprite/cuda",
         "--no-run",
     ])?;
-    let tests = unique(tests.into_iter().filter(|a| a.test).collect())?;
+    // A proc-macro crate's test binary links the toolchain's shared libstd, which a host
+    // without Rust lacks: its tests run where the toolchain is (CI), not in the bundle.
+    let tests = unique(
+        tests
+            .into_iter()
+            .filter(|a| a.test && a.kind != "proc-macro")
+            .collect(),
+    )?;
     if tests.is_empty() {
         return Err("cargo test --no-run named no test executable".into());
     }
