@@ -310,3 +310,30 @@ pub(crate) unsafe fn launch(
 ) -> Result<()> {
     result::launch_kernel(f, grid, block, shared, stream, args).map_err(err("launch"))
 }
+
+/// An attribute of a loaded function (`cuFuncGetAttribute`), negative values as 0.
+pub(crate) fn func_attr(f: CUfunction, attr: sys::CUfunction_attribute) -> Result<u32> {
+    // SAFETY: `f` is a function of a module loaded in the current context.
+    let v = unsafe { result::function::get_function_attribute(f, attr) }
+        .map_err(err("kernel launch"))?;
+    Ok(v.max(0) as u32)
+}
+
+/// Sets an attribute of a loaded function (`cuFuncSetAttribute`).
+pub(crate) fn set_func_attr(
+    f: CUfunction,
+    attr: sys::CUfunction_attribute,
+    value: i32,
+) -> Result<()> {
+    // SAFETY: `f` is a function of a module loaded in the current context; the driver
+    // rejects values out of the attribute's range with an error.
+    unsafe { result::function::set_function_attribute(f, attr, value) }
+        .map_err(err("kernel launch"))
+}
+
+/// An attribute of a device (`cuDeviceGetAttribute`), negative values as 0.
+pub(crate) fn device_attr(dev: CUdevice, attr: sys::CUdevice_attribute) -> Result<u64> {
+    // SAFETY: `dev` is a device handle the driver gave for an ordinal.
+    let v = unsafe { result::device::get_attribute(dev, attr) }.map_err(err("kernel launch"))?;
+    Ok(v.max(0) as u64)
+}

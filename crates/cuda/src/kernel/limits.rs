@@ -5,9 +5,8 @@
 //! shared memory limit when more than the default 48 KiB is asked for.
 
 use crate::device::Cuda;
-use crate::driver::err;
+use crate::driver;
 use crate::modules::Func;
-use cudarc::driver::result;
 use cudarc::driver::sys::{CUdevice_attribute, CUfunction_attribute};
 use cuprite_core::{Error, Result};
 
@@ -87,12 +86,7 @@ pub(crate) fn check_launch(
 ) -> Result<()> {
     check_dims(op, grid, block)?;
     dev.bind()?;
-    let fattr = |a: CUfunction_attribute| -> Result<u32> {
-        // SAFETY: `f` is a function of a module loaded in the device's (now current) context.
-        let v = unsafe { result::function::get_function_attribute(f.0, a) }
-            .map_err(err("kernel launch"))?;
-        Ok(v.max(0) as u32)
-    };
+    let fattr = |a: CUfunction_attribute| driver::func_attr(f.0, a);
     let max_threads = fattr(CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK)?;
     let threads = block.x * block.y * block.z;
     if threads > max_threads {
@@ -105,15 +99,10 @@ pub(crate) fn check_launch(
         ));
     }
     let static_shared = fattr(CUfunction_attribute::CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES)?;
-    // SAFETY: the device handle comes from the driver for this ordinal.
-    let optin = unsafe {
-        result::device::get_attribute(
-            dev.inner.dev,
-            CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
-        )
-    }
-    .map_err(err("kernel launch"))?
-    .max(0) as u64;
+    let optin = driver::device_attr(
+        dev.inner.dev,
+        CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
+    )?;
     let total = static_shared as u64 + shared as u64;
     if total > optin.max(DEFAULT_SHARED as u64) {
         return Err(Error::invalid(
@@ -127,15 +116,11 @@ pub(crate) fn check_launch(
     if total > DEFAULT_SHARED as u64 {
         let allowed = fattr(CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES)?;
         if shared > allowed {
-            // SAFETY: as above; the value is within the device's opt-in limit.
-            unsafe {
-                result::function::set_function_attribute(
-                    f.0,
-                    CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                    shared as i32,
-                )
-            }
-            .map_err(err("kernel launch"))?;
+            driver::set_func_attr(
+                f.0,
+                CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                shared as i32,
+            )?;
         }
     }
     Ok(())
