@@ -279,6 +279,31 @@ mod tests {
     use std::path::Path;
     use std::process::Command;
 
+    /// `bash` without the variables run.sh reads, so these tests, run from inside a bundle
+    /// run (which sets TEST_FILTER and friends), see the defaults.
+    fn bash() -> Command {
+        let mut c = Command::new("bash");
+        for v in [
+            "TEST_FILTER",
+            "TEST_ARGS",
+            "TEST_TIMEOUT",
+            "BENCH_SCALE",
+            "BENCH_RUNS",
+            "BENCH_BACKENDS",
+            "BENCH_ARGS",
+            "CROSSOVER",
+            "CROSSOVER_SCALE",
+            "CROSSOVER_BACKENDS",
+            "EXAMPLE_ARGS",
+            "QUICKSTART_ARGS",
+            "CRITERION_ARGS",
+            "PYTHON",
+        ] {
+            c.env_remove(v);
+        }
+        c
+    }
+
     fn write_exe(path: &Path, text: &str) {
         std::fs::write(path, text).unwrap();
         std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
@@ -309,7 +334,7 @@ mod tests {
             &dir.join("bin/numpy_compare"),
             "#!/bin/sh\nwhile [ $# -gt 0 ]; do case $1 in --markdown) echo '| table |' > $2;; esac; shift; done\n",
         );
-        let out = Command::new("bash")
+        let out = bash()
             .arg(dir.join("run.sh"))
             .arg(dir.join("logs"))
             .args(["tests", "compare"])
@@ -334,7 +359,7 @@ mod tests {
         assert!(dir.join("logs/summary.txt").is_file());
 
         // One sweep per workload named in CROSSOVER, each with its Markdown.
-        let out = Command::new("bash")
+        let out = bash()
             .arg(dir.join("run.sh"))
             .arg(dir.join("logs"))
             .arg("crossover")
@@ -356,7 +381,7 @@ mod tests {
         assert!(st.success());
         std::fs::remove_dir_all(dir.join("tests")).unwrap();
         std::fs::remove_dir_all(dir.join("bin")).unwrap();
-        let out = Command::new("bash")
+        let out = bash()
             .arg(dir.join("run.sh"))
             .arg(dir.join("logs2"))
             .args(["tests"])
