@@ -465,6 +465,25 @@ macro_rules! dyn_from {
 dyn_from!(bool => Bool, u8 => U8, i32 => I32, i64 => I64, f32 => F32, f64 => F64,
     c64 => C64, c128 => C128);
 
+/// The one output of a kernel named `op` with `n_outs` outputs, as a typed array: `run` is
+/// called only when the kernel has exactly one output (`call1` of every kernel kind).
+pub(crate) fn single_output<T: Element>(
+    op: &'static str,
+    n_outs: usize,
+    run: impl FnOnce() -> Result<Vec<DynArray>>,
+) -> Result<Array<T, Cuda>> {
+    if n_outs != 1 {
+        return Err(Error::invalid(
+            op,
+            format!("call1 needs a kernel with one output, this one has {n_outs}"),
+        ));
+    }
+    run()?
+        .pop()
+        .ok_or_else(|| Error::invalid(op, "no output"))?
+        .into_array()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,7 +2,7 @@
 //! with NVRTC for the argument types of each call (cached per dtypes in the kernel, per
 //! program in the device's module cache and on disk).
 
-use super::args::{Arg, DynArray};
+use super::args::{single_output, Arg, DynArray};
 use super::compile::{self, hash_hex, intern};
 use super::elementwise_src::{self as src, ParamInst, Pass};
 use super::launch::{ArgList, RawView};
@@ -158,18 +158,7 @@ impl ElementwiseKernel {
     /// [`ElementwiseKernel::call`] for a kernel with one output, as a typed array (its dtype
     /// must be `T`).
     pub fn call1<T: Element>(&self, args: &[Arg]) -> Result<Array<T, Cuda>> {
-        if self.outs.len() != 1 {
-            return Err(Error::invalid(
-                self.name,
-                format!(
-                    "call1 needs a kernel with one output, this one has {}",
-                    self.outs.len()
-                ),
-            ));
-        }
-        let out = self.run(args, None)?.pop();
-        out.ok_or_else(|| Error::invalid(self.name, "no output"))?
-            .into_array()
+        single_output(self.name, self.outs.len(), || self.run(args, None))
     }
 
     /// Runs the kernel writing into given outputs (`&mut` arrays, one per output parameter,

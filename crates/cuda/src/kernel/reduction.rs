@@ -1,7 +1,7 @@
 //! [`ReductionKernel`]: a CuPy-style reduction whose map, reduce and post-map steps are CUDA C
 //! expressions, over any set of axes, compiled per argument types like `ElementwiseKernel`.
 
-use super::args::{Arg, ArgKind, DynArray};
+use super::args::{single_output, Arg, ArgKind, DynArray};
 use super::compile::{self, hash_hex, intern};
 use super::elementwise::MAX_PARAMS;
 use super::elementwise_src::{ParamInst, Pass};
@@ -213,15 +213,9 @@ impl ReductionKernel {
         axes: impl Into<Axes>,
         keepdims: bool,
     ) -> Result<Array<T, Cuda>> {
-        if self.outs.len() != 1 {
-            return Err(Error::invalid(
-                self.name,
-                "call1 needs a kernel with one output",
-            ));
-        }
-        let out = self.run(args, axes.into(), keepdims, None)?.pop();
-        out.ok_or_else(|| Error::invalid(self.name, "no output"))?
-            .into_array()
+        single_output(self.name, self.outs.len(), || {
+            self.run(args, axes.into(), keepdims, None)
+        })
     }
 
     /// [`ReductionKernel::call`] writing into given outputs (`&mut` arrays of exactly the
