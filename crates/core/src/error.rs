@@ -63,6 +63,18 @@ pub enum Error {
     /// A backend library call failed.
     #[error("{op}: backend failure: {msg}")]
     Backend { op: &'static str, msg: String },
+    /// An array whose element count times its element size exceeds `isize::MAX` bytes (the
+    /// limit of every allocation, and NumPy's), including shapes whose dimensions overflow
+    /// while the op computes them; `shape` holds the dimensions the op asked for, exactly.
+    #[error(
+        "{op}: array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum \
+         possible size (shape {shape:?}, itemsize {itemsize})"
+    )]
+    TooBig {
+        op: &'static str,
+        shape: Vec<u128>,
+        itemsize: usize,
+    },
     /// A linear-algebra routine met a singular or otherwise invalid matrix.
     #[error("{op}: {msg} (batch index {batch})")]
     LinAlg {
@@ -102,5 +114,15 @@ mod tests {
             dtype: DType::C64,
         };
         assert_eq!(e.to_string(), "sort: unsupported dtype complex64");
+        let e = Error::TooBig {
+            op: "zeros",
+            shape: vec![1 << 32, 1 << 32],
+            itemsize: 8,
+        };
+        assert_eq!(
+            e.to_string(),
+            "zeros: array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum \
+             possible size (shape [4294967296, 4294967296], itemsize 8)"
+        );
     }
 }

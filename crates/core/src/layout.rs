@@ -24,8 +24,124 @@ pub fn c_strides(shape: &[usize]) -> Vec<isize> {
 }
 
 /// Number of elements of a shape (1 for the 0-d shape).
+///
+/// Unchecked: meant for shapes of existing arrays, which every constructor has checked with
+/// [`checked_shape_size`]. A shape from user input goes through [`check_shape`] first.
 pub fn shape_size(shape: &[usize]) -> usize {
     shape.iter().product()
+}
+
+/// The largest number of bytes an array may span: `isize::MAX`, the limit of every Rust
+/// allocation and NumPy's (`arr.size * arr.dtype.itemsize` must not exceed it).
+pub const MAX_BYTES: usize = isize::MAX as usize;
+
+/// The most dimensions an array may have (NumPy 2's `NPY_MAXDIMS`).
+pub const MAX_NDIM: usize = 64;
+
+/// Number of elements of `shape`, checked the way NumPy checks a new array: the product of
+/// the non-zero dimensions times `itemsize` must not exceed [`MAX_BYTES`] (so a shape with a
+/// zero still may not have huge other dimensions), which also keeps every C stride in
+/// `isize`.
+///
+/// # Errors
+/// [`Error::TooBig`] naming `op` and the shape.
+///
+/// ```
+/// use cuprite_core::{layout::checked_shape_size, Error};
+/// assert_eq!(checked_shape_size("zeros", &[3, 0, 5], 8).unwrap(), 0);
+/// assert!(matches!(
+///     checked_shape_size("zeros", &[1 << 32, 1 << 32], 8),
+///     Err(Error::TooBig { op: "zeros", .. })
+/// ));
+/// ```
+pub fn checked_shape_size(op: &'static str, shape: &[usize], itemsize: usize) -> Result<usize> {
+    let wide: Vec<u128> = shape.iter().map(|&d| d as u128).collect();
+    wide_size(op, &wide, itemsize)
+}
+
+/// [`checked_shape_size`] over dimensions computed in wide arithmetic (`u128`, so that a
+/// product or sum of `usize` values is exact): the element count, or [`Error::TooBig`].
+fn wide_size(op: &'static str, shape: &[u128], itemsize: usize) -> Result<usize> {
+    let too_big = || Error::TooBig {
+        op,
+        shape: shape.to_vec(),
+        itemsize,
+    };
+    let mut bytes = itemsize.max(1) as u128;
+    let mut empty = false;
+    for &d in shape {
+        if d == 0 {
+            empty = true;
+            continue;
+        }
+        bytes = bytes.checked_mul(d).ok_or_else(too_big)?;
+        if bytes > MAX_BYTES as u128 {
+            return Err(too_big());
+        }
+    }
+    if empty {
+        Ok(0)
+    } else {
+        Ok((bytes / itemsize.max(1) as u128) as usize)
+    }
+}
+
+/// Checks the rank of a new array against [`MAX_NDIM`] (NumPy's wording).
+///
+/// # Errors
+/// [`Error::InvalidArgument`] naming `op`.
+pub fn check_ndim(op: &'static str, ndim: usize) -> Result<()> {
+    if ndim > MAX_NDIM {
+        return Err(Error::invalid(
+            op,
+            format!(
+                "maximum supported dimension for an ndarray is currently {MAX_NDIM}, found {ndim}"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Checks a shape for a new array (its rank and its byte size, see [`checked_shape_size`])
+/// and returns its number of elements. Every op that creates an array of a shape it did not
+/// get from an existing array calls this before anything is allocated.
+///
+/// # Errors
+/// [`Error::TooBig`], or [`Error::InvalidArgument`] for more than [`MAX_NDIM`] dimensions.
+pub fn check_shape(op: &'static str, shape: &[usize], itemsize: usize) -> Result<usize> {
+    check_ndim(op, shape.len())?;
+    checked_shape_size(op, shape, itemsize)
+}
+
+/// A shape computed by an op in wide arithmetic (each dimension a `u128`, e.g. `n * reps`
+/// or `before + n + after` of `usize` values, which cannot overflow there), checked as
+/// [`check_shape`] does and narrowed to `usize`.
+///
+/// # Errors
+/// [`Error::TooBig`] with the exact dimensions asked for, or [`Error::InvalidArgument`] for
+/// more than [`MAX_NDIM`] dimensions.
+///
+/// ```
+/// use cuprite_core::{layout::check_wide_shape, Error};
+/// assert_eq!(check_wide_shape("tile", &[2 * 3, 4], 8).unwrap(), vec![6, 4]);
+/// let e = check_wide_shape("tile", &[2 * (1u128 << 63)], 8).unwrap_err();
+/// assert_eq!(e, Error::TooBig { op: "tile", shape: vec![1 << 64], itemsize: 8 });
+/// ```
+pub fn check_wide_shape(op: &'static str, shape: &[u128], itemsize: usize) -> Result<Vec<usize>> {
+    check_ndim(op, shape.len())?;
+    wide_size(op, shape, itemsize)?;
+    // Every non-zero dimension is at most the byte count, so it fits; a zero-size shape
+    // may still hold a dimension too wide for `usize` next to its zero.
+    shape
+        .iter()
+        .map(|&d| {
+            usize::try_from(d).map_err(|_| Error::TooBig {
+                op,
+                shape: shape.to_vec(),
+                itemsize,
+            })
+        })
+        .collect()
 }
 
 /// Resolves a possibly negative axis against `ndim`.
@@ -88,6 +204,9 @@ pub fn broadcast_shapes(op: &'static str, a: &[usize], b: &[usize]) -> Result<Ve
             });
         };
     }
+    // Two valid shapes can broadcast to one whose element count overflows (`[n, 1]` with
+    // `[1, n]`); the result's dtype is not known here, so count elements (1-byte items).
+    checked_shape_size(op, &out, 1)?;
     Ok(out)
 }
 
@@ -158,21 +277,102 @@ impl Layout {
         self.is_c_contiguous().then_some(self.offset)
     }
 
-    /// The smallest and one past the largest buffer offset the view touches (`None` if empty).
-    pub fn offset_range(&self) -> Option<(usize, usize)> {
-        if self.size() == 0 {
+    /// The smallest and one past the largest buffer offset the view touches, exactly, in
+    /// wide arithmetic (`None` if the view is empty). The smallest may be negative and the
+    /// largest beyond `usize` for a layout that fits no buffer; nothing here can overflow
+    /// (each `(d - 1) * stride` is below 2^127 and the sums saturate).
+    pub fn span(&self) -> Option<(i128, i128)> {
+        if self.shape.contains(&0) {
             return None;
         }
-        let (mut lo, mut hi) = (self.offset as isize, self.offset as isize);
+        let (mut lo, mut hi) = (self.offset as i128, self.offset as i128);
         for (&d, &s) in self.shape.iter().zip(&self.strides) {
-            let span = (d as isize - 1) * s;
+            let span = (d as i128 - 1) * s as i128;
             if span < 0 {
-                lo += span;
+                lo = lo.saturating_add(span);
             } else {
-                hi += span;
+                hi = hi.saturating_add(span);
             }
         }
-        Some((lo as usize, hi as usize + 1))
+        Some((lo, hi.saturating_add(1)))
+    }
+
+    /// The smallest and one past the largest buffer offset the view touches (`None` if
+    /// empty). For a layout that reaches below offset 0 or past `usize::MAX` (which fits no
+    /// buffer) this is `Some((0, usize::MAX))`, so a `hi > len` check rejects it; prefer
+    /// [`Layout::check_bounds`], which says what is wrong.
+    pub fn offset_range(&self) -> Option<(usize, usize)> {
+        let (lo, hi) = self.span()?;
+        match (usize::try_from(lo), usize::try_from(hi)) {
+            (Ok(lo), Ok(hi)) => Some((lo, hi)),
+            _ => Some((0, usize::MAX)),
+        }
+    }
+
+    /// Checks that every element of the view lies in a buffer of `len` elements (an empty
+    /// view fits any buffer), without overflow whatever the strides and offset.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] naming `op`, the layout and the buffer length.
+    ///
+    /// ```
+    /// use cuprite_core::Layout;
+    /// let rev = Layout::new(vec![3], vec![-1], 2);
+    /// assert!(rev.check_bounds("t", 3).is_ok());
+    /// assert!(Layout::new(vec![3], vec![-1], 1).check_bounds("t", 3).is_err());
+    /// assert!(Layout::new(vec![3], vec![(1 << 62) + (1 << 40)], 0).check_bounds("t", 4).is_err());
+    /// ```
+    pub fn check_bounds(&self, op: &'static str, len: usize) -> Result<()> {
+        match self.span() {
+            Some((lo, hi)) if lo < 0 || hi > len as i128 => Err(Error::invalid(
+                op,
+                format!(
+                    "a view of shape {:?}, strides {:?} and offset {} reaches elements \
+                     {lo}..{hi}, outside a buffer of {len} elements",
+                    self.shape, self.strides, self.offset
+                ),
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    /// A layout from its parts, checked: equal ranks, at most [`MAX_NDIM`] dimensions, an
+    /// element count whose bytes (`itemsize` each) fit in [`MAX_BYTES`], and every element
+    /// inside a buffer of `buffer_len` elements. Use it for any layout that comes from
+    /// outside core.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] or [`Error::TooBig`] naming `op`.
+    pub fn checked(
+        op: &'static str,
+        shape: Vec<usize>,
+        strides: Vec<isize>,
+        offset: usize,
+        itemsize: usize,
+        buffer_len: usize,
+    ) -> Result<Layout> {
+        if shape.len() != strides.len() {
+            return Err(Error::invalid(
+                op,
+                format!("shape {shape:?} and strides {strides:?} differ in rank"),
+            ));
+        }
+        let l = Layout {
+            shape,
+            strides,
+            offset,
+        };
+        l.check_view(op, itemsize, buffer_len)?;
+        Ok(l)
+    }
+
+    /// [`Layout::checked`] of an existing layout: rank, byte size and bounds.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] or [`Error::TooBig`] naming `op`.
+    pub fn check_view(&self, op: &'static str, itemsize: usize, buffer_len: usize) -> Result<()> {
+        check_shape(op, &self.shape, itemsize)?;
+        self.check_bounds(op, buffer_len)
     }
 
     /// True when no two indices of the view share a buffer element (no zero strides over
@@ -256,6 +456,9 @@ impl Layout {
                 return Err(err());
             }
         }
+        // The element count of the target must fit (its dtype is not known here; the
+        // caller checks bytes).
+        checked_shape_size(op, shape, 1)?;
         Ok(Layout::new(shape.to_vec(), strides, self.offset))
     }
 

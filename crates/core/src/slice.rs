@@ -177,7 +177,18 @@ pub fn apply_slice(layout: &Layout, args: &[SliceArg]) -> Result<Layout> {
     Ok(out)
 }
 
-/// Python's `slice.indices`: the first index and the number of elements selected.
+/// Python's `slice.indices`: the first index and the number of elements selected, for every
+/// `isize` start, stop and step (the arithmetic is done in `i128`, so steps and bounds near
+/// `isize::MIN`/`isize::MAX` select what NumPy selects).
+///
+/// ```
+/// use cuprite_core::slice::range_indices;
+/// assert_eq!(range_indices("t", 10, None, None, isize::MAX).unwrap(), (0, 1));
+/// assert_eq!(range_indices("t", 10, None, None, isize::MIN).unwrap(), (9, 1));
+/// ```
+///
+/// # Errors
+/// [`Error::InvalidArgument`] for a zero step.
 pub fn range_indices(
     op: &'static str,
     n: usize,
@@ -188,31 +199,35 @@ pub fn range_indices(
     if step == 0 {
         return Err(Error::invalid(op, "slice step cannot be zero"));
     }
-    let n = n as isize;
-    let clamp = |v: isize, lo: isize, hi: isize| v.max(lo).min(hi);
-    let norm = |v: isize| if v < 0 { v + n } else { v };
+    let n = n as i128;
+    let step = step as i128;
+    let norm = |v: isize| {
+        let v = v as i128;
+        if v < 0 {
+            v + n
+        } else {
+            v
+        }
+    };
     let (s, e) = if step > 0 {
         (
-            start.map_or(0, |v| clamp(norm(v), 0, n)),
-            stop.map_or(n, |v| clamp(norm(v), 0, n)),
+            start.map_or(0, |v| norm(v).clamp(0, n)),
+            stop.map_or(n, |v| norm(v).clamp(0, n)),
         )
     } else {
         (
-            start.map_or(n - 1, |v| clamp(norm(v), -1, n - 1)),
-            stop.map_or(-1, |v| clamp(norm(v), -1, n - 1)),
+            start.map_or(n - 1, |v| norm(v).clamp(-1, n - 1)),
+            stop.map_or(-1, |v| norm(v).clamp(-1, n - 1)),
         )
     };
-    let len = if step > 0 {
-        if e > s {
-            (e - s + step - 1) / step
-        } else {
-            0
-        }
-    } else if s > e {
-        (s - e + (-step) - 1) / (-step)
+    let len = if step > 0 && e > s {
+        (e - s + step - 1) / step
+    } else if step < 0 && s > e {
+        (s - e - step - 1) / -step
     } else {
         0
     };
+    // 0 <= s < n whenever len > 0, and len <= n.
     Ok((if len > 0 { s as usize } else { 0 }, len as usize))
 }
 
@@ -228,6 +243,53 @@ mod tests {
         assert_eq!(range_indices("t", 10, Some(20), None, 1).unwrap(), (0, 0));
         assert_eq!(range_indices("t", 5, Some(3), Some(0), -2).unwrap(), (3, 2));
         assert!(range_indices("t", 5, None, None, 0).is_err());
+    }
+
+    /// Values from Python's `slice(start, stop, step).indices(n)` and `len(range(...))`
+    /// (CPython 3.11), for bounds and steps at the ends of `isize`.
+    #[test]
+    fn extreme_bounds_and_steps() {
+        const MAX: isize = isize::MAX;
+        const MIN: isize = isize::MIN;
+        let cases: [(usize, Option<isize>, Option<isize>, isize, (usize, usize)); 16] = [
+            (10, None, None, MAX, (0, 1)),
+            (10, None, None, MIN, (9, 1)),
+            (10, None, None, -MAX, (9, 1)),
+            (3, None, None, MIN, (2, 1)),
+            (3, None, None, MAX, (0, 1)),
+            (10, Some(MIN), Some(MAX), 1, (0, 10)),
+            (10, Some(MAX), Some(MIN), -1, (9, 10)),
+            (10, Some(MIN), Some(MAX), MAX, (0, 1)),
+            (10, Some(MAX), Some(MIN), MIN, (9, 1)),
+            (10, Some(1), None, MAX, (1, 1)),
+            (10, Some(5), None, MIN, (5, 1)),
+            (10, Some(MIN), None, -1, (0, 0)),
+            (10, None, Some(MIN), -1, (9, 10)),
+            (10, Some(MAX), None, 1, (0, 0)),
+            (10, None, Some(MAX), -1, (0, 0)),
+            (0, Some(MIN), Some(MAX), MIN, (0, 0)),
+        ];
+        for (n, start, stop, step, want) in cases {
+            assert_eq!(
+                range_indices("t", n, start, stop, step).unwrap(),
+                want,
+                "n={n} {start:?}:{stop:?}:{step}"
+            );
+        }
+        // The largest possible axis.
+        let big = isize::MAX as usize;
+        assert_eq!(
+            range_indices("t", big, None, None, 2).unwrap(),
+            (0, big / 2 + 1)
+        );
+        assert_eq!(
+            range_indices("t", big, None, None, -1).unwrap(),
+            (big - 1, big)
+        );
+        assert_eq!(
+            range_indices("t", big, Some(MIN), Some(MAX), MAX).unwrap(),
+            (0, 1)
+        );
     }
 
     #[test]

@@ -8,17 +8,24 @@ use super::Array;
 use crate::backend::ArrayBackend;
 use crate::dtype::{Element, Float, Inexact, Numeric, Real};
 use crate::error::{Error, Result};
-use crate::layout::{shape_size, Layout};
+use crate::layout::{check_shape, check_wide_shape, Layout};
 use crate::ops::{Exp2, Le, Mul};
 use std::any::Any;
 
 impl<T: Element, B: ArrayBackend> Array<T, B> {
+    /// Checks a shape asked for by `op` for a new array of `T` (see [`check_shape`]) and
+    /// returns its number of elements.
+    fn new_shape(op: &'static str, shape: &[usize]) -> Result<usize> {
+        check_shape(op, shape, T::DTYPE.size_of())
+    }
+
     /// An array of `shape` from row-major host data (an upload to `dev`).
     ///
     /// # Errors
-    /// [`Error::ShapeMismatch`] when `data.len()` is not the product of `shape`.
+    /// [`Error::ShapeMismatch`] when `data.len()` is not the product of `shape`,
+    /// [`Error::TooBig`] when that product overflows.
     pub fn from_vec(data: Vec<T>, shape: &[usize], dev: &B) -> Result<Self> {
-        if data.len() != shape_size(shape) {
+        if data.len() != Self::new_shape("from_vec", shape)? {
             return Err(Error::ShapeMismatch {
                 op: "from_vec",
                 lhs: vec![data.len()],
@@ -39,34 +46,71 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
         Self::full(&[], value, dev)
     }
 
-    /// An array of `shape` filled with `value`.
-    pub fn full(shape: &[usize], value: T, dev: &B) -> Result<Self> {
-        let buf = dev.full(shape_size(shape), value)?;
+    /// `full` under the name of the op that asked for it (in its errors).
+    fn full_as(op: &'static str, shape: &[usize], value: T, dev: &B) -> Result<Self> {
+        let buf = dev.full(Self::new_shape(op, shape)?, value)?;
         Ok(Array::from_contiguous(buf, shape, dev))
     }
 
+    /// An array of `shape` filled with `value`.
+    ///
+    /// # Errors
+    /// [`Error::TooBig`] when the shape's bytes exceed `isize::MAX` (checked before any
+    /// allocation), [`Error::InvalidArgument`] for more than 64 dimensions.
+    ///
+    /// ```
+    /// # use cuprite_core::*;
+    /// # fn demo<B: ArrayBackend>(dev: &B) -> Result<()> {
+    /// assert_eq!(Array::<u8, B>::full(&[2], 7, dev)?.to_vec()?, vec![7, 7]);
+    /// let e = Array::<f64, B>::full(&[1 << 32, 1 << 32], 0.0, dev).unwrap_err();
+    /// assert!(matches!(e, Error::TooBig { op: "full", .. }));
+    /// # Ok(()) }
+    /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
+    /// ```
+    pub fn full(shape: &[usize], value: T, dev: &B) -> Result<Self> {
+        Self::full_as("full", shape, value, dev)
+    }
+
     /// An array of zeros (false for bool).
+    ///
+    /// # Errors
+    /// As [`Array::full`].
     pub fn zeros(shape: &[usize], dev: &B) -> Result<Self> {
-        Self::full(shape, T::ZERO, dev)
+        Self::full_as("zeros", shape, T::ZERO, dev)
     }
 
     /// An array of ones (true for bool).
+    ///
+    /// # Errors
+    /// As [`Array::full`].
     pub fn ones(shape: &[usize], dev: &B) -> Result<Self> {
-        Self::full(shape, T::ONE, dev)
+        Self::full_as("ones", shape, T::ONE, dev)
     }
 
     /// An array whose contents are unspecified by the API. cuprite never exposes
     /// uninitialised memory, so the elements are zeros; use it to state that every element
     /// will be overwritten.
+    ///
+    /// # Errors
+    /// As [`Array::full`].
     pub fn empty(shape: &[usize], dev: &B) -> Result<Self> {
-        Self::zeros(shape, dev)
+        Self::full_as("empty", shape, T::ZERO, dev)
     }
 }
 
 impl<T: Numeric, B: ArrayBackend> Array<T, B> {
     /// `n` values `start, start + step, ...` as a 1-d array (no float-range rounding issues:
     /// the count is given).
+    ///
+    /// # Errors
+    /// [`Error::TooBig`] when `n` elements exceed `isize::MAX` bytes.
     pub fn ramp(n: usize, start: T, step: T, dev: &B) -> Result<Self> {
+        Self::ramp_as("ramp", n, start, step, dev)
+    }
+
+    /// `ramp` under the name of the op that asked for it (in its errors).
+    fn ramp_as(op: &'static str, n: usize, start: T, step: T, dev: &B) -> Result<Self> {
+        Self::new_shape(op, &[n])?;
         let buf = dev.arange(n, start, step)?;
         Ok(Array::from_contiguous(buf, &[n], dev))
     }
@@ -140,7 +184,7 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
     /// ```
     pub fn eye(n: usize, m: Option<usize>, k: isize, dev: &B) -> Result<Self> {
         let m = m.unwrap_or(n);
-        let mut out = Self::zeros(&[n, m], dev)?;
+        let mut out = Self::full_as("eye", &[n, m], T::ZERO, dev)?;
         if let Some(l) = diag_layout(n, m, k) {
             out.device.fill(&mut out.buf, &l, T::ONE)?;
         }
@@ -171,8 +215,10 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
     pub fn diag(v: &Self, k: isize) -> Result<Self> {
         match v.ndim() {
             1 => {
-                let n = v.size() + k.unsigned_abs();
-                let mut out = Self::zeros(&[n, n], &v.device)?;
+                let n = v.size() as u128 + k.unsigned_abs() as u128;
+                let shape = check_wide_shape("diag", &[n, n], T::DTYPE.size_of())?;
+                let n = shape[0];
+                let mut out = Self::zeros(&shape, &v.device)?;
                 if let Some(l) = diag_layout(n, n, k) {
                     out.device.assign(&mut out.buf, &l, &v.buf, &v.layout)?;
                 }
@@ -232,6 +278,7 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
     /// ```
     pub fn tri(n: usize, m: Option<usize>, k: isize, dev: &B) -> Result<Self> {
         let m = m.unwrap_or(n);
+        Self::new_shape("tri", &[n, m])?;
         let cols = Array::<i64, B>::ramp(m, 0, 1, dev)?.reshape(&[1, m as isize])?;
         let rows = Array::<i64, B>::ramp(n, k as i64, 1, dev)?.reshape(&[n as isize, 1])?;
         into_dtype(cols.zip_op(Le, &rows)?)
@@ -312,6 +359,7 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
             arrays[0].check_device(a, "meshgrid")?;
             shape[pos(i)] = a.size();
         }
+        Self::new_shape("meshgrid", &shape)?;
         arrays
             .iter()
             .enumerate()
@@ -369,20 +417,15 @@ impl<T: Real, B: ArrayBackend> Array<T, B> {
             }
             len.max(0.0) as i128
         };
-        let bytes = n.saturating_mul(T::DTYPE.size_of() as i128);
-        if bytes > isize::MAX as i128 {
-            return Err(Error::invalid(
-                OP,
-                format!("maximum allowed size exceeded ({n} elements)"),
-            ));
-        }
+        // `n` is at most 2^65 for integers and below 2^128 for floats (a finite f64).
+        check_wide_shape(OP, &[n as u128], T::DTYPE.size_of())?;
         // NumPy fills floats from the first two values: delta = (start + step) - start.
         let delta = if T::DTYPE.is_integer() {
             step
         } else {
             start.add(step).sub(start)
         };
-        Self::ramp(n as usize, start, delta, dev)
+        Self::ramp_as(OP, n as usize, start, delta, dev)
     }
 }
 
@@ -406,7 +449,7 @@ impl<T: Inexact, B: ArrayBackend> Array<T, B> {
         } else {
             delta
         };
-        let mut out = Self::ramp(num, start, step, dev)?;
+        let mut out = Self::ramp_as("linspace", num, start, step, dev)?;
         if endpoint && num > 1 {
             let last = out.layout.slice_axis(0, num - 1, 1, 1);
             out.device.fill(&mut out.buf, &last, stop)?;

@@ -8,7 +8,7 @@ use super::{Array, Axes};
 use crate::backend::ArrayBackend;
 use crate::dtype::Element;
 use crate::error::{Error, Result};
-use crate::layout::{broadcast_shapes, normalize_axes, normalize_axis, Layout};
+use crate::layout::{broadcast_shapes, check_wide_shape, normalize_axes, normalize_axis, Layout};
 
 /// How [`Array::split`] and [`Array::array_split`] cut an axis.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -130,6 +130,7 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
             Axes::Some(v) => v,
         };
         let out_ndim = self.ndim() + axes.len();
+        crate::layout::check_ndim(OP, out_ndim)?;
         let axes = normalize_axes(OP, &axes, out_ndim)?;
         let mut l = self.layout.clone();
         for &a in &axes {
@@ -239,7 +240,7 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
             ));
         }
         let ax = normalize_axis(OP, axis, first.ndim())?;
-        let mut shape = first.shape().to_vec();
+        let mut shape: Vec<u128> = first.shape().iter().map(|&d| d as u128).collect();
         shape[ax] = 0;
         for (i, a) in arrays.iter().enumerate() {
             first.check_device(a, OP)?;
@@ -268,8 +269,9 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
                     rhs: a.shape().to_vec(),
                 });
             }
-            shape[ax] += a.shape()[ax];
+            shape[ax] += a.shape()[ax] as u128;
         }
+        let shape = check_wide_shape(OP, &shape, first.itemsize())?;
         let mut out = Self::empty(&shape, &first.device)?;
         let mut start = 0;
         for a in arrays {
@@ -561,7 +563,12 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
                         rhs: vec![v.len()],
                     });
                 }
-                let total: usize = v.iter().sum();
+                let total: u128 = v.iter().map(|&c| c as u128).sum();
+                let mut wide: Vec<u128> = x.shape().iter().map(|&d| d as u128).collect();
+                wide[ax] = total;
+                // The index list is as long as the axis, in i64s.
+                check_wide_shape(OP, &wide, x.itemsize())?;
+                let total = check_wide_shape(OP, &[total], 8)?[0];
                 let mut idx = Vec::with_capacity(total);
                 for (i, &c) in v.iter().enumerate() {
                     idx.extend(std::iter::repeat_n(i as i64, c));
@@ -570,6 +577,9 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
                 x.take(&idx, Some(ax as isize))
             }
             Repeats::Each(r) => {
+                let mut wide: Vec<u128> = x.shape().iter().map(|&d| d as u128).collect();
+                wide[ax] *= r as u128;
+                let out_shape = check_wide_shape(OP, &wide, x.itemsize())?;
                 // View [.., n, r, ..] with a zero stride on the new axis, copied once.
                 let mut shape = x.shape().to_vec();
                 let mut strides = x.strides().to_vec();
@@ -577,8 +587,6 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
                 strides.insert(ax + 1, 0);
                 let view = Layout::new(shape, strides, x.layout.offset());
                 let buf = self.device.copy(&x.buf, &view)?;
-                let mut out_shape = x.shape().to_vec();
-                out_shape[ax] *= r;
                 Ok(Array::from_contiguous(buf, &out_shape, &self.device))
             }
         }
@@ -597,20 +605,26 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
     /// # Ok(()) }
     /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
     /// ```
+    ///
+    /// # Errors
+    /// [`Error::TooBig`] when the tiled shape's bytes exceed `isize::MAX` (or a dimension
+    /// overflows), [`Error::InvalidArgument`] for more than 64 dimensions.
     pub fn tile(&self, reps: &[usize]) -> Result<Self> {
         let d = reps.len().max(self.ndim());
+        crate::layout::check_ndim("tile", d)?;
         let mut l = self.layout.clone();
         while l.ndim() < d {
             l = l.insert_axis(0);
         }
         let mut r = vec![1usize; d - reps.len()];
         r.extend_from_slice(reps);
-        let (mut shape, mut strides, mut out_shape) = (vec![], vec![], vec![]);
+        let (mut shape, mut strides, mut wide) = (vec![], vec![], vec![]);
         for ((&ri, &di), &si) in r.iter().zip(l.shape()).zip(l.strides()) {
             shape.extend([ri, di]);
             strides.extend([0, si]);
-            out_shape.push(ri * di);
+            wide.push(ri as u128 * di as u128);
         }
+        let out_shape = check_wide_shape("tile", &wide, self.itemsize())?;
         let view = Layout::new(shape, strides, l.offset());
         let buf = self.device.copy(&self.buf, &view)?;
         Ok(Array::from_contiguous(buf, &out_shape, &self.device))
@@ -620,7 +634,9 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
     /// pair applies to every axis. NumPy's `pad(x, pad_width, constant_values=value)`.
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] when `pad_width` has neither 1 nor `ndim` pairs.
+    /// [`Error::InvalidArgument`] when `pad_width` has neither 1 nor `ndim` pairs,
+    /// [`Error::TooBig`] when the padded shape's bytes exceed `isize::MAX` (or a dimension
+    /// overflows).
     ///
     /// ```
     /// # use cuprite_core::*;
@@ -646,12 +662,13 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
                 ))
             }
         };
-        let shape: Vec<usize> = self
+        let wide: Vec<u128> = self
             .shape()
             .iter()
             .zip(&widths)
-            .map(|(&d, &(b, a))| d + b + a)
+            .map(|(&d, &(b, a))| d as u128 + b as u128 + a as u128)
             .collect();
+        let shape = check_wide_shape("pad", &wide, self.itemsize())?;
         let mut out = Self::full(&shape, value, &self.device)?;
         let mut inner = out.layout.clone();
         for (ax, (&d, &(b, _))) in self.shape().iter().zip(&widths).enumerate() {

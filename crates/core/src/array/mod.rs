@@ -66,21 +66,15 @@ pub(crate) fn or_panic<V>(r: Result<V>) -> V {
 
 impl<T: Element, B: BackendBase> Array<T, B> {
     /// Builds an array from a buffer and a layout on `device`, checking that every element of
-    /// the layout lies inside the buffer.
+    /// the layout lies inside the buffer (whatever its strides and offset: the check cannot
+    /// overflow) and that its size fits ([`Layout::check_view`]).
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] for a layout that reaches outside the buffer,
+    /// [`Error::TooBig`] for a shape whose byte count exceeds `isize::MAX`.
     pub fn from_raw_parts(buf: B::Buffer<T>, layout: Layout, device: B) -> Result<Self> {
         let len = device.buffer_len(&buf);
-        if let Some((_, hi)) = layout.offset_range() {
-            if hi > len {
-                return Err(Error::invalid(
-                    "from_raw_parts",
-                    format!(
-                        "layout {:?} reaches element {} of a buffer of {len}",
-                        layout.shape(),
-                        hi - 1
-                    ),
-                ));
-            }
-        }
+        layout.check_view("from_raw_parts", T::DTYPE.size_of(), len)?;
         Ok(Array {
             buf,
             layout,

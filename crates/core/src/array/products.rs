@@ -11,7 +11,7 @@ use super::Array;
 use crate::backend::ArrayBackend;
 use crate::dtype::Numeric;
 use crate::error::{Error, Result};
-use crate::layout::{broadcast_shapes, normalize_axis, shape_size, Layout};
+use crate::layout::{broadcast_shapes, check_wide_shape, normalize_axis, shape_size, Layout};
 use crate::ops::{Conj, Mul};
 
 /// The `axes` argument of [`Array::tensordot`]: the last `N` axes of `a` against the first
@@ -321,6 +321,11 @@ impl<T: Numeric, B: ArrayBackend> Array<T, B> {
     pub fn outer(&self, other: &Array<T, B>) -> Result<Self> {
         const OP: &str = "outer";
         self.check_device(other, OP)?;
+        check_wide_shape(
+            OP,
+            &[self.size() as u128, other.size() as u128],
+            self.itemsize(),
+        )?;
         let a = self.reshaped_to(&[self.size(), 1])?;
         let b = other.reshaped_to(&[1, other.size()])?;
         a.zip_op(Mul, &b)

@@ -6,11 +6,16 @@ use super::Array;
 use crate::backend::ArrayBackend;
 use crate::dtype::Element;
 use crate::error::{Error, Result};
-use crate::layout::{shape_size, Layout};
+use crate::layout::{check_shape, Layout};
 use crate::ops::{BinaryOp, UnaryOp};
 use crate::slice::{apply_slice, SliceArg};
 
-/// Resolves a NumPy reshape argument with at most one `-1` against `size` elements.
+/// Resolves a NumPy reshape argument with at most one `-1` against `size` elements. The
+/// products are exact (no wrapping), so a shape whose product overflows never matches.
+///
+/// # Errors
+/// [`Error::InvalidArgument`] for a second `-1`, a negative dimension, or a shape whose
+/// size is not `size`.
 pub fn resolve_shape(
     op: &'static str,
     shape: &[isize],
@@ -18,7 +23,10 @@ pub fn resolve_shape(
     from: &[usize],
 ) -> Result<Vec<usize>> {
     let mut infer = None;
-    let mut known = 1usize;
+    // Product of the known dimensions, `None` once it exceeds `usize` (then it cannot be
+    // `size`, nor a divisor of it unless a zero follows).
+    let mut known = Some(1usize);
+    let mut has_zero = false;
     for (i, &d) in shape.iter().enumerate() {
         if d == -1 {
             if infer.replace(i).is_some() {
@@ -32,23 +40,25 @@ pub fn resolve_shape(
                 op,
                 format!("negative dimension {d} in {shape:?}"),
             ));
+        } else if d == 0 {
+            has_zero = true;
         } else {
-            known *= d as usize;
+            known = known.and_then(|k| k.checked_mul(d as usize));
         }
     }
+    let known = if has_zero { Some(0) } else { known };
     let mut out: Vec<usize> = shape.iter().map(|&d| d.max(0) as usize).collect();
     if let Some(i) = infer {
-        if known == 0 || !size.is_multiple_of(known) {
+        let Some(known) = known.filter(|&k| k != 0 && size.is_multiple_of(k)) else {
             return Err(Error::invalid(
                 op,
                 format!(
                     "cannot reshape array of size {size} (shape {from:?}) into shape {shape:?}"
                 ),
             ));
-        }
+        };
         out[i] = size / known;
-    }
-    if shape_size(&out) != size {
+    } else if known != Some(size) {
         return Err(Error::invalid(
             op,
             format!("cannot reshape array of size {size} (shape {from:?}) into shape {shape:?}"),
@@ -71,6 +81,8 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
     /// ```
     pub fn reshape(&self, shape: &[isize]) -> Result<Self> {
         let shape = resolve_shape("reshape", shape, self.size(), self.shape())?;
+        // Same size as `self`, but a zero-size shape may still have huge other dimensions.
+        check_shape("reshape", &shape, self.itemsize())?;
         match self.layout.reshaped(&shape) {
             Some(l) => Ok(self.with_layout(l)),
             None => {
@@ -138,12 +150,25 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
     }
 
     /// A read-only view with the shape broadcast to `shape` (zero strides).
+    ///
+    /// # Errors
+    /// [`Error::Broadcast`] for incompatible shapes, [`Error::TooBig`] when `shape` has
+    /// more elements than an array may (a view counts as its shape, as in NumPy).
     pub fn broadcast_to(&self, shape: &[usize]) -> Result<Self> {
+        check_shape("broadcast_to", shape, self.itemsize())?;
         Ok(self.with_layout(self.layout.broadcast_to("broadcast_to", shape)?))
     }
 }
 
 /// A mutable view into an array, from [`Array::slice_mut`]. Writes reach the array it borrows.
+///
+/// # Panics in user ops
+/// An op given to [`ArrayViewMut::map_op_inplace`] and its siblings may panic (a user
+/// [`UnaryOp`] or [`BinaryOp`] is arbitrary code). The borrowed array then keeps its own
+/// shape, strides and offset (they are restored by a drop guard while the panic unwinds)
+/// and stays a valid array, but the elements of the view may be partly written: some hold
+/// the op's results, the others their old values, in an order the backend chooses. Nothing
+/// outside the view is written.
 pub struct ArrayViewMut<'a, T: Element, B: ArrayBackend> {
     base: &'a mut Array<T, B>,
     layout: Layout,
@@ -161,12 +186,28 @@ impl<T: Element, B: ArrayBackend> ArrayViewMut<'_, T, B> {
         self.base.with_layout(self.layout.clone())
     }
 
-    /// Runs an in-place op on the base with the view's layout.
+    /// Runs an in-place op on the base with the view's layout. The base's own layout comes
+    /// back when `f` returns and also when it panics (a drop guard), so a panicking user op
+    /// can leave partly written elements but never a base with the view's shape.
     fn with_view<R>(&mut self, f: impl FnOnce(&mut Array<T, B>) -> Result<R>) -> Result<R> {
+        /// Puts the saved layout back into the base when dropped, unwinding included.
+        struct Restore<'b, T: Element, B: ArrayBackend> {
+            base: &'b mut Array<T, B>,
+            saved: Option<Layout>,
+        }
+        impl<T: Element, B: ArrayBackend> Drop for Restore<'_, T, B> {
+            fn drop(&mut self) {
+                if let Some(l) = self.saved.take() {
+                    self.base.layout = l;
+                }
+            }
+        }
         let saved = std::mem::replace(&mut self.base.layout, self.layout.clone());
-        let r = f(self.base);
-        self.base.layout = saved;
-        r
+        let guard = Restore {
+            base: &mut *self.base,
+            saved: Some(saved),
+        };
+        f(&mut *guard.base)
     }
 
     /// Writes `src` (broadcast to the view's shape) into the view.
