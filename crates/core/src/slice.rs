@@ -37,43 +37,61 @@ impl SliceArg {
     }
 }
 
+/// The one past `end` of an inclusive range; `isize::MAX` for `isize::MAX`, which selects the
+/// same elements of any axis (every length fits in `isize`).
+fn inclusive_stop(end: isize) -> Option<isize> {
+    if end == -1 {
+        None
+    } else {
+        Some(end.saturating_add(1))
+    }
+}
+
 macro_rules! impl_slice_from {
     ($($t:ty),*) => {$(
         impl From<$t> for SliceArg {
-            fn from(i: $t) -> Self { SliceArg::Index(i as isize) }
+            fn from(i: $t) -> Self { SliceArg::Index(to_isize(i)) }
         }
         impl From<std::ops::Range<$t>> for SliceArg {
             fn from(r: std::ops::Range<$t>) -> Self {
-                SliceArg::Range { start: Some(r.start as isize), stop: Some(r.end as isize), step: 1 }
+                SliceArg::Range {
+                    start: Some(to_isize(r.start)),
+                    stop: Some(to_isize(r.end)),
+                    step: 1,
+                }
             }
         }
         impl From<std::ops::RangeInclusive<$t>> for SliceArg {
             fn from(r: std::ops::RangeInclusive<$t>) -> Self {
-                let end = *r.end() as isize;
                 SliceArg::Range {
-                    start: Some(*r.start() as isize),
-                    stop: if end == -1 { None } else { Some(end + 1) },
+                    start: Some(to_isize(*r.start())),
+                    stop: inclusive_stop(to_isize(*r.end())),
                     step: 1,
                 }
             }
         }
         impl From<std::ops::RangeFrom<$t>> for SliceArg {
             fn from(r: std::ops::RangeFrom<$t>) -> Self {
-                SliceArg::Range { start: Some(r.start as isize), stop: None, step: 1 }
+                SliceArg::Range { start: Some(to_isize(r.start)), stop: None, step: 1 }
             }
         }
         impl From<std::ops::RangeTo<$t>> for SliceArg {
             fn from(r: std::ops::RangeTo<$t>) -> Self {
-                SliceArg::Range { start: None, stop: Some(r.end as isize), step: 1 }
+                SliceArg::Range { start: None, stop: Some(to_isize(r.end)), step: 1 }
             }
         }
         impl From<std::ops::RangeToInclusive<$t>> for SliceArg {
             fn from(r: std::ops::RangeToInclusive<$t>) -> Self {
-                let end = r.end as isize;
-                SliceArg::Range { start: None, stop: if end == -1 { None } else { Some(end + 1) }, step: 1 }
+                SliceArg::Range { start: None, stop: inclusive_stop(to_isize(r.end)), step: 1 }
             }
         }
     )*};
+}
+
+/// An index or bound as `isize`; values above `isize::MAX` (a huge `usize`) become
+/// `isize::MAX`, which is past the end of every axis, as the exact value would be.
+fn to_isize<T: TryInto<isize>>(v: T) -> isize {
+    v.try_into().unwrap_or(isize::MAX)
 }
 impl_slice_from!(i32, i64, isize, usize);
 
@@ -290,6 +308,24 @@ mod tests {
             range_indices("t", big, Some(MIN), Some(MAX), MAX).unwrap(),
             (0, 1)
         );
+    }
+
+    #[test]
+    fn huge_indices_and_inclusive_ends_do_not_wrap() {
+        assert_eq!(SliceArg::from(usize::MAX), SliceArg::Index(isize::MAX));
+        let full = |stop| SliceArg::Range {
+            start: Some(0),
+            stop,
+            step: 1,
+        };
+        assert_eq!(SliceArg::from(0..usize::MAX), full(Some(isize::MAX)));
+        assert_eq!(SliceArg::from(0..=isize::MAX), full(Some(isize::MAX)));
+        assert_eq!(SliceArg::from(0..=usize::MAX), full(Some(isize::MAX)));
+        assert_eq!(SliceArg::from(0..=-1), full(None));
+        let l = Layout::contiguous(&[4]);
+        assert!(apply_slice(&l, &s![usize::MAX]).is_err());
+        assert_eq!(apply_slice(&l, &s![1..=isize::MAX]).unwrap().shape(), &[3]);
+        assert_eq!(apply_slice(&l, &s![..=usize::MAX]).unwrap().shape(), &[4]);
     }
 
     #[test]
