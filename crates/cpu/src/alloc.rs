@@ -61,16 +61,6 @@ pub fn vec_with_capacity<T>(n: usize) -> Result<Vec<T>> {
     host_vec(n)
 }
 
-/// Collects an iterator of known length `n` into a vector allocated by [`vec_with_capacity`].
-///
-/// # Errors
-/// As [`zeroed_vec`].
-pub fn collect_vec<T>(n: usize, it: impl IntoIterator<Item = T>) -> Result<Vec<T>> {
-    let mut v = host_vec(n)?;
-    v.extend(it);
-    Ok(v)
-}
-
 /// The product of `parts` (an element count), or
 /// [`Error::OutOfMemory`](cuprite_core::Error::OutOfMemory) with `requested: usize::MAX` when
 /// it overflows: a buffer of that many elements could never be allocated.
@@ -132,7 +122,6 @@ mod tests {
         assert_eq!(small, vec![false; 7]);
         assert!(zeroed_vec::<f64>(0).unwrap().is_empty());
         assert_eq!(filled_vec(3, (1u8, 2usize)).unwrap(), vec![(1, 2); 3]);
-        assert_eq!(collect_vec(4, 0..4).unwrap(), vec![0, 1, 2, 3]);
         assert!(vec_with_capacity::<u16>(9).unwrap().capacity() >= 9);
     }
 
@@ -153,7 +142,6 @@ mod tests {
         assert_eq!(requested(zeroed_vec::<c128>(1 << 60)), usize::MAX);
         assert_eq!(requested(filled_vec(1 << 41, 1.5f32)), 8 << 40);
         assert_eq!(requested(vec_with_capacity::<u64>(usize::MAX)), usize::MAX);
-        assert_eq!(requested(collect_vec(1 << 40, 0..3u64)), 8 << 40);
         // Then allocation and arithmetic work as before.
         let v = zeroed_vec::<f64>(1 << 20).unwrap();
         assert_eq!(v.len(), 1 << 20);
