@@ -21,7 +21,7 @@ impl ElementwiseOps for Cpu {
     ) -> Result<CpuBuffer<K::Out>> {
         Ok(CpuBuffer::new(gather_map(x.as_slice(), lx, |v| {
             op.apply(v)
-        })))
+        })?))
     }
 
     fn binary<T: Element, K: BinaryOp<T>>(
@@ -33,7 +33,7 @@ impl ElementwiseOps for Cpu {
         lb: &Layout,
     ) -> Result<CpuBuffer<K::Out>> {
         let n = la.size();
-        let mut out = crate::alloc::zeroed_vec::<K::Out>(n);
+        let mut out = crate::alloc::zeroed_vec::<K::Out>(n)?;
         let (sa, sb) = (a.as_slice(), b.as_slice());
         if let (Some(ca), Some(cb)) = (contiguous(sa, la), contiguous(sb, lb)) {
             par::map2(&mut out, ca, cb, |&x, &y| op.apply(x, y));
@@ -58,9 +58,9 @@ impl ElementwiseOps for Cpu {
         scalar_first: bool,
     ) -> Result<CpuBuffer<K::Out>> {
         let out = if scalar_first {
-            gather_map(a.as_slice(), la, |x| op.apply(s, x))
+            gather_map(a.as_slice(), la, |x| op.apply(s, x))?
         } else {
-            gather_map(a.as_slice(), la, |x| op.apply(x, s))
+            gather_map(a.as_slice(), la, |x| op.apply(x, s))?
         };
         Ok(CpuBuffer::new(out))
     }
@@ -72,7 +72,7 @@ impl ElementwiseOps for Cpu {
         lx: &Layout,
     ) -> Result<()> {
         let n = lx.size();
-        let d = x.make_mut();
+        let d = x.make_mut()?;
         if let Some(c) = contiguous_mut(d, lx) {
             par::update(c, |v| *v = op.apply(*v));
             return Ok(());
@@ -96,7 +96,7 @@ impl ElementwiseOps for Cpu {
     ) -> Result<()> {
         let n = la.size();
         let sb = b.as_slice();
-        let d = a.make_mut();
+        let d = a.make_mut()?;
         if let (Some(ca), Some(cb)) = (contiguous_mut(d, la), contiguous(sb, lb)) {
             par::update2(ca, cb, |x, &y| *x = op.apply(*x, y));
             return Ok(());
@@ -119,7 +119,7 @@ impl ElementwiseOps for Cpu {
         s: T,
     ) -> Result<()> {
         let n = la.size();
-        let d = a.make_mut();
+        let d = a.make_mut()?;
         if let Some(c) = contiguous_mut(d, la) {
             par::update(c, |x| *x = op.apply(*x, s));
             return Ok(());
@@ -143,7 +143,7 @@ impl ElementwiseOps for Cpu {
         lb: &Layout,
     ) -> Result<CpuBuffer<T>> {
         let n = la.size();
-        let mut out = crate::alloc::zeroed_vec::<T>(n);
+        let mut out = crate::alloc::zeroed_vec::<T>(n)?;
         let mut ov = view_mut(&mut out, &Layout::contiguous(la.shape()));
         let z = Zip::from(&mut ov)
             .and(view(cond.as_slice(), lc))

@@ -5,9 +5,11 @@
 //! contiguous lanes (the last axis) in place, strided ones gathered into a contiguous lane
 //! per task, transformed into a lane-major work buffer and transposed back.
 
+use crate::alloc::{checked_len, filled_vec, vec_with_capacity};
 use crate::buffer::CpuBuffer;
 use crate::par::PAR_MIN;
 use crate::Cpu;
+use cuprite_core::backend::check_host_alloc;
 use cuprite_core::backend::{FftLanes, FftOps};
 use cuprite_core::{DType, Error, Float, Result};
 use num_complex::Complex;
@@ -58,48 +60,63 @@ fn with_planners<R: Precision, V>(f: impl FnOnce(&mut Planners<R>) -> V) -> V {
 }
 
 /// Calls `f(state, lane_in, lane_out)` for every lane of `x` read as `[outer, n_in, inner]`
-/// and returns the outputs as `[outer, n_out, inner]`. `init` makes one state per task.
+/// and returns the outputs as `[outer, n_out, inner]`. `init` makes one state per task (its
+/// scratch buffers); the first error of `init` is the result.
 fn run_lanes<A, O, S>(
     x: &[A],
     lanes: FftLanes,
     n_in: usize,
     n_out: usize,
-    init: impl Fn() -> S + Sync + Send,
+    init: impl Fn() -> Result<S> + Sync + Send,
     f: impl Fn(&mut S, &[A], &mut [O]) + Sync + Send,
-) -> Vec<O>
+) -> Result<Vec<O>>
 where
     A: Copy + Send + Sync,
     O: Copy + Default + Send + Sync,
 {
     let count = lanes.count();
-    let mut out = vec![O::default(); count * n_out];
+    let mut out = filled_vec(checked_len(&[count, n_out])?, O::default())?;
     if count == 0 {
-        return out;
+        return Ok(out);
     }
+    // A task whose scratch cannot be allocated records the error and skips its lanes.
+    let errors = Mutex::new(None);
+    let init = || init().map_err(|e| record(&errors, e)).ok();
     let inner = lanes.inner;
     let per_task = (PAR_MIN / n_in.max(n_out)).max(1);
     if inner == 1 {
         out.par_chunks_mut(n_out)
             .zip(x[..count * n_in].par_chunks(n_in))
             .with_min_len(per_task)
-            .for_each_init(init, |s, (o, i)| f(s, i, o));
-        return out;
+            .for_each_init(init, |s, (o, i)| {
+                if let Some(s) = s {
+                    f(s, i, o)
+                }
+            });
+        return finish_oom(out, errors);
     }
     // Strided lanes: lane (b, i) is gathered, transformed into row `b * inner + i` of a
     // lane-major work buffer, and the work buffer is transposed back into `out`.
-    let mut work = vec![O::default(); count * n_out];
+    let mut work = filled_vec(count * n_out, O::default())?;
     work.par_chunks_mut(n_out)
         .enumerate()
         .with_min_len(per_task)
         .for_each_init(
-            || (init(), Vec::with_capacity(n_in)),
-            |(s, lane), (l, o)| {
+            || {
+                let lane = vec_with_capacity(n_in).map_err(|e| record(&errors, e));
+                init().zip(lane.ok())
+            },
+            |state, (l, o)| {
+                let Some((s, lane)) = state else { return };
                 let base = (l / inner) * n_in * inner + l % inner;
                 lane.clear();
                 lane.extend((0..n_in).map(|k| x[base + k * inner]));
                 f(s, lane, o);
             },
         );
+    if let Some(e) = take_error(&errors) {
+        return Err(e);
+    }
     let work = &work;
     out.par_chunks_mut(inner)
         .enumerate()
@@ -110,7 +127,26 @@ where
                 *v = work[(b * inner + i) * n_out + k];
             }
         });
-    out
+    Ok(out)
+}
+
+/// The error a task recorded, if any.
+fn take_error(slot: &Mutex<Option<Error>>) -> Option<Error> {
+    slot.lock().unwrap_or_else(|p| p.into_inner()).take()
+}
+
+/// `v`, or the error a task recorded.
+fn finish_oom<V>(v: V, slot: Mutex<Option<Error>>) -> Result<V> {
+    match slot.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        None => Ok(v),
+        Some(e) => Err(e),
+    }
+}
+
+/// Checks, before a plan of length `n` is made, that its tables and one task's scratch
+/// (about `4 n` complex numbers in all) could be allocated: planning itself aborts on failure.
+fn check_plan<R>(n: usize) -> Result<()> {
+    check_host_alloc(n, 4 * std::mem::size_of::<Complex<R>>()).map(|_| ())
 }
 
 /// Multiplies every element of `v` by `scale` (nothing when it is 1).
@@ -121,9 +157,9 @@ fn scale_all<R: Precision, V: Copy + std::ops::Mul<R, Output = V>>(v: &mut [V], 
 }
 
 /// Records the first error a parallel task met.
-fn record(slot: &Mutex<Option<String>>, e: impl std::fmt::Display) {
+fn record<E>(slot: &Mutex<Option<E>>, e: E) {
     let mut s = slot.lock().unwrap_or_else(|p| p.into_inner());
-    s.get_or_insert_with(|| e.to_string());
+    s.get_or_insert(e);
 }
 
 fn finish<V>(op: &'static str, v: V, slot: Mutex<Option<String>>) -> Result<V> {
@@ -138,8 +174,9 @@ fn c2c<R: Precision>(
     lanes: FftLanes,
     inverse: bool,
     scale: R,
-) -> Vec<Complex<R>> {
+) -> Result<Vec<Complex<R>>> {
     let n = lanes.n;
+    check_plan::<R>(n)?;
     let dir = if inverse {
         FftDirection::Inverse
     } else {
@@ -152,7 +189,7 @@ fn c2c<R: Precision>(
         lanes,
         n,
         n,
-        || vec![Complex::<R>::default(); scratch],
+        || filled_vec(scratch, Complex::<R>::default()),
         |s, i, o| {
             o.copy_from_slice(i);
             plan.process_with_scratch(o, s);
@@ -163,6 +200,7 @@ fn c2c<R: Precision>(
 
 fn r2c<R: Precision>(x: &[R], lanes: FftLanes, scale: R) -> Result<Vec<Complex<R>>> {
     let n = lanes.n;
+    check_plan::<R>(n)?;
     let plan = with_planners::<R, _>(|p| p.real.plan_fft_forward(n));
     let errors = Mutex::new(None);
     let out = run_lanes(
@@ -170,20 +208,27 @@ fn r2c<R: Precision>(x: &[R], lanes: FftLanes, scale: R) -> Result<Vec<Complex<R
         lanes,
         n,
         lanes.half(),
-        || (plan.make_input_vec(), plan.make_scratch_vec()),
+        || {
+            let input = filled_vec(n, R::zero())?;
+            Ok((
+                input,
+                filled_vec(plan.get_scratch_len(), Complex::default())?,
+            ))
+        },
         |(input, scratch), i, o| {
             input.copy_from_slice(i);
             match plan.process_with_scratch(input, o, scratch) {
                 Ok(()) => scale_all(o, scale),
-                Err(e) => record(&errors, e),
+                Err(e) => record(&errors, e.to_string()),
             }
         },
-    );
+    )?;
     finish("rfft", out, errors)
 }
 
 fn c2r<R: Precision>(x: &[Complex<R>], lanes: FftLanes, scale: R) -> Result<Vec<R>> {
     let n = lanes.n;
+    check_plan::<R>(n)?;
     let plan = with_planners::<R, _>(|p| p.real.plan_fft_inverse(n));
     let errors = Mutex::new(None);
     let half = lanes.half();
@@ -192,7 +237,13 @@ fn c2r<R: Precision>(x: &[Complex<R>], lanes: FftLanes, scale: R) -> Result<Vec<
         lanes,
         half,
         n,
-        || (plan.make_input_vec(), plan.make_scratch_vec()),
+        || {
+            let input = filled_vec(half, Complex::default())?;
+            Ok((
+                input,
+                filled_vec(plan.get_scratch_len(), Complex::default())?,
+            ))
+        },
         |(input, scratch), i, o| {
             input.copy_from_slice(i);
             // Zero by contract already; realfft rejects nonzero ones, so make sure.
@@ -202,10 +253,10 @@ fn c2r<R: Precision>(x: &[Complex<R>], lanes: FftLanes, scale: R) -> Result<Vec<
             }
             match plan.process_with_scratch(input, o, scratch) {
                 Ok(()) => scale_all(o, scale),
-                Err(e) => record(&errors, e),
+                Err(e) => record(&errors, e.to_string()),
             }
         },
-    );
+    )?;
     finish("irfft", out, errors)
 }
 
@@ -263,7 +314,7 @@ impl FftOps for Cpu {
         const OP: &str = "fft";
         by_precision!(F, OP, |R| {
             let x = as_type::<F::Complex, Complex<R>>(OP, x)?;
-            let out = c2c::<R>(x.as_slice(), lanes, inverse, scale.to_f64_lossy() as R);
+            let out = c2c::<R>(x.as_slice(), lanes, inverse, scale.to_f64_lossy() as R)?;
             into_type(OP, out)
         })
     }
@@ -326,7 +377,7 @@ mod tests {
             .map(|i| Complex::new((i as f64 * 0.7).sin(), (i as f64 * 0.3).cos()))
             .collect();
         let lanes = FftLanes { outer, n, inner };
-        let got = c2c::<f64>(&x, lanes, false, 0.5);
+        let got = c2c::<f64>(&x, lanes, false, 0.5).unwrap();
         for b in 0..outer {
             for i in 0..inner {
                 let lane: Vec<_> = (0..n).map(|k| x[(b * n + k) * inner + i]).collect();
@@ -365,7 +416,7 @@ mod tests {
             n: 4,
             inner: 3,
         };
-        assert!(c2c::<f32>(&[], lanes, true, 1.0).is_empty());
+        assert!(c2c::<f32>(&[], lanes, true, 1.0).unwrap().is_empty());
         assert!(r2c::<f32>(&[], lanes, 1.0).unwrap().is_empty());
     }
 }

@@ -7,7 +7,7 @@
 //! split over rayon; the scatter runs one lane (one line along the axis) per task, so writes
 //! from different tasks never meet and, within a lane, the last duplicate index wins as in NumPy.
 
-use crate::alloc::zeroed_vec;
+use crate::alloc::{checked_len, vec_with_capacity, zeroed_vec};
 use crate::memory::gather_map;
 use crate::par::{CHUNK, PAR_MIN};
 use crate::view::{contiguous, view, view_mut};
@@ -19,16 +19,16 @@ use rayon::prelude::*;
 use std::borrow::Cow;
 
 /// Buffer offsets (relative to 0) of every index of `shape`/`strides`, in C order.
-fn offset_table(shape: &[usize], strides: &[isize], base: isize) -> Vec<isize> {
+fn offset_table(shape: &[usize], strides: &[isize], base: isize) -> Result<Vec<isize>> {
     let mut out = vec![base];
     for (&d, &s) in shape.iter().zip(strides) {
-        let mut next = Vec::with_capacity(out.len() * d);
+        let mut next = vec_with_capacity(checked_len(&[out.len(), d])?)?;
         for &o in &out {
             next.extend((0..d as isize).map(|i| o + i * s));
         }
         out = next;
     }
-    out
+    Ok(out)
 }
 
 /// True when the table is `0, 1, 2, ...` relative to its first entry (a unit-stride run).
@@ -40,11 +40,11 @@ fn is_unit_run(table: &[isize]) -> bool {
 }
 
 /// The indices in C order: borrowed when their layout is one contiguous run, else gathered.
-fn indices_c_order<'a>(idx: &'a CpuBuffer<i64>, li: &Layout) -> Cow<'a, [i64]> {
-    match contiguous(idx.as_slice(), li) {
+fn indices_c_order<'a>(idx: &'a CpuBuffer<i64>, li: &Layout) -> Result<Cow<'a, [i64]>> {
+    Ok(match contiguous(idx.as_slice(), li) {
         Some(s) => Cow::Borrowed(s),
-        None => Cow::Owned(gather_map(idx.as_slice(), li, |i| i)),
-    }
+        None => Cow::Owned(gather_map(idx.as_slice(), li, |i| i)?),
+    })
 }
 
 /// Checks the indices against an axis of `size`: the first index outside `-size..size` is an
@@ -56,7 +56,7 @@ fn checked_indices<'a>(
     axis: usize,
     size: usize,
 ) -> Result<Cow<'a, [i64]>> {
-    let raw = indices_c_order(idx, li);
+    let raw = indices_c_order(idx, li)?;
     let n = size as i64;
     let bad = |&i: &i64| i < -n || i >= n;
     let first_bad = if raw.len() >= PAR_MIN {
@@ -110,17 +110,17 @@ struct Split {
     unit_post: bool,
 }
 
-fn split(lx: &Layout, axis: usize) -> Split {
+fn split(lx: &Layout, axis: usize) -> Result<Split> {
     let (sh, st) = (lx.shape(), lx.strides());
-    let pre = offset_table(&sh[..axis], &st[..axis], lx.offset() as isize);
-    let post = offset_table(&sh[axis + 1..], &st[axis + 1..], 0);
+    let pre = offset_table(&sh[..axis], &st[..axis], lx.offset() as isize)?;
+    let post = offset_table(&sh[axis + 1..], &st[axis + 1..], 0)?;
     let unit_post = is_unit_run(&post);
-    Split {
+    Ok(Split {
         pre,
         post,
         stride: st[axis],
         unit_post,
-    }
+    })
 }
 
 impl IndexOps for Cpu {
@@ -135,9 +135,9 @@ impl IndexOps for Cpu {
         let n = lx.shape()[axis];
         let idx = checked_indices("take", idx, li, axis, n)?;
         let n = n as i64;
-        let s = split(lx, axis);
+        let s = split(lx, axis)?;
         let (m, post) = (idx.len(), s.post.len());
-        let mut out = zeroed_vec::<T>(s.pre.len() * m * post);
+        let mut out = zeroed_vec::<T>(checked_len(&[s.pre.len(), m, post])?)?;
         let src = x.as_slice();
         for_rows(&mut out, post, |r0, rows| {
             // Row r of the output is (p, j) = (r / m, r % m); walk it without dividing.
@@ -176,10 +176,10 @@ impl IndexOps for Cpu {
         let n = lx.shape()[axis];
         let idx = checked_indices("take_along_axis", idx, li, axis, n)?;
         let n = n as i64;
-        let s = split(lx, axis);
+        let s = split(lx, axis)?;
         let m = li.shape()[axis];
         let post = s.post.len();
-        let mut out = zeroed_vec::<T>(idx.len());
+        let mut out = zeroed_vec::<T>(idx.len())?;
         let src = x.as_slice();
         for_rows(&mut out, post, |r0, rows| {
             let (mut p, mut j) = (r0 / m, r0 % m);
@@ -233,7 +233,7 @@ impl IndexOps for Cpu {
         let iv = ArrayViewD::from_shape(IxDyn(li.shape()), &idx[..])
             .map_err(|e| Error::invalid("scatter", e.to_string()))?;
         let vv = view(values.as_slice(), lv);
-        let mut dv = view_mut(dst.make_mut(), ld);
+        let mut dv = view_mut(dst.make_mut()?, ld);
         let z = Zip::from(dv.lanes_mut(Axis(axis)))
             .and(iv.lanes(Axis(axis)))
             .and(vv.lanes(Axis(axis)));
@@ -270,10 +270,16 @@ mod tests {
 
     #[test]
     fn offset_tables_follow_strides() {
-        assert_eq!(offset_table(&[2, 3], &[3, 1], 0), vec![0, 1, 2, 3, 4, 5]);
-        assert_eq!(offset_table(&[2, 2], &[-1, 4], 1), vec![1, 5, 0, 4]);
-        assert_eq!(offset_table(&[], &[], 7), vec![7]);
-        assert!(offset_table(&[0, 3], &[3, 1], 0).is_empty());
+        assert_eq!(
+            offset_table(&[2, 3], &[3, 1], 0).unwrap(),
+            vec![0, 1, 2, 3, 4, 5]
+        );
+        assert_eq!(
+            offset_table(&[2, 2], &[-1, 4], 1).unwrap(),
+            vec![1, 5, 0, 4]
+        );
+        assert_eq!(offset_table(&[], &[], 7).unwrap(), vec![7]);
+        assert!(offset_table(&[0, 3], &[3, 1], 0).unwrap().is_empty());
         assert!(is_unit_run(&[4, 5, 6]));
         assert!(!is_unit_run(&[0, 2]));
     }

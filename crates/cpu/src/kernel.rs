@@ -30,7 +30,7 @@ macro_rules! cpu_map_kernel {
                 {
                     let first = cpu_map_kernel!(@first $($l),+);
                     let n = first.size();
-                    let mut out = crate::alloc::zeroed_vec::<R>(n);
+                    let mut out = crate::alloc::zeroed_vec::<R>(n)?;
                     if let ($(Some($c),)+) = ($(contiguous($a.as_slice(), $l),)+) {
                         let body = |start: usize, o: &mut [R]| {
                             $(let $c = &$c[start..start + o.len()];)+

@@ -3,6 +3,7 @@
 //! per chunk, then each chunk writes its own run of the output); strided ones run through
 //! ndarray views in C order.
 
+use crate::alloc::{checked_len, filled_vec, zeroed_vec};
 use crate::par;
 use crate::view::{contiguous, contiguous_mut, view, view_mut};
 use crate::{buffer::CpuBuffer, Cpu};
@@ -27,20 +28,20 @@ fn compact<A: Sync, O: Copy + Default + Send + Sync>(
     keep: &[A],
     pred: impl Fn(&A) -> bool + Sync,
     emit: impl Fn(usize) -> O + Sync,
-) -> Vec<O> {
+) -> Result<Vec<O>> {
     if keep.len() < par::PAR_MIN {
-        return keep
+        return Ok(keep
             .iter()
             .enumerate()
             .filter(|(_, k)| pred(k))
             .map(|(i, _)| emit(i))
-            .collect();
+            .collect());
     }
     let counts: Vec<usize> = keep
         .par_chunks(par::CHUNK)
         .map(|c| c.iter().filter(|k| pred(k)).count())
         .collect();
-    let mut out = vec![O::default(); counts.iter().sum()];
+    let mut out = filled_vec(counts.iter().sum(), O::default())?;
     let runs = split_runs(&mut out, &counts);
     keep.par_chunks(par::CHUNK)
         .zip(runs)
@@ -56,19 +57,19 @@ fn compact<A: Sync, O: Copy + Default + Send + Sync>(
                 }
             }
         });
-    out
+    Ok(out)
 }
 
 /// Flat C-order positions of the truthy elements of a view.
-fn truthy_positions<T: Element>(data: &[T], lx: &Layout) -> Vec<usize> {
+fn truthy_positions<T: Element>(data: &[T], lx: &Layout) -> Result<Vec<usize>> {
     match contiguous(data, lx) {
         Some(c) => compact(c, |x: &T| x.is_truthy(), |i| i),
-        None => view(data, lx)
+        None => Ok(view(data, lx)
             .iter()
             .enumerate()
             .filter(|(_, x)| x.is_truthy())
             .map(|(i, _)| i)
-            .collect(),
+            .collect()),
     }
 }
 
@@ -82,7 +83,7 @@ impl MaskOps for Cpu {
     ) -> Result<(CpuBuffer<T>, usize)> {
         let (xs, ms) = (x.as_slice(), mask.as_slice());
         let out = match (contiguous(xs, lx), contiguous(ms, lm)) {
-            (Some(xc), Some(mc)) => compact(mc, |&m: &bool| m, |i| xc[i]),
+            (Some(xc), Some(mc)) => compact(mc, |&m: &bool| m, |i| xc[i])?,
             _ => {
                 // Logical (C-order) iteration: `Zip` may visit in memory order instead.
                 view(xs, lx)
@@ -102,10 +103,10 @@ impl MaskOps for Cpu {
         x: &CpuBuffer<T>,
         lx: &Layout,
     ) -> Result<(CpuBuffer<i64>, usize)> {
-        let pos = truthy_positions(x.as_slice(), lx);
+        let pos = truthy_positions(x.as_slice(), lx)?;
         let ndim = lx.ndim();
         let shape = lx.shape();
-        let mut out = vec![0i64; pos.len() * ndim];
+        let mut out = zeroed_vec::<i64>(checked_len(&[pos.len(), ndim])?)?;
         if ndim > 0 {
             let unravel = |row: &mut [i64], &p: &usize| {
                 let mut rem = p;
@@ -149,7 +150,7 @@ impl MaskOps for Cpu {
         values: &CpuBuffer<T>,
         lv: &Layout,
     ) -> Result<()> {
-        let vals = crate::sort::c_order(values.as_slice(), lv);
+        let vals = crate::sort::c_order(values.as_slice(), lv)?;
         let ms = mask.as_slice();
         let single = vals.len() == 1;
         let need = self.count_nonzero(mask, lm)?;
@@ -168,7 +169,7 @@ impl MaskOps for Cpu {
             return Ok(());
         }
         let value_at = |k: usize| if single { vals[0] } else { vals[k] };
-        let d = dst.make_mut();
+        let d = dst.make_mut()?;
         if let (Some(dc), Some(mc)) = (contiguous_mut(d, ld), contiguous(ms, lm)) {
             if dc.len() < par::PAR_MIN {
                 let mut k = 0;

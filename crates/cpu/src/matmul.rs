@@ -259,7 +259,7 @@ fn batched<T: Numeric>(
 ) -> Result<Vec<T>> {
     let (batch, m, k, n) = check(la, lb, a.len(), b.len())?;
     let count: usize = batch.iter().product();
-    let mut out = vec![T::ZERO; count * m * n];
+    let mut out = crate::alloc::zeroed_vec(crate::alloc::checked_len(&[count, m, n])?)?;
     if out.is_empty() || k == 0 {
         return Ok(out);
     }

@@ -18,9 +18,9 @@ pub(crate) fn gather_map<T: Element, O: Element>(
     data: &[T],
     layout: &Layout,
     f: impl Fn(T) -> O + Sync + Send,
-) -> Vec<O> {
+) -> Result<Vec<O>> {
     let n = layout.size();
-    let mut out = crate::alloc::zeroed_vec::<O>(n);
+    let mut out = crate::alloc::zeroed_vec::<O>(n)?;
     if let Some(src) = contiguous(data, layout) {
         par::map1(&mut out, src, |&x| f(x));
     } else if let Some(t) = transpose::as_transposed(layout) {
@@ -35,7 +35,7 @@ pub(crate) fn gather_map<T: Element, O: Element>(
             z.for_each(|o, &x| *o = f(x));
         }
     }
-    out
+    Ok(out)
 }
 
 impl BackendBase for Cpu {
@@ -55,7 +55,7 @@ impl BackendBase for Cpu {
 
     fn full<T: Element>(&self, len: usize, value: T) -> Result<CpuBuffer<T>> {
         // Zero pages first (free until touched), then a parallel fill when not zero.
-        let mut v = crate::alloc::zeroed_vec::<T>(len);
+        let mut v = crate::alloc::zeroed_vec::<T>(len)?;
         if !crate::alloc::is_zero_bits(&value) {
             par::update(&mut v, |x| *x = value);
         }
@@ -67,11 +67,11 @@ impl BackendBase for Cpu {
     }
 
     fn to_vec<T: Element>(&self, buf: &CpuBuffer<T>, layout: &Layout) -> Result<Vec<T>> {
-        Ok(gather_map(buf.as_slice(), layout, |x| x))
+        gather_map(buf.as_slice(), layout, |x| x)
     }
 
     fn copy<T: Element>(&self, buf: &CpuBuffer<T>, layout: &Layout) -> Result<CpuBuffer<T>> {
-        Ok(CpuBuffer::new(gather_map(buf.as_slice(), layout, |x| x)))
+        Ok(CpuBuffer::new(gather_map(buf.as_slice(), layout, |x| x)?))
     }
 
     fn assign<T: Element>(
@@ -83,7 +83,7 @@ impl BackendBase for Cpu {
     ) -> Result<()> {
         let n = dst_layout.size();
         let s = src.as_slice();
-        let d = dst.make_mut();
+        let d = dst.make_mut()?;
         if let (Some(dc), Some(sc)) = (contiguous_mut(d, dst_layout), contiguous(s, src_layout)) {
             par::update2(dc, sc, |o, &x| *o = x);
             return Ok(());
@@ -101,7 +101,7 @@ impl BackendBase for Cpu {
 
     fn fill<T: Element>(&self, dst: &mut CpuBuffer<T>, layout: &Layout, value: T) -> Result<()> {
         let n = layout.size();
-        let d = dst.make_mut();
+        let d = dst.make_mut()?;
         if let Some(dc) = contiguous_mut(d, layout) {
             par::update(dc, |o| *o = value);
             return Ok(());
@@ -116,8 +116,7 @@ impl BackendBase for Cpu {
     }
 
     fn make_unique<T: Element>(&self, buf: &mut CpuBuffer<T>) -> Result<()> {
-        buf.make_mut();
-        Ok(())
+        buf.try_make_unique()
     }
 
     fn cast<T: Element, U: Element>(
@@ -127,11 +126,11 @@ impl BackendBase for Cpu {
     ) -> Result<CpuBuffer<U>> {
         Ok(CpuBuffer::new(gather_map(buf.as_slice(), layout, |x| {
             x.cast::<U>()
-        })))
+        })?))
     }
 
     fn arange<T: Numeric>(&self, n: usize, start: T, step: T) -> Result<CpuBuffer<T>> {
-        let mut out = crate::alloc::zeroed_vec::<T>(n);
+        let mut out = crate::alloc::zeroed_vec::<T>(n)?;
         out.par_chunks_mut(par::CHUNK)
             .enumerate()
             .for_each(|(c, chunk)| {

@@ -55,13 +55,13 @@ impl RandomOps for Cpu {
         low: T,
         high: T,
     ) -> Result<CpuBuffer<T>> {
-        let mut out = vec![T::ZERO; n];
+        let mut out = crate::alloc::zeroed_vec::<T>(n)?;
         fill_chunks(&mut out, |i, o| unit_chunk(d, i, o, low, high));
         Ok(CpuBuffer::new(out))
     }
 
     fn random_float<T: Float>(&self, n: usize, d: &Draw, dist: FloatDist) -> Result<CpuBuffer<T>> {
-        let mut out = vec![T::ZERO; n];
+        let mut out = crate::alloc::zeroed_vec::<T>(n)?;
         fill_chunks(&mut out, |i, o| {
             for (j, v) in o.iter_mut().enumerate() {
                 *v = T::from_f64(dist.sample(d, (i + j) as u64));
@@ -82,7 +82,7 @@ impl RandomOps for Cpu {
                 })
             }
         };
-        let mut out = vec![T::ZERO; n];
+        let mut out = crate::alloc::zeroed_vec::<T>(n)?;
         fill_chunks(&mut out, |i, o| {
             for (j, v) in o.iter_mut().enumerate() {
                 *v = narrow(dist.sample(d, (i + j) as u64));

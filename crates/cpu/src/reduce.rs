@@ -19,6 +19,7 @@
 //! lanes (`inner == 1`) or rows of `inner` elements at once, in parallel over independent
 //! lanes.
 
+use crate::alloc::{filled_vec, zeroed_vec};
 use crate::buffer::CpuBuffer;
 use crate::memory::gather_map;
 use crate::par::{CHUNK, PAR_MIN};
@@ -339,11 +340,11 @@ fn reduce_per_output<T: Element, K: ReduceOp<T>>(
     red: &Dims,
     base: isize,
     count: usize,
-) -> Vec<K::Out> {
+) -> Result<Vec<K::Out>> {
     let n_out = kept.size();
     let rsize = red.size();
     let (outer, len, stride) = red.split_last();
-    let mut out = vec![K::Out::ZERO; n_out];
+    let mut out = zeroed_vec::<K::Out>(n_out)?;
     let many_outputs = n_out >= 2 * threads() || rsize < PAR_MIN;
     if !many_outputs {
         for (p, o) in out.iter_mut().enumerate() {
@@ -353,7 +354,7 @@ fn reduce_per_output<T: Element, K: ReduceOp<T>>(
                 count,
             );
         }
-        return out;
+        return Ok(out);
     }
     let body = |first: usize, chunk: &mut [K::Out]| {
         let mut idx = Vec::new();
@@ -378,7 +379,7 @@ fn reduce_per_output<T: Element, K: ReduceOp<T>>(
             .enumerate()
             .for_each(|(c, chunk)| body(c * per, chunk));
     }
-    out
+    Ok(out)
 }
 
 /// Folds the rows at the reduced positions `start..start + cnt` (from `off`) into `acc`
@@ -426,11 +427,11 @@ fn reduce_rows<T: Element, K: ReduceOp<T>>(
     red: &Dims,
     base: isize,
     count: usize,
-) -> Vec<K::Out> {
+) -> Result<Vec<K::Out>> {
     let (outer, m, sv) = kept.split_last();
     let n_outer = outer.size();
     let rsize = red.size();
-    let mut out = vec![K::Out::ZERO; n_outer * m];
+    let mut out = zeroed_vec::<K::Out>(n_outer * m)?;
     let whole = |o: usize, chunk: &mut [K::Out]| {
         let mut idx = Vec::new();
         let mut acc = vec![op.init(); m];
@@ -488,7 +489,7 @@ fn reduce_rows<T: Element, K: ReduceOp<T>>(
             }
         }
     }
-    out
+    Ok(out)
 }
 
 /// The reduction of `axes` of the view `lx` of `data` (see the module docs).
@@ -497,7 +498,7 @@ pub(crate) fn reduce_view<T: Element, K: ReduceOp<T>>(
     data: &[T],
     lx: &Layout,
     axes: &[usize],
-) -> Vec<K::Out> {
+) -> Result<Vec<K::Out>> {
     let count: usize = axes.iter().map(|&a| lx.shape()[a]).product();
     let n_out: usize = lx
         .shape()
@@ -507,10 +508,10 @@ pub(crate) fn reduce_view<T: Element, K: ReduceOp<T>>(
         .map(|(_, &d)| d)
         .product();
     if lx.size() == 0 {
-        return vec![op.finish(op.init(), count); n_out];
+        return filled_vec(n_out, op.finish(op.init(), count));
     }
     if let (Some(xs), true) = (contiguous(data, lx), n_out == 1) {
-        return vec![op.finish(reduce_slice(op, xs), count)];
+        return Ok(vec![op.finish(reduce_slice(op, xs), count)]);
     }
     let (kept, red, base) = plan(lx, axes);
     if red.shape.is_empty() {
@@ -523,10 +524,10 @@ pub(crate) fn reduce_view<T: Element, K: ReduceOp<T>>(
     }
     if kept.shape.is_empty() {
         let (outer, len, stride) = red.split_last();
-        return vec![op.finish(
+        return Ok(vec![op.finish(
             fold_positions_par(op, data, base, &outer, len, stride),
             count,
-        )];
+        )]);
     }
     let kept_inner = kept.strides.last().map_or(isize::MAX, |s| s.abs());
     let red_inner = *red.strides.last().unwrap_or(&isize::MAX);
@@ -545,7 +546,7 @@ impl ReduceOps for Cpu {
         lx: &Layout,
         axes: &[usize],
     ) -> Result<CpuBuffer<K::Out>> {
-        Ok(CpuBuffer::new(reduce_view(&op, x.as_slice(), lx, axes)))
+        Ok(CpuBuffer::new(reduce_view(&op, x.as_slice(), lx, axes)?))
     }
 
     fn arg_reduce<T: Element>(
@@ -556,12 +557,12 @@ impl ReduceOps for Cpu {
         axis: usize,
     ) -> Result<CpuBuffer<i64>> {
         let (outer, n, inner) = split_around(lx.shape(), axis);
-        let mut out = vec![0i64; outer * inner];
+        let mut out = zeroed_vec::<i64>(outer * inner)?;
         if out.is_empty() || n == 0 {
             return Ok(CpuBuffer::new(out));
         }
         let mut copy = Vec::new();
-        let xs = contiguous_data(x.as_slice(), lx, &mut copy);
+        let xs = contiguous_data(x.as_slice(), lx, &mut copy)?;
         let par = lx.size() >= PAR_MIN;
         if inner == 1 {
             if par && outer >= 2 * threads() {
@@ -607,12 +608,12 @@ impl ReduceOps for Cpu {
     ) -> Result<CpuBuffer<K::Out>> {
         let (outer, n, inner) = split_around(lx.shape(), axis);
         let total = lx.size();
-        let mut out = vec![K::Out::ZERO; total];
+        let mut out = zeroed_vec::<K::Out>(total)?;
         if total == 0 {
             return Ok(CpuBuffer::new(out));
         }
         let mut copy = Vec::new();
-        let xs = contiguous_data(x.as_slice(), lx, &mut copy);
+        let xs = contiguous_data(x.as_slice(), lx, &mut copy)?;
         let block = n * inner;
         if total >= PAR_MIN && outer >= 2 {
             let per = CHUNK.div_ceil(block).max(1);
@@ -688,7 +689,7 @@ mod tests {
         ];
         for l in &views {
             for axes in axes_sets {
-                let got = reduce_view(&Sum, &data, l, axes);
+                let got = reduce_view(&Sum, &data, l, axes).unwrap();
                 assert_eq!(got, naive_sum(&data, l, axes), "{l:?} {axes:?}");
             }
         }
@@ -699,9 +700,9 @@ mod tests {
         let mut data = vec![1.0f64; 100_000];
         data[77_777] = f64::NAN;
         let l = Layout::contiguous(&[100_000]);
-        assert!(reduce_view(&Max, &data, &l, &[0])[0].is_nan());
+        assert!(reduce_view(&Max, &data, &l, &[0]).unwrap()[0].is_nan());
         let l2 = Layout::contiguous(&[1000, 100]);
-        let m = reduce_view(&Max, &data, &l2, &[0]);
+        let m = reduce_view(&Max, &data, &l2, &[0]).unwrap();
         assert!(m[77].is_nan() && m[76] == 1.0);
     }
 

@@ -4,6 +4,7 @@
 //! NaNs made one largest key, `-0.0` made `0.0`), so every comparison is one integer compare;
 //! complex lanes compare with [`Element::sort_cmp`]. Lanes run in parallel over rayon.
 
+use crate::alloc::{checked_len, filled_vec, zeroed_vec};
 use crate::memory::gather_map;
 use crate::par;
 use crate::view::contiguous;
@@ -167,7 +168,7 @@ fn select_lanes<T: Element, K: Copy + Default + Send + Sync>(
     key: impl Fn(T) -> K + Sync + Send,
     unkey: impl Fn(K) -> T + Sync + Send,
     cmp: impl Fn(&K, &K) -> Ordering + Copy + Sync + Send,
-) {
+) -> Result<()> {
     let m = kth.len();
     let lane = |s: &[T], o: &mut [T], keys: &mut Vec<K>, vals: &mut Vec<K>| {
         keys.clear();
@@ -181,9 +182,9 @@ fn select_lanes<T: Element, K: Copy + Default + Send + Sync>(
     };
     if src.len() == len {
         // One lane: the keys are made in parallel, the selection is sequential.
-        let mut keys = vec![K::default(); len];
+        let mut keys = filled_vec(len, K::default())?;
         par::map1(&mut keys, src, |&x| key(x));
-        let mut vals = vec![K::default(); m];
+        let mut vals = filled_vec(m, K::default())?;
         multi_select(&mut keys, 0, kth, &mut vals, cmp);
         for (o, &v) in out.iter_mut().zip(&vals) {
             *o = unkey(v);
@@ -202,6 +203,7 @@ fn select_lanes<T: Element, K: Copy + Default + Send + Sync>(
                 |(keys, vals), (s, o)| lane(s, o, keys, vals),
             );
     }
+    Ok(())
 }
 
 impl SelectOps for Cpu {
@@ -217,15 +219,15 @@ impl SelectOps for Cpu {
         let m = kth.len();
         if n == 0 || m == 0 || len == 0 {
             let lanes = n.checked_div(len).unwrap_or(0);
-            return Ok(CpuBuffer::new(vec![T::ZERO; m * lanes]));
+            return Ok(CpuBuffer::new(zeroed_vec(checked_len(&[m, lanes])?)?));
         }
         let lanes = n / len;
         let last = lx.axes_to_end(&[axis]);
         let src: Cow<[T]> = match contiguous(x.as_slice(), &last) {
             Some(s) => Cow::Borrowed(s),
-            None => Cow::Owned(gather_map(x.as_slice(), &last, |v| v)),
+            None => Cow::Owned(gather_map(x.as_slice(), &last, |v| v)?),
         };
-        let mut per_lane = vec![T::ZERO; lanes * m];
+        let mut per_lane = zeroed_vec(checked_len(&[lanes, m])?)?;
         match T::DTYPE {
             DType::F64 | DType::I64 => select_lanes(
                 &src,
@@ -235,7 +237,7 @@ impl SelectOps for Cpu {
                 key64::<T>,
                 unkey64::<T>,
                 u64::cmp,
-            ),
+            )?,
             DType::F32 | DType::I32 | DType::U8 | DType::Bool => select_lanes(
                 &src,
                 len,
@@ -244,16 +246,16 @@ impl SelectOps for Cpu {
                 key32::<T>,
                 unkey32::<T>,
                 u32::cmp,
-            ),
+            )?,
             DType::C64 | DType::C128 => {
-                select_lanes(&src, len, kth, &mut per_lane, |v| v, |v| v, T::sort_cmp)
+                select_lanes(&src, len, kth, &mut per_lane, |v| v, |v| v, T::sort_cmp)?
             }
         }
         if m == 1 {
             return Ok(CpuBuffer::new(per_lane));
         }
         // Lane-major to position-major: out[j * lanes + l] = per_lane[l * m + j].
-        let mut out = vec![T::ZERO; lanes * m];
+        let mut out = zeroed_vec(lanes * m)?;
         for (j, row) in out.chunks_mut(lanes).enumerate() {
             for (l, o) in row.iter_mut().enumerate() {
                 *o = per_lane[l * m + j];

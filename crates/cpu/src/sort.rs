@@ -7,6 +7,7 @@
 #[path = "radix.rs"]
 mod radix;
 
+use crate::alloc::{filled_vec, vec_with_capacity, zeroed_vec};
 use crate::memory::gather_map;
 use crate::par;
 use crate::view::contiguous;
@@ -22,43 +23,44 @@ use std::borrow::Cow;
 use std::cmp::Ordering;
 
 /// The elements of a view in C order: the buffer itself when contiguous, else a copy.
-pub(crate) fn c_order<'a, T: Element>(data: &'a [T], layout: &Layout) -> Cow<'a, [T]> {
-    match contiguous(data, layout) {
+pub(crate) fn c_order<'a, T: Element>(data: &'a [T], layout: &Layout) -> Result<Cow<'a, [T]>> {
+    Ok(match contiguous(data, layout) {
         Some(s) => Cow::Borrowed(s),
-        None => Cow::Owned(gather_map(data, layout, |x| x)),
-    }
+        None => Cow::Owned(gather_map(data, layout, |x| x)?),
+    })
 }
 
 /// Runs `f(src_lane, out_lane)` on every lane of the view along `axis` and returns the
-/// outputs as a C-contiguous vector of the view's shape.
+/// outputs as a C-contiguous vector of the view's shape. The first error of `f` (a scratch
+/// buffer it could not allocate) is the result.
 fn lanes_map<T: Element, O: Element>(
     data: &[T],
     lx: &Layout,
     axis: usize,
-    f: impl Fn(&[T], &mut [O]) + Sync + Send,
-) -> Vec<O> {
+    f: impl Fn(&[T], &mut [O]) -> Result<()> + Sync + Send,
+) -> Result<Vec<O>> {
     let n = lx.size();
     if n == 0 {
-        return Vec::new();
+        return Ok(Vec::new());
     }
     let ndim = lx.ndim();
     let len = lx.shape()[axis];
     let last = lx.axes_to_end(&[axis]);
-    let src = c_order(data, &last);
-    let mut work = vec![O::ZERO; n];
+    let src = c_order(data, &last)?;
+    let mut work = filled_vec(n, O::ZERO)?;
     advise_huge_pages(&mut work);
     if n < par::PAR_MIN || n == len {
         work.chunks_mut(len)
             .zip(src.chunks(len))
-            .for_each(|(o, s)| f(s, o));
+            .try_for_each(|(o, s)| f(s, o))?;
     } else {
         work.par_chunks_mut(len)
             .zip(src.par_chunks(len))
             .with_min_len((par::PAR_MIN / len).max(1))
-            .for_each(|(o, s)| f(s, o));
+            .try_for_each(|(o, s)| f(s, o))?;
     }
     if axis == ndim - 1 {
-        return work;
+        return Ok(work);
     }
     // `work` holds the lanes axis-last; view it in the original axis order and copy.
     let ws = c_strides(last.shape());
@@ -104,11 +106,11 @@ fn key_bits<T: Element>() -> Option<u32> {
 }
 
 /// Stable sort of one lane `src` into `out`.
-fn sort_lane<T: Element>(src: &[T], out: &mut [T]) {
+fn sort_lane<T: Element>(src: &[T], out: &mut [T]) -> Result<()> {
     let n = src.len();
     match key_bits::<T>() {
         Some(bits) if n >= RADIX_MIN => {
-            let mut scratch = vec![T::ZERO; n];
+            let mut scratch = filled_vec(n, T::ZERO)?;
             if bits == 64 {
                 radix_sort(src, out, &mut scratch, key64::<T>);
             } else {
@@ -120,6 +122,7 @@ fn sort_lane<T: Element>(src: &[T], out: &mut [T]) {
             out.sort_by(T::sort_cmp);
         }
     }
+    Ok(())
 }
 
 /// Stable radix argsort of one lane by `(key, position)` pairs.
@@ -127,35 +130,37 @@ fn argsort_pairs<T: Element, K: RadixKey + Default>(
     src: &[T],
     out: &mut [i64],
     key: impl Fn(&T) -> K + Sync,
-) {
+) -> Result<()> {
     let n = src.len();
-    let mut pairs: Vec<(K, u32)> = Vec::with_capacity(n);
+    let mut pairs: Vec<(K, u32)> = vec_with_capacity(n)?;
     src.par_iter()
         .with_min_len(par::CHUNK)
         .enumerate()
         .map(|(i, x)| (key(x), i as u32))
         .collect_into_vec(&mut pairs);
-    let mut sorted = vec![(K::default(), 0u32); n];
-    let mut scratch = vec![(K::default(), 0u32); n];
+    let mut sorted = filled_vec(n, (K::default(), 0u32))?;
+    let mut scratch = filled_vec(n, (K::default(), 0u32))?;
     radix_sort(&pairs, &mut sorted, &mut scratch, |p| p.0);
     drop(scratch);
     par::map1(out, &sorted, |p| p.1 as i64);
+    Ok(())
 }
 
 /// Stable argsort of one lane `src` into `out` (indices along the lane).
-fn argsort_lane<T: Element>(src: &[T], out: &mut [i64]) {
+fn argsort_lane<T: Element>(src: &[T], out: &mut [i64]) -> Result<()> {
     let n = src.len();
     match key_bits::<T>() {
         Some(bits) if n >= RADIX_MIN && n <= u32::MAX as usize => {
             if bits == 64 {
-                argsort_pairs(src, out, key64::<T>);
+                argsort_pairs(src, out, key64::<T>)
             } else {
-                argsort_pairs(src, out, key32::<T>);
+                argsort_pairs(src, out, key32::<T>)
             }
         }
         _ => {
             out.iter_mut().enumerate().for_each(|(i, o)| *o = i as i64);
             out.sort_by(|&a, &b| src[a as usize].sort_cmp(&src[b as usize]));
+            Ok(())
         }
     }
 }
@@ -167,7 +172,7 @@ impl SortOps for Cpu {
             lx,
             axis,
             sort_lane::<T>,
-        )))
+        )?))
     }
 
     fn argsort<T: Element>(
@@ -181,7 +186,7 @@ impl SortOps for Cpu {
             lx,
             axis,
             argsort_lane::<T>,
-        )))
+        )?))
     }
 
     fn partition<T: Element>(
@@ -198,8 +203,9 @@ impl SortOps for Cpu {
             |s: &[T], o: &mut [T]| {
                 o.copy_from_slice(s);
                 o.select_nth_unstable_by(kth, T::sort_cmp);
+                Ok(())
             },
-        )))
+        )?))
     }
 
     fn argpartition<T: Element>(
@@ -216,8 +222,9 @@ impl SortOps for Cpu {
             |s: &[T], o: &mut [i64]| {
                 o.iter_mut().enumerate().for_each(|(i, v)| *v = i as i64);
                 o.select_nth_unstable_by(kth, |&a, &b| s[a as usize].sort_cmp(&s[b as usize]));
+                Ok(())
             },
-        )))
+        )?))
     }
 
     fn searchsorted<T: Element>(
@@ -228,23 +235,23 @@ impl SortOps for Cpu {
         lv: &Layout,
         right: bool,
     ) -> Result<CpuBuffer<i64>> {
-        let s = c_order(sorted.as_slice(), ls);
+        let s = c_order(sorted.as_slice(), ls)?;
         let out = if right {
             gather_map(values.as_slice(), lv, |v| {
                 s.partition_point(|x| x.sort_cmp(&v) != Ordering::Greater) as i64
-            })
+            })?
         } else {
             gather_map(values.as_slice(), lv, |v| {
                 s.partition_point(|x| x.sort_cmp(&v) == Ordering::Less) as i64
-            })
+            })?
         };
         Ok(CpuBuffer::new(out))
     }
 
     fn unique<T: Element>(&self, x: &CpuBuffer<T>, lx: &Layout) -> Result<(CpuBuffer<T>, usize)> {
-        let src = c_order(x.as_slice(), lx);
-        let mut sorted = vec![T::ZERO; src.len()];
-        sort_lane(&src, &mut sorted);
+        let src = c_order(x.as_slice(), lx)?;
+        let mut sorted = zeroed_vec(src.len())?;
+        sort_lane(&src, &mut sorted)?;
         // Equal runs (NaNs and signed zeros included) collapse to their first element.
         sorted.dedup_by(|b, a| a.sort_cmp(b) == Ordering::Equal);
         let n = sorted.len();
@@ -262,12 +269,12 @@ impl SortOps for Cpu {
         CpuBuffer<i64>,
         usize,
     )> {
-        let src = c_order(x.as_slice(), lx);
+        let src = c_order(x.as_slice(), lx)?;
         let n = src.len();
-        let mut perm = vec![0i64; n];
-        argsort_lane(&src, &mut perm);
+        let mut perm = zeroed_vec(n)?;
+        argsort_lane(&src, &mut perm)?;
         let (mut values, mut indices, mut counts) = (Vec::new(), Vec::new(), Vec::new());
-        let mut inverse = vec![0i64; n];
+        let mut inverse = zeroed_vec(n)?;
         let mut start = 0;
         while start < n {
             let first = src[perm[start] as usize];

@@ -51,3 +51,146 @@ pub trait BackendBase: Clone + Send + Sync + Debug + PartialEq + 'static {
     /// `start + i * step` for `i in 0..n`.
     fn arange<T: Numeric>(&self, n: usize, start: T, step: T) -> Result<Self::Buffer<T>>;
 }
+
+/// The host's memory as `/proc/meminfo` reports it, in bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HostMemory {
+    /// `MemTotal + SwapTotal`: no single allocation larger than this can ever be backed.
+    pub total: usize,
+    /// `MemAvailable + SwapFree`: the best estimate of what a new allocation may still get.
+    pub available: usize,
+}
+
+impl HostMemory {
+    /// Parses the text of `/proc/meminfo` (`None` when a field is missing).
+    pub fn parse(meminfo: &str) -> Option<HostMemory> {
+        let field = |name: &str| -> Option<usize> {
+            let line = meminfo
+                .lines()
+                .find(|l| l.split(':').next() == Some(name))?;
+            let mut words = line.split(':').nth(1)?.split_whitespace();
+            let value: usize = words.next()?.parse().ok()?;
+            let unit = match words.next() {
+                Some("kB") => 1024,
+                None => 1,
+                Some(_) => return None,
+            };
+            value.checked_mul(unit)
+        };
+        let total = field("MemTotal")?.saturating_add(field("SwapTotal").unwrap_or(0));
+        let available = field("MemAvailable")?.saturating_add(field("SwapFree").unwrap_or(0));
+        Some(HostMemory { total, available })
+    }
+
+    /// The host's memory now (`None` where `/proc/meminfo` cannot be read or parsed).
+    pub fn read() -> Option<HostMemory> {
+        Self::parse(&std::fs::read_to_string("/proc/meminfo").ok()?)
+    }
+
+    /// `MemTotal + SwapTotal`, read once per process.
+    pub fn total() -> Option<usize> {
+        static TOTAL: std::sync::OnceLock<Option<usize>> = std::sync::OnceLock::new();
+        *TOTAL.get_or_init(|| Self::read().map(|m| m.total))
+    }
+}
+
+/// [`Error::OutOfMemory`](crate::Error::OutOfMemory) for a host request of `bytes` bytes;
+/// `free` is the host's available memory now (0 where unknown).
+pub fn host_out_of_memory(bytes: usize) -> crate::Error {
+    crate::Error::OutOfMemory {
+        requested: bytes,
+        free: HostMemory::read().map_or(0, |m| m.available),
+    }
+}
+
+/// Checks a host allocation of `count` elements of `elem_bytes` bytes each before it is
+/// made, and returns its size in bytes.
+///
+/// # Errors
+/// [`Error::OutOfMemory`](crate::Error::OutOfMemory) when the size overflows (`requested` is
+/// then `usize::MAX`), exceeds `isize::MAX` (what a Rust allocation may hold) or exceeds the
+/// host's RAM plus swap (such a request could never be backed; the check is skipped where
+/// `/proc/meminfo` is unavailable).
+///
+/// ```
+/// use cuprite_core::backend::check_host_alloc;
+/// use cuprite_core::Error;
+/// assert_eq!(check_host_alloc(1000, 8).unwrap(), 8000);
+/// assert!(matches!(check_host_alloc(1 << 62, 8), Err(Error::OutOfMemory { .. })));
+/// ```
+pub fn check_host_alloc(count: usize, elem_bytes: usize) -> crate::Result<usize> {
+    let Some(bytes) = count.checked_mul(elem_bytes) else {
+        return Err(host_out_of_memory(usize::MAX));
+    };
+    if bytes > isize::MAX as usize || HostMemory::total().is_some_and(|t| bytes > t) {
+        return Err(host_out_of_memory(bytes));
+    }
+    Ok(bytes)
+}
+
+/// An empty vector with room for `n` elements, or
+/// [`Error::OutOfMemory`](crate::Error::OutOfMemory) (see [`check_host_alloc`]) instead of
+/// an abort when the memory cannot be had.
+///
+/// ```
+/// use cuprite_core::backend::host_vec;
+/// let v = host_vec::<u32>(10).unwrap();
+/// assert!(v.is_empty() && v.capacity() >= 10);
+/// assert!(host_vec::<u64>(usize::MAX / 4).is_err());
+/// ```
+pub fn host_vec<T>(n: usize) -> crate::Result<Vec<T>> {
+    let bytes = check_host_alloc(n, std::mem::size_of::<T>())?;
+    let mut v = Vec::new();
+    v.try_reserve_exact(n)
+        .map_err(|_| host_out_of_memory(bytes))?;
+    Ok(v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Error;
+
+    #[test]
+    fn meminfo_is_parsed_in_bytes() {
+        let text = "MemTotal:       16000 kB\nMemFree:  100 kB\nMemAvailable:    8000 kB\n\
+                    SwapTotal:  2000 kB\nSwapFree:   500 kB\n";
+        let m = HostMemory::parse(text).unwrap();
+        assert_eq!(m.total, 18000 * 1024);
+        assert_eq!(m.available, 8500 * 1024);
+        // Without swap lines, RAM alone; without MemTotal, nothing.
+        let m = HostMemory::parse("MemTotal: 4 kB\nMemAvailable: 3 kB\n").unwrap();
+        assert_eq!((m.total, m.available), (4096, 3072));
+        assert_eq!(HostMemory::parse("MemAvailable: 3 kB\n"), None);
+        assert_eq!(
+            HostMemory::parse("MemTotal: x kB\nMemAvailable: 3 kB\n"),
+            None
+        );
+    }
+
+    #[test]
+    fn host_requests_beyond_what_exists_are_refused() {
+        let oom = |r: Result<usize, Error>| match r {
+            Err(Error::OutOfMemory { requested, .. }) => requested,
+            other => panic!("expected OutOfMemory, got {other:?}"),
+        };
+        assert_eq!(oom(check_host_alloc(usize::MAX, 2)), usize::MAX);
+        assert_eq!(oom(check_host_alloc(1 << 61, 8)), usize::MAX);
+        // Beyond isize::MAX, what no Rust allocation may hold.
+        assert_eq!(oom(check_host_alloc(1 << 60, 8)), 1 << 63);
+        assert_eq!(check_host_alloc(0, 16).unwrap(), 0);
+        assert_eq!(check_host_alloc(3, 16).unwrap(), 48);
+        if let Some(total) = HostMemory::total() {
+            // One byte more than RAM + swap can never be backed.
+            assert_eq!(oom(check_host_alloc(total + 1, 1)), total + 1);
+            assert!(check_host_alloc(total, 1).is_ok());
+        }
+        assert!(matches!(
+            host_vec::<[u8; 4096]>(1 << 50),
+            Err(Error::OutOfMemory { .. })
+        ));
+        let mut v = host_vec::<i64>(5).unwrap();
+        v.extend(0..5);
+        assert_eq!(v, [0, 1, 2, 3, 4]);
+    }
+}

@@ -4,17 +4,66 @@
 //! for weighted sampling without replacement), and the multivariate normal (a Cholesky
 //! factor computed on the host, where the `d x d` covariance lives, then one `matmul` on the
 //! device). Everything but the multivariate normal is bit-identical across backends because
-//! its building blocks are.
+//! its building blocks are. Sampling a few elements without replacement from a large
+//! population ([`uses_sparse_sampling`]) never allocates the population: a sparse
+//! Fisher–Yates shuffle on the host ([`sparse_sample`]) takes O(k) memory and time.
 
-use super::{numel, require, Generator, IntDist};
+use super::sample::bounded;
+use super::{numel, require, Draw, Generator, IntDist};
 use crate::array::{Array, Side};
 use crate::backend::ArrayBackend;
+use crate::backend::{host_out_of_memory, host_vec};
 use crate::dtype::{Element, Float};
 use crate::error::{Error, Result};
 use crate::slice::SliceArg;
+use std::collections::HashMap;
 
 /// The tolerance on `sum(p) - 1` (NumPy's `sqrt(eps)`).
 const P_SUM_TOL: f64 = 1.490_116_119_384_765_6e-8;
+
+/// Populations up to this size are sampled without replacement as a prefix of a permutation
+/// (the stream `choice` has always had); larger ones by [`sparse_sample`] when they are also
+/// more than [`SPARSE_RATIO`] times the sample, where a permutation would allocate far more
+/// than the `k` results.
+pub const SPARSE_MIN_POPULATION: usize = 1 << 16;
+/// See [`SPARSE_MIN_POPULATION`].
+pub const SPARSE_RATIO: usize = 4;
+
+/// Whether `choice` without replacement and without `p` draws `k` of `n` by
+/// [`sparse_sample`] (memory O(k)) rather than as a permutation prefix (memory O(n)).
+pub fn uses_sparse_sampling(n: usize, k: usize) -> bool {
+    n > SPARSE_MIN_POPULATION && n / SPARSE_RATIO > k
+}
+
+/// `k` distinct indices of `0..n` in uniformly random order: the first `k` steps of a
+/// Fisher–Yates shuffle of `0..n` whose array is virtual, with the displaced entries in a
+/// hash map, so memory and time are O(k) whatever `n` is. Step `i` swaps position `i` with
+/// `i + bounded(n - i)` drawn from element `i` of the draw `d`, so the result is a pure
+/// function of `(d, n, k)` and the same on every backend.
+///
+/// # Errors
+/// [`Error::OutOfMemory`] when `k` results cannot be held.
+pub fn sparse_sample(d: &Draw, n: usize, k: usize) -> Result<Vec<i64>> {
+    let k = k.min(n);
+    let mut out = host_vec::<i64>(k)?;
+    let mut moved: HashMap<u64, u64> = HashMap::new();
+    moved
+        .try_reserve(k)
+        .map_err(|_| host_out_of_memory(k.saturating_mul(16)))?;
+    let n = n as u64;
+    for i in 0..k as u64 {
+        let j = i + bounded(&mut d.element(i), n - i);
+        let at_i = moved.get(&i).copied().unwrap_or(i);
+        let at_j = moved.get(&j).copied().unwrap_or(j);
+        // Position i is never read again: only position j needs to remember the swap.
+        moved.remove(&i);
+        if j != i {
+            moved.insert(j, at_i);
+        }
+        out.push(at_j as i64);
+    }
+    Ok(out)
+}
 
 fn isize_shape(size: &[usize]) -> Vec<isize> {
     size.iter().map(|&d| d as isize).collect()
@@ -143,6 +192,10 @@ impl Generator {
                 let cdf = Array::<f64, B>::from_vec(cdf, &[n], dev)?;
                 let u = self.random::<f64, B>(&[k], dev)?;
                 cdf.searchsorted(&u, Side::Right)?
+            }
+            (false, None) if uses_sparse_sampling(n, k) => {
+                let d = self.reserve(OP, k)?;
+                Array::<i64, B>::from_vec(sparse_sample(&d, n, k)?, &[k], dev)?
             }
             (false, None) => self
                 .permutation(n, dev)?
@@ -285,7 +338,87 @@ fn cholesky_psd(op: &'static str, a: &[f64], d: usize) -> Result<Vec<f64>> {
 
 #[cfg(test)]
 mod tests {
-    use super::cholesky_psd;
+    use super::{cholesky_psd, sparse_sample, uses_sparse_sampling};
+    use crate::random::Draw;
+    use std::time::Instant;
+
+    fn draw(base: u64) -> Draw {
+        Draw {
+            key: [0x1234_5678, 0x9abc_def0],
+            base,
+        }
+    }
+
+    #[test]
+    fn sparse_samples_are_distinct_in_range_and_cover_everything() {
+        for (n, k) in [
+            (1usize, 1usize),
+            (5, 5),
+            (10, 3),
+            (1000, 999),
+            (1 << 20, 100),
+        ] {
+            let s = sparse_sample(&draw(n as u64), n, k).unwrap();
+            assert_eq!(s.len(), k);
+            let mut sorted = s.clone();
+            sorted.sort_unstable();
+            sorted.dedup();
+            assert_eq!(sorted.len(), k, "duplicates for n={n}, k={k}: {s:?}");
+            assert!(s.iter().all(|&v| (0..n as i64).contains(&v)));
+            if k == n {
+                assert_eq!(sorted, (0..n as i64).collect::<Vec<_>>());
+            }
+        }
+        assert!(sparse_sample(&draw(1), 7, 0).unwrap().is_empty());
+    }
+
+    #[test]
+    fn sparse_samples_are_uniform_ordered_tuples() {
+        // Every ordered pair (a, b), a != b, of 0..5 has probability 1/20: Pearson's
+        // chi-square with 19 degrees of freedom stays below 43.8 (p = 0.001).
+        let (n, trials) = (5usize, 40_000u64);
+        let mut counts = [[0u32; 5]; 5];
+        for t in 0..trials {
+            let s = sparse_sample(&draw(t), n, 2).unwrap();
+            counts[s[0] as usize][s[1] as usize] += 1;
+        }
+        let expected = trials as f64 / 20.0;
+        let mut chi2 = 0.0;
+        for (a, row) in counts.iter().enumerate() {
+            for (b, &c) in row.iter().enumerate() {
+                if a == b {
+                    assert_eq!(c, 0);
+                } else {
+                    chi2 += (c as f64 - expected).powi(2) / expected;
+                }
+            }
+        }
+        assert!(chi2 < 43.8, "chi2 = {chi2}, counts {counts:?}");
+        // The third pick of 3 out of 50: each value 1/50 (49 dof, p = 0.001: 85.4).
+        let mut third = [0u32; 50];
+        for t in 0..trials {
+            third[sparse_sample(&draw(t + trials), 50, 3).unwrap()[2] as usize] += 1;
+        }
+        let e = trials as f64 / 50.0;
+        let chi2: f64 = third.iter().map(|&c| (c as f64 - e).powi(2) / e).sum();
+        assert!(chi2 < 85.4, "chi2 = {chi2}");
+    }
+
+    #[test]
+    fn huge_populations_are_sampled_at_once() {
+        let n = 1usize << 40;
+        assert!(uses_sparse_sampling(n, 3));
+        let t = Instant::now();
+        let s = sparse_sample(&draw(3), n, 3).unwrap();
+        assert!(t.elapsed().as_secs_f64() < 0.5, "{:?}", t.elapsed());
+        assert_eq!(s.len(), 3);
+        assert!(s[0] != s[1] && s[1] != s[2] && s[0] != s[2]);
+        assert!(s.iter().all(|&v| v >= 0 && (v as usize) < n));
+        // Small populations and large samples keep the permutation path.
+        assert!(!uses_sparse_sampling(10_000, 77));
+        assert!(!uses_sparse_sampling(1 << 20, 1 << 19));
+        assert!(uses_sparse_sampling(1 << 20, 1000));
+    }
 
     #[test]
     fn cholesky_reconstructs_and_rejects() {

@@ -36,6 +36,7 @@ pub mod math;
 pub mod philox;
 pub mod sample;
 
+pub use choice::{sparse_sample, uses_sparse_sampling, SPARSE_MIN_POPULATION, SPARSE_RATIO};
 pub use philox::{philox4x32_10, Draw, Stream};
 pub use sample::{FloatDist, IntDist};
 

@@ -5,7 +5,7 @@ use crate::memory::gather_map;
 use crate::par::{CHUNK, PAR_MIN};
 use crate::view::contiguous;
 use cuprite_core::ops::ScanOp;
-use cuprite_core::{ArgKind, Element, Layout, Scalar};
+use cuprite_core::{ArgKind, Element, Layout, Result, Scalar};
 use rayon::prelude::*;
 use std::cmp::Ordering;
 
@@ -121,12 +121,12 @@ pub(super) fn contiguous_data<'a, T: Element>(
     data: &'a [T],
     lx: &Layout,
     copy: &'a mut Vec<T>,
-) -> &'a [T] {
+) -> Result<&'a [T]> {
     match contiguous(data, lx) {
-        Some(s) => s,
+        Some(s) => Ok(s),
         None => {
-            *copy = gather_map(data, lx, |x| x);
-            copy
+            *copy = gather_map(data, lx, |x| x)?;
+            Ok(copy)
         }
     }
 }
