@@ -4,6 +4,9 @@
 
 use crate::error::{Error, Result};
 
+mod merge;
+pub use merge::{axes_to_end_inverse, axes_to_end_perm, merge_axes, Dims, MergedAxes, ReduceSplit};
+
 /// Shape, strides (in elements, possibly 0 or negative) and offset of a view into a buffer.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Layout {

@@ -6,7 +6,7 @@
 //! merged), then picks a loop:
 //!
 //! * everything reduced over one contiguous run: a pairwise tree of 8-lane folds, split over
-//!   rayon ([`reduce_slice`]);
+//!   rayon ([`pairwise::reduce_slice`]);
 //! * the reduced axes innermost in memory (e.g. `sum(axis=1)` of a C-contiguous matrix): one
 //!   fold per output over its contiguous segments, parallel over outputs (or inside each
 //!   output when there are few);
@@ -14,6 +14,11 @@
 //!   accumulators, parallel over the outer outputs or over row ranges whose vectors are
 //!   combined at the end;
 //! * anything else goes through the same two loops with strided reads.
+//!
+//! Every loop sums pairwise ([`pairwise`]): runs of elements in blocks of 128 over 8
+//! accumulators and a tree over the blocks, partials of many runs through a cascade, and the
+//! row loop folds blocks of [`ROW_BLOCK`] rows into a fresh vector that joins a cascade of
+//! vectors, so f32 sums keep NumPy's pairwise accuracy on strided, broadcast and column views.
 //!
 //! `arg_reduce` and `scan` work on a C-contiguous copy seen as `(outer, n, inner)`, folding
 //! lanes (`inner == 1`) or rows of `inner` elements at once, in parallel over independent
@@ -26,261 +31,105 @@ use crate::par::{CHUNK, PAR_MIN};
 use crate::view::contiguous;
 use crate::Cpu;
 use cuprite_core::backend::ReduceOps;
+use cuprite_core::layout::Dims;
 use cuprite_core::ops::{ReduceOp, ScanOp};
 use cuprite_core::{ArgKind, Element, Layout, Result};
 use rayon::prelude::*;
 
 mod lanes;
+mod pairwise;
 use lanes::{arg_lane, arg_lane_par, arg_rows, contiguous_data, scan_block, split_around};
+use pairwise::{fold_segment, fold_segment_par, reduce_slice, Cascade, DEPTH};
 
-/// Independent accumulators of the innermost contiguous fold.
-const LANES: usize = 8;
-/// Length of the leaves of the pairwise reduction tree (below it: one 8-lane fold).
-const LEAF: usize = 4096;
 /// Columns of a row-accumulation block (keeps the accumulator vector in cache).
 const COL_BLOCK: usize = 1 << 14;
+/// Rows folded into one vector of partial sums before it joins the pairwise cascade.
+const ROW_BLOCK: usize = 16;
+/// Fewest partials worth a cascade (fewer are combined in order).
+const CASCADE_MIN: usize = 8;
 
 fn threads() -> usize {
     rayon::current_num_threads().max(1)
 }
 
-/// Folds a contiguous slice with [`LANES`] independent accumulators, combined at the end.
-#[inline(always)]
-fn fold_lanes<T: Element, K: ReduceOp<T>>(op: &K, xs: &[T]) -> K::Acc {
-    let mut acc = [op.init(); LANES];
-    let mut chunks = xs.chunks_exact(LANES);
-    for c in &mut chunks {
-        for (a, &x) in acc.iter_mut().zip(c) {
-            *a = op.fold(*a, x);
-        }
-    }
-    let mut tail = op.init();
-    for &x in chunks.remainder() {
-        tail = op.fold(tail, x);
-    }
-    let a = op.combine(op.combine(acc[0], acc[1]), op.combine(acc[2], acc[3]));
-    let b = op.combine(op.combine(acc[4], acc[5]), op.combine(acc[6], acc[7]));
-    op.combine(op.combine(a, b), tail)
-}
-
-/// Reduces a contiguous slice: pairwise over [`LEAF`]-sized blocks (NumPy-like rounding),
-/// the halves in parallel above [`PAR_MIN`] elements.
-fn reduce_slice<T: Element, K: ReduceOp<T>>(op: &K, xs: &[T]) -> K::Acc {
-    if xs.len() <= LEAF {
-        return fold_lanes(op, xs);
-    }
-    let mid = (xs.len() / 2).div_ceil(LEAF) * LEAF;
-    let (l, r) = xs.split_at(mid.min(xs.len()));
-    if xs.len() >= PAR_MIN {
-        let (a, b) = rayon::join(|| reduce_slice(op, l), || reduce_slice(op, r));
-        op.combine(a, b)
-    } else {
-        op.combine(reduce_slice(op, l), reduce_slice(op, r))
-    }
-}
-
-/// Folds `len` elements at `start, start + stride, ...` (stride != 1) with 4 accumulators.
+/// Calls `f(offset)` for the positions `start..start + count` of `d` in C order (offsets
+/// relative to the first position), reusing `idx`.
 #[inline]
-fn fold_strided<T: Element, K: ReduceOp<T>>(
-    op: &K,
-    data: &[T],
-    start: isize,
-    len: usize,
-    stride: isize,
-) -> K::Acc {
-    let at = |i: usize| data[(start + i as isize * stride) as usize];
-    let mut acc = [op.init(); 4];
-    let quads = len / 4;
-    for q in 0..quads {
-        for (l, a) in acc.iter_mut().enumerate() {
-            *a = op.fold(*a, at(q * 4 + l));
+fn for_each_offset(
+    d: &Dims,
+    start: usize,
+    count: usize,
+    idx: &mut Vec<usize>,
+    mut f: impl FnMut(isize),
+) {
+    let nd = d.shape.len();
+    if nd == 0 {
+        if count > 0 {
+            f(0);
         }
+        return;
     }
-    let mut tail = op.init();
-    for i in quads * 4..len {
-        tail = op.fold(tail, at(i));
+    idx.clear();
+    idx.resize(nd, 0);
+    let mut rem = start;
+    for k in (0..nd).rev() {
+        idx[k] = rem % d.shape[k];
+        rem /= d.shape[k];
     }
-    op.combine(
-        op.combine(op.combine(acc[0], acc[1]), op.combine(acc[2], acc[3])),
-        tail,
-    )
-}
-
-/// A run of `len` elements from `start` with `stride`: a slice fold when contiguous.
-#[inline]
-fn fold_segment<T: Element, K: ReduceOp<T>>(
-    op: &K,
-    data: &[T],
-    start: isize,
-    len: usize,
-    stride: isize,
-) -> K::Acc {
-    if stride == 1 {
-        let s = start as usize;
-        reduce_slice(op, &data[s..s + len])
-    } else {
-        fold_strided(op, data, start, len, stride)
-    }
-}
-
-/// The same run as [`fold_segment`], split over rayon when long.
-fn fold_segment_par<T: Element, K: ReduceOp<T>>(
-    op: &K,
-    data: &[T],
-    start: isize,
-    len: usize,
-    stride: isize,
-) -> K::Acc {
-    if stride == 1 || len < PAR_MIN {
-        return fold_segment(op, data, start, len, stride);
-    }
-    let pieces = len.div_ceil(CHUNK);
-    (0..pieces)
-        .into_par_iter()
-        .map(|p| {
-            let a = p * CHUNK;
-            let n = CHUNK.min(len - a);
-            fold_strided(op, data, start + a as isize * stride, n, stride)
-        })
-        .reduce(|| op.init(), |a, b| op.combine(a, b))
-}
-
-/// Dimensions iterated in C order: shapes and signed strides (in elements).
-#[derive(Clone, Debug, Default)]
-struct Dims {
-    shape: Vec<usize>,
-    strides: Vec<isize>,
-}
-
-impl Dims {
-    fn size(&self) -> usize {
-        self.shape.iter().product()
-    }
-
-    /// Offset (relative) of the flat C-order position `i`.
-    fn offset_of(&self, mut i: usize) -> isize {
-        let mut off = 0isize;
-        for (&d, &s) in self.shape.iter().zip(&self.strides).rev() {
-            off += (i % d) as isize * s;
-            i /= d;
+    let mut off = d.offset_of(start);
+    for n in 0..count {
+        f(off);
+        if n + 1 == count {
+            break;
         }
-        off
-    }
-
-    /// Calls `f(offset)` for the positions `start..start + count` in C order, reusing `idx`.
-    #[inline]
-    fn for_each_offset(
-        &self,
-        start: usize,
-        count: usize,
-        idx: &mut Vec<usize>,
-        mut f: impl FnMut(isize),
-    ) {
-        let nd = self.shape.len();
-        if nd == 0 {
-            if count > 0 {
-                f(0);
-            }
-            return;
-        }
-        idx.clear();
-        idx.resize(nd, 0);
-        let mut rem = start;
-        for k in (0..nd).rev() {
-            idx[k] = rem % self.shape[k];
-            rem /= self.shape[k];
-        }
-        let mut off = self.offset_of(start);
-        for n in 0..count {
-            f(off);
-            if n + 1 == count {
+        let mut k = nd - 1;
+        loop {
+            idx[k] += 1;
+            off += d.strides[k];
+            if idx[k] < d.shape[k] {
                 break;
             }
-            let mut k = nd - 1;
-            loop {
-                idx[k] += 1;
-                off += self.strides[k];
-                if idx[k] < self.shape[k] {
-                    break;
-                }
-                off -= self.strides[k] * self.shape[k] as isize;
-                idx[k] = 0;
-                if k == 0 {
-                    break;
-                }
-                k -= 1;
+            off -= d.strides[k] * d.shape[k] as isize;
+            idx[k] = 0;
+            if k == 0 {
+                break;
             }
-        }
-    }
-
-    /// Splits off the last dimension: `(outer dims, len, stride)`; `(empty, 1, 1)` if none.
-    fn split_last(&self) -> (Dims, usize, isize) {
-        match self.shape.len() {
-            0 => (Dims::default(), 1, 1),
-            n => (
-                Dims {
-                    shape: self.shape[..n - 1].to_vec(),
-                    strides: self.strides[..n - 1].to_vec(),
-                },
-                self.shape[n - 1],
-                self.strides[n - 1],
-            ),
+            k -= 1;
         }
     }
 }
 
-/// Merges adjacent dimensions `(a, b)` of `d` where `stride[a] == stride[b] * shape[b]`.
-fn merge_adjacent(d: &mut Dims) {
-    let mut shape: Vec<usize> = Vec::with_capacity(d.shape.len());
-    let mut strides: Vec<isize> = Vec::with_capacity(d.shape.len());
-    for (&n, &s) in d.shape.iter().zip(&d.strides) {
-        if let (Some(pn), Some(ps)) = (shape.last_mut(), strides.last_mut()) {
-            if *ps == s * n as isize {
-                *pn *= n;
-                *ps = s;
-                continue;
-            }
-        }
-        shape.push(n);
-        strides.push(s);
+/// Folds the runs at the positions `start..start + count` of `outer` (from `off`), their
+/// partials combined pairwise when there are many.
+#[allow(clippy::too_many_arguments)]
+#[inline]
+fn fold_runs<T: Element, K: ReduceOp<T>>(
+    op: &K,
+    data: &[T],
+    off: isize,
+    outer: &Dims,
+    (start, count): (usize, usize),
+    len: usize,
+    stride: isize,
+    idx: &mut Vec<usize>,
+    run: impl Fn(&K, &[T], isize, usize, isize) -> K::Acc,
+) -> K::Acc {
+    let comb = |a, b| op.combine(a, b);
+    if count < CASCADE_MIN {
+        let mut acc = op.init();
+        for_each_offset(outer, start, count, idx, |o| {
+            acc = op.combine(acc, run(op, data, off + o, len, stride));
+        });
+        return acc;
     }
-    d.shape = shape;
-    d.strides = strides;
+    let mut tree = Cascade::<K::Acc, DEPTH>::new(op.init());
+    for_each_offset(outer, start, count, idx, |o| {
+        tree.push(run(op, data, off + o, len, stride), comb);
+    });
+    tree.finish(op.init(), comb)
 }
 
-/// Splits a view into kept dimensions (output order) and reduced dimensions (reordered by
-/// decreasing stride, flipped to positive strides), both merged; returns the base offset.
-fn plan(lx: &Layout, axes: &[usize]) -> (Dims, Dims, isize) {
-    let mut base = lx.offset() as isize;
-    let mut kept = Dims::default();
-    let mut red: Vec<(usize, isize)> = Vec::new();
-    for (ax, (&n, &s)) in lx.shape().iter().zip(lx.strides()).enumerate() {
-        if n == 1 {
-            continue;
-        }
-        if axes.contains(&ax) {
-            if s < 0 {
-                base += (n as isize - 1) * s;
-                red.push((n, -s));
-            } else {
-                red.push((n, s));
-            }
-        } else {
-            kept.shape.push(n);
-            kept.strides.push(s);
-        }
-    }
-    red.sort_by_key(|r| std::cmp::Reverse(r.1));
-    let mut red = Dims {
-        shape: red.iter().map(|r| r.0).collect(),
-        strides: red.iter().map(|r| r.1).collect(),
-    };
-    merge_adjacent(&mut kept);
-    merge_adjacent(&mut red);
-    (kept, red, base)
-}
-
-/// Folds every reduced position from `off` (sequentially; long contiguous runs pairwise).
+/// Folds every reduced position from `off` (runs pairwise, their partials pairwise).
 fn fold_positions<T: Element, K: ReduceOp<T>>(
     op: &K,
     data: &[T],
@@ -290,11 +139,8 @@ fn fold_positions<T: Element, K: ReduceOp<T>>(
     stride: isize,
     idx: &mut Vec<usize>,
 ) -> K::Acc {
-    let mut acc = op.init();
-    outer.for_each_offset(0, outer.size(), idx, |o| {
-        acc = op.combine(acc, fold_segment(op, data, off + o, len, stride));
-    });
-    acc
+    let n = outer.size();
+    fold_runs(op, data, off, outer, (0, n), len, stride, idx, fold_segment)
 }
 
 /// Like [`fold_positions`], split over rayon (one output with a large reduction).
@@ -315,20 +161,32 @@ fn fold_positions_par<T: Element, K: ReduceOp<T>>(
                 let a = t * per;
                 let cnt = per.min(n_outer - a);
                 let mut idx = Vec::new();
-                let mut acc = op.init();
-                outer.for_each_offset(a, cnt, &mut idx, |o| {
-                    acc = op.combine(acc, fold_segment(op, data, off + o, len, stride));
-                });
-                acc
+                fold_runs(
+                    op,
+                    data,
+                    off,
+                    outer,
+                    (a, cnt),
+                    len,
+                    stride,
+                    &mut idx,
+                    fold_segment,
+                )
             })
             .reduce(|| op.init(), |a, b| op.combine(a, b))
     } else {
         let mut idx = Vec::new();
-        let mut acc = op.init();
-        outer.for_each_offset(0, n_outer, &mut idx, |o| {
-            acc = op.combine(acc, fold_segment_par(op, data, off + o, len, stride));
-        });
-        acc
+        fold_runs(
+            op,
+            data,
+            off,
+            outer,
+            (0, n_outer),
+            len,
+            stride,
+            &mut idx,
+            fold_segment_par,
+        )
     }
 }
 
@@ -361,7 +219,7 @@ fn reduce_per_output<T: Element, K: ReduceOp<T>>(
         let mut kidx = Vec::new();
         let n = chunk.len();
         let mut it = chunk.iter_mut();
-        kept.for_each_offset(first, n, &mut kidx, |k| {
+        for_each_offset(kept, first, n, &mut kidx, |k| {
             let acc = fold_positions(op, data, base + k, &outer, len, stride, &mut idx);
             if let Some(o) = it.next() {
                 *o = op.finish(acc, count);
@@ -382,8 +240,119 @@ fn reduce_per_output<T: Element, K: ReduceOp<T>>(
     Ok(out)
 }
 
+/// Folds the row of `a.len()` columns (stride `sv`) at `row` into `a`; with `first`, `a`
+/// holds nothing yet and is overwritten.
+#[inline(always)]
+fn fold_row<T: Element, K: ReduceOp<T>>(
+    op: &K,
+    data: &[T],
+    row: isize,
+    sv: isize,
+    a: &mut [K::Acc],
+    first: bool,
+) {
+    let w = a.len();
+    if sv == 1 {
+        let s = row as usize;
+        let xs = &data[s..s + w];
+        if first {
+            for (a, &x) in a.iter_mut().zip(xs) {
+                *a = op.fold(op.init(), x);
+            }
+        } else {
+            for (a, &x) in a.iter_mut().zip(xs) {
+                *a = op.fold(*a, x);
+            }
+        }
+    } else {
+        let at = |j: usize| data[(row + j as isize * sv) as usize];
+        if first {
+            for (j, a) in a.iter_mut().enumerate() {
+                *a = op.fold(op.init(), at(j));
+            }
+        } else {
+            for (j, a) in a.iter_mut().enumerate() {
+                *a = op.fold(*a, at(j));
+            }
+        }
+    }
+}
+
+/// Vectors of column partials combined pairwise: rows fold into the current vector, which
+/// joins a binary-counter cascade every [`ROW_BLOCK`] rows.
+struct RowTree<'o, T: Element, K: ReduceOp<T>> {
+    op: &'o K,
+    cur: Vec<K::Acc>,
+    rows: usize,
+    stack: Vec<Vec<K::Acc>>,
+    pushed: usize,
+    spare: Vec<Vec<K::Acc>>,
+}
+
+impl<'o, T: Element, K: ReduceOp<T>> RowTree<'o, T, K> {
+    fn new(op: &'o K, w: usize) -> Self {
+        RowTree {
+            op,
+            cur: vec![op.init(); w],
+            rows: 0,
+            stack: Vec::new(),
+            pushed: 0,
+            spare: Vec::new(),
+        }
+    }
+
+    #[inline]
+    fn add_row(&mut self, data: &[T], row: isize, sv: isize) {
+        fold_row(self.op, data, row, sv, &mut self.cur, self.rows == 0);
+        self.rows += 1;
+        if self.rows == ROW_BLOCK {
+            self.push();
+        }
+    }
+
+    fn push(&mut self) {
+        let w = self.cur.len();
+        let fresh = self.spare.pop().unwrap_or_else(|| vec![self.op.init(); w]);
+        let full = std::mem::replace(&mut self.cur, fresh);
+        self.rows = 0;
+        self.stack.push(full);
+        self.pushed += 1;
+        let mut n = self.pushed;
+        while n & 1 == 0 && self.stack.len() >= 2 {
+            if let Some(top) = self.stack.pop() {
+                if let Some(below) = self.stack.last_mut() {
+                    for (x, &y) in below.iter_mut().zip(&top) {
+                        *x = self.op.combine(*x, y);
+                    }
+                }
+                self.spare.push(top);
+            }
+            n >>= 1;
+        }
+    }
+
+    /// Combines everything folded into `a`.
+    fn finish_into(mut self, a: &mut [K::Acc]) {
+        if self.rows > 0 {
+            self.push();
+        }
+        let op = self.op;
+        let mut vs = self.stack.into_iter().rev();
+        if let Some(mut total) = vs.next() {
+            for v in vs {
+                for (t, &x) in total.iter_mut().zip(&v) {
+                    *t = op.combine(x, *t);
+                }
+            }
+            for (a, t) in a.iter_mut().zip(total) {
+                *a = op.combine(*a, t);
+            }
+        }
+    }
+}
+
 /// Folds the rows at the reduced positions `start..start + cnt` (from `off`) into `acc`
-/// (`acc.len()` columns with stride `sv`), in column blocks.
+/// (`acc.len()` columns with stride `sv`), in column blocks, pairwise over row blocks.
 #[allow(clippy::too_many_arguments)]
 fn fold_rows<T: Element, K: ReduceOp<T>>(
     op: &K,
@@ -402,19 +371,15 @@ fn fold_rows<T: Element, K: ReduceOp<T>>(
         let w = COL_BLOCK.min(m - c0);
         let a = &mut acc[c0..c0 + w];
         let col = off + c0 as isize * sv;
-        red.for_each_offset(start, cnt, idx, |r| {
-            let row = col + r;
-            if sv == 1 {
-                let s = row as usize;
-                for (a, &x) in a.iter_mut().zip(&data[s..s + w]) {
-                    *a = op.fold(*a, x);
-                }
-            } else {
-                for (j, a) in a.iter_mut().enumerate() {
-                    *a = op.fold(*a, data[(row + j as isize * sv) as usize]);
-                }
-            }
-        });
+        if cnt <= ROW_BLOCK {
+            for_each_offset(red, start, cnt, idx, |r| {
+                fold_row(op, data, col + r, sv, a, false)
+            });
+        } else {
+            let mut tree = RowTree::new(op, w);
+            for_each_offset(red, start, cnt, idx, |r| tree.add_row(data, col + r, sv));
+            tree.finish_into(a);
+        }
         c0 += w;
     }
 }
@@ -513,7 +478,8 @@ pub(crate) fn reduce_view<T: Element, K: ReduceOp<T>>(
     if let (Some(xs), true) = (contiguous(data, lx), n_out == 1) {
         return Ok(vec![op.finish(reduce_slice(op, xs), count)]);
     }
-    let (kept, red, base) = plan(lx, axes);
+    let split = lx.split_reduce(axes, true);
+    let (kept, red, base) = (split.kept, split.reduced, split.base);
     if red.shape.is_empty() {
         // Nothing to combine: every output is one element.
         let mut l = lx.clone();

@@ -29,7 +29,7 @@ pub use index::IndexOps;
 pub use kernel::KernelOps;
 pub use linalg::{ComplexOf, EigFactors, EighFactors, LinalgOps, SvdFactors};
 pub use mask::MaskOps;
-pub use matmul::MatmulOps;
+pub use matmul::{MatmulOperand, MatmulOps, MatmulPlan};
 pub use memory::{check_host_alloc, host_out_of_memory, host_vec, BackendBase, HostMemory};
 pub use random::RandomOps;
 pub use reduce::{ArgKind, ReduceOps};
