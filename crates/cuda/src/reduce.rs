@@ -16,6 +16,7 @@
 //!
 //! The CUDA source is `kernels/src/reduce.cu`, one program per (op, element type).
 
+mod params;
 mod plan;
 mod run;
 #[cfg(test)]
