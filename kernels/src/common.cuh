@@ -114,6 +114,15 @@ struct Strided {
     long long offset;
 };
 
+// A value of an element type (16 bytes at most) as the bytes of a kernel parameter field;
+// mirrors `ArgBytes` in crates/cuda/src/elementwise/plan.rs.
+struct __align__(16) Bytes16 {
+    unsigned char b[16];
+};
+template <class E> __device__ __forceinline__ E from_bytes(const Bytes16& v) {
+    return *(const E*)v.b;
+}
+
 // Buffer offset of the element with C-order linear index `i` of the view.
 __device__ __forceinline__ long long strided_offset(const Strided& s, long long i) {
     long long off = s.offset;

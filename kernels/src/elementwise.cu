@@ -19,8 +19,37 @@
 //   ew_strided  operands as `Strided` views of their buffers (jointly coalesced, one shape;
 //               broadcast axes have stride 0); the out-of-place result is C-contiguous.
 //               32-bit index arithmetic below 2^31 elements.
-// Op parameters follow the operands: T p0, T p1, double d0, double d1, long long k
-// (OpParams in ops.cuh).
+// Each kernel takes one struct by value, EwContig or EwStrided (mirrored field for field by
+// the structs of crates/cuda/src/elementwise/params.rs): the result's address (0 in place),
+// the operands' addresses in order, the scalar operand's bytes, the op parameters (the
+// element-type ones as bytes; OpParams in ops.cuh), the size, and the aligned head or the
+// operands' views. The entries unpack it and call the variant's body.
+
+struct EwContig {
+    u64 out;
+    u64 x[3];
+    Bytes16 s;
+    Bytes16 t0;
+    Bytes16 t1;
+    double d0;
+    double d1;
+    long long k;
+    long long n;
+    long long head;
+};
+
+struct EwStrided {
+    u64 out;
+    u64 x[3];
+    Bytes16 s;
+    Bytes16 t0;
+    Bytes16 t1;
+    double d0;
+    double d1;
+    long long k;
+    long long n;
+    Strided v[3];
+};
 
 #define EW_TID ((long long)blockIdx.x * blockDim.x + threadIdx.x)
 #define EW_NT ((long long)gridDim.x * blockDim.x)
@@ -134,6 +163,7 @@ static_assert(is_same<typename Fn::out, OUT>::value, "OUT is not the op's result
     prm.d1 = d1;                               \
     prm.k = k;                                 \
     const Fn f(prm)
+#define EW_ARGS from_bytes<T>(a.t0), from_bytes<T>(a.t1), a.d0, a.d1, a.k
 #endif
 
 typedef Pack<T, VW> PackT;
@@ -143,7 +173,7 @@ typedef raw_t<OUT, VW> RawO;
 
 #if defined(EW_UNARY)
 
-extern "C" __global__ void ew_contig(OUT* __restrict__ out, const T* __restrict__ x, long long n,
+__device__ __forceinline__ void contig_body(OUT* __restrict__ out, const T* __restrict__ x, long long n,
                                      long long head, EW_PARAMS) {
     EW_FN;
     const RawT* xv = (const RawT*)(x + head);
@@ -161,7 +191,7 @@ extern "C" __global__ void ew_contig(OUT* __restrict__ out, const T* __restrict_
         [&](long long i) { out[i] = f(x[i]); });
 }
 
-extern "C" __global__ void ew_strided(OUT* __restrict__ out, const T* __restrict__ x, Strided sx,
+__device__ __forceinline__ void strided_body(OUT* __restrict__ out, const T* __restrict__ x, const Strided& sx,
                                       long long n, EW_PARAMS) {
     EW_FN;
     strided_loop(n, [&](auto i) {
@@ -169,9 +199,17 @@ extern "C" __global__ void ew_strided(OUT* __restrict__ out, const T* __restrict
     });
 }
 
+extern "C" __global__ void ew_contig(EwContig a) {
+    contig_body((OUT*)a.out, (const T*)a.x[0], a.n, a.head, EW_ARGS);
+}
+
+extern "C" __global__ void ew_strided(EwStrided a) {
+    strided_body((OUT*)a.out, (const T*)a.x[0], a.v[0], a.n, EW_ARGS);
+}
+
 #elif defined(EW_BINARY)
 
-extern "C" __global__ void ew_contig(OUT* __restrict__ out, const T* __restrict__ a,
+__device__ __forceinline__ void contig_body(OUT* __restrict__ out, const T* __restrict__ a,
                                      const T* __restrict__ b, long long n, long long head,
                                      EW_PARAMS) {
     EW_FN;
@@ -192,8 +230,8 @@ extern "C" __global__ void ew_contig(OUT* __restrict__ out, const T* __restrict_
         [&](long long i) { out[i] = f(a[i], b[i]); });
 }
 
-extern "C" __global__ void ew_strided(OUT* __restrict__ out, const T* __restrict__ a,
-                                      const T* __restrict__ b, Strided sa, Strided sb, long long n,
+__device__ __forceinline__ void strided_body(OUT* __restrict__ out, const T* __restrict__ a,
+                                      const T* __restrict__ b, const Strided& sa, const Strided& sb, long long n,
                                       EW_PARAMS) {
     EW_FN;
     strided_loop(n, [&](auto i) {
@@ -201,6 +239,14 @@ extern "C" __global__ void ew_strided(OUT* __restrict__ out, const T* __restrict
         offsets2(sa, sb, i, oa, ob);
         out[i] = f(a[oa], b[ob]);
     });
+}
+
+extern "C" __global__ void ew_contig(EwContig a) {
+    contig_body((OUT*)a.out, (const T*)a.x[0], (const T*)a.x[1], a.n, a.head, EW_ARGS);
+}
+
+extern "C" __global__ void ew_strided(EwStrided a) {
+    strided_body((OUT*)a.out, (const T*)a.x[0], (const T*)a.x[1], a.v[0], a.v[1], a.n, EW_ARGS);
 }
 
 #elif defined(EW_SCALAR) || defined(EW_RSCALAR)
@@ -211,7 +257,7 @@ extern "C" __global__ void ew_strided(OUT* __restrict__ out, const T* __restrict
 #define EW_APPLY(v) f(s, v)
 #endif
 
-extern "C" __global__ void ew_contig(OUT* __restrict__ out, const T* __restrict__ a, T s,
+__device__ __forceinline__ void contig_body(OUT* __restrict__ out, const T* __restrict__ a, T s,
                                      long long n, long long head, EW_PARAMS) {
     EW_FN;
     const RawT* av = (const RawT*)(a + head);
@@ -229,17 +275,25 @@ extern "C" __global__ void ew_contig(OUT* __restrict__ out, const T* __restrict_
         [&](long long i) { out[i] = EW_APPLY(a[i]); });
 }
 
-extern "C" __global__ void ew_strided(OUT* __restrict__ out, const T* __restrict__ a, T s,
-                                      Strided sa, long long n, EW_PARAMS) {
+__device__ __forceinline__ void strided_body(OUT* __restrict__ out, const T* __restrict__ a, T s,
+                                      const Strided& sa, long long n, EW_PARAMS) {
     EW_FN;
     strided_loop(n, [&](auto i) {
         out[i] = EW_APPLY(a[offset1(sa, i)]);
     });
 }
 
+extern "C" __global__ void ew_contig(EwContig a) {
+    contig_body((OUT*)a.out, (const T*)a.x[0], from_bytes<T>(a.s), a.n, a.head, EW_ARGS);
+}
+
+extern "C" __global__ void ew_strided(EwStrided a) {
+    strided_body((OUT*)a.out, (const T*)a.x[0], from_bytes<T>(a.s), a.v[0], a.n, EW_ARGS);
+}
+
 #elif defined(EW_UNARY_INPLACE)
 
-extern "C" __global__ void ew_contig(T* x, long long n, long long head, EW_PARAMS) {
+__device__ __forceinline__ void contig_body(T* x, long long n, long long head, EW_PARAMS) {
     EW_FN;
     RawT* xv = (RawT*)(x + head);
     contig_loop(
@@ -254,7 +308,7 @@ extern "C" __global__ void ew_contig(T* x, long long n, long long head, EW_PARAM
         [&](long long i) { x[i] = f(x[i]); });
 }
 
-extern "C" __global__ void ew_strided(T* x, Strided sx, long long n, EW_PARAMS) {
+__device__ __forceinline__ void strided_body(T* x, const Strided& sx, long long n, EW_PARAMS) {
     EW_FN;
     strided_loop(n, [&](auto i) {
         const long long o = offset1(sx, i);
@@ -262,9 +316,17 @@ extern "C" __global__ void ew_strided(T* x, Strided sx, long long n, EW_PARAMS) 
     });
 }
 
+extern "C" __global__ void ew_contig(EwContig a) {
+    contig_body((T*)a.x[0], a.n, a.head, EW_ARGS);
+}
+
+extern "C" __global__ void ew_strided(EwStrided a) {
+    strided_body((T*)a.x[0], a.v[0], a.n, EW_ARGS);
+}
+
 #elif defined(EW_BINARY_INPLACE)
 
-extern "C" __global__ void ew_contig(T* __restrict__ a, const T* __restrict__ b, long long n,
+__device__ __forceinline__ void contig_body(T* __restrict__ a, const T* __restrict__ b, long long n,
                                      long long head, EW_PARAMS) {
     EW_FN;
     RawT* av = (RawT*)(a + head);
@@ -282,8 +344,8 @@ extern "C" __global__ void ew_contig(T* __restrict__ a, const T* __restrict__ b,
         [&](long long i) { a[i] = f(a[i], b[i]); });
 }
 
-extern "C" __global__ void ew_strided(T* __restrict__ a, const T* __restrict__ b, Strided sa,
-                                      Strided sb, long long n, EW_PARAMS) {
+__device__ __forceinline__ void strided_body(T* __restrict__ a, const T* __restrict__ b, const Strided& sa,
+                                      const Strided& sb, long long n, EW_PARAMS) {
     EW_FN;
     strided_loop(n, [&](auto i) {
         long long oa, ob;
@@ -292,9 +354,17 @@ extern "C" __global__ void ew_strided(T* __restrict__ a, const T* __restrict__ b
     });
 }
 
+extern "C" __global__ void ew_contig(EwContig a) {
+    contig_body((T*)a.x[0], (const T*)a.x[1], a.n, a.head, EW_ARGS);
+}
+
+extern "C" __global__ void ew_strided(EwStrided a) {
+    strided_body((T*)a.x[0], (const T*)a.x[1], a.v[0], a.v[1], a.n, EW_ARGS);
+}
+
 #elif defined(EW_SCALAR_INPLACE)
 
-extern "C" __global__ void ew_contig(T* a, T s, long long n, long long head, EW_PARAMS) {
+__device__ __forceinline__ void contig_body(T* a, T s, long long n, long long head, EW_PARAMS) {
     EW_FN;
     RawT* av = (RawT*)(a + head);
     contig_loop(
@@ -309,7 +379,7 @@ extern "C" __global__ void ew_contig(T* a, T s, long long n, long long head, EW_
         [&](long long i) { a[i] = f(a[i], s); });
 }
 
-extern "C" __global__ void ew_strided(T* a, T s, Strided sa, long long n, EW_PARAMS) {
+__device__ __forceinline__ void strided_body(T* a, T s, const Strided& sa, long long n, EW_PARAMS) {
     EW_FN;
     strided_loop(n, [&](auto i) {
         const long long o = offset1(sa, i);
@@ -317,12 +387,20 @@ extern "C" __global__ void ew_strided(T* a, T s, Strided sa, long long n, EW_PAR
     });
 }
 
+extern "C" __global__ void ew_contig(EwContig a) {
+    contig_body((T*)a.x[0], from_bytes<T>(a.s), a.n, a.head, EW_ARGS);
+}
+
+extern "C" __global__ void ew_strided(EwStrided a) {
+    strided_body((T*)a.x[0], from_bytes<T>(a.s), a.v[0], a.n, EW_ARGS);
+}
+
 #elif defined(EW_WHERE)
 
 typedef Pack<bool, VW> PackC;
 typedef raw_t<bool, VW> RawC;
 
-extern "C" __global__ void ew_contig(T* __restrict__ out, const bool* __restrict__ c,
+__device__ __forceinline__ void contig_body(T* __restrict__ out, const bool* __restrict__ c,
                                      const T* __restrict__ a, const T* __restrict__ b, long long n,
                                      long long head) {
     const RawC* cv = (const RawC*)(c + head);
@@ -344,14 +422,22 @@ extern "C" __global__ void ew_contig(T* __restrict__ out, const bool* __restrict
         [&](long long i) { out[i] = c[i] ? a[i] : b[i]; });
 }
 
-extern "C" __global__ void ew_strided(T* __restrict__ out, const bool* __restrict__ c,
-                                      const T* __restrict__ a, const T* __restrict__ b, Strided sc,
-                                      Strided sa, Strided sb, long long n) {
+__device__ __forceinline__ void strided_body(T* __restrict__ out, const bool* __restrict__ c,
+                                      const T* __restrict__ a, const T* __restrict__ b, const Strided& sc,
+                                      const Strided& sa, const Strided& sb, long long n) {
     strided_loop(n, [&](auto i) {
         long long oc, oa, ob;
         offsets3(sc, sa, sb, i, oc, oa, ob);
         out[i] = c[oc] ? a[oa] : b[ob];
     });
+}
+
+extern "C" __global__ void ew_contig(EwContig a) {
+    contig_body((T*)a.out, (const bool*)a.x[0], (const T*)a.x[1], (const T*)a.x[2], a.n, a.head);
+}
+
+extern "C" __global__ void ew_strided(EwStrided a) {
+    strided_body((T*)a.out, (const bool*)a.x[0], (const T*)a.x[1], (const T*)a.x[2], a.v[0], a.v[1], a.v[2], a.n);
 }
 
 #else

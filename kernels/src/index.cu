@@ -32,13 +32,27 @@ __device__ __forceinline__ void check_body(const i64* __restrict__ idx, const St
     }
 }
 
-extern "C" __global__ void index_check(const i64* __restrict__ idx, Strided si, i64 total, i64 n,
-                                       u64* first) {
+// Parameters of `index_check` (mirrored field for field by `IndexCheckArgs` in
+// crates/cuda/src/index/params.rs).
+struct IndexCheckArgs {
+    u64 idx;
+    Strided si;
+    long long total;
+    long long n;
+    u64 first;
+};
+
+__device__ __forceinline__ void k_index_check(const i64* __restrict__ idx, const Strided& si,
+                                              i64 total, i64 n, u64* first) {
     if (total < 2147483648LL) {
         check_body<unsigned>(idx, si, (unsigned)total, n, first);
     } else {
         check_body<long long>(idx, si, total, n, first);
     }
+}
+
+extern "C" __global__ void index_check(IndexCheckArgs a) {
+    k_index_check((const i64*)a.idx, a.si, a.total, a.n, (u64*)a.first);
 }
 
 // take: out (C-contiguous, shape pre + idx + post) = x[pre, idx[j], post]. `pre` is the view
@@ -59,15 +73,37 @@ __device__ __forceinline__ void take_body(T* __restrict__ out, const T* __restri
     }
 }
 
-extern "C" __global__ void take(T* __restrict__ out, const T* __restrict__ x,
-                                const i64* __restrict__ idx, Strided pre, Strided post,
-                                Strided si, i64 sax, i64 n, i64 m, i64 q, i64 total) {
+// Parameters of `take` (mirrored field for field by `TakeArgs` in
+// crates/cuda/src/index/params.rs).
+struct TakeArgs {
+    u64 out;
+    u64 x;
+    u64 idx;
+    Strided pre;
+    Strided post;
+    Strided si;
+    long long sax;
+    long long n;
+    long long m;
+    long long q;
+    long long total;
+};
+
+__device__ __forceinline__ void k_take(T* __restrict__ out, const T* __restrict__ x,
+                                       const i64* __restrict__ idx, const Strided& pre,
+                                       const Strided& post, const Strided& si, i64 sax, i64 n,
+                                       i64 m, i64 q, i64 total) {
     if (total < 2147483648LL) {
         take_body<unsigned>(out, x, idx, pre, post, si, sax, n, (unsigned)m, (unsigned)q,
                             (unsigned)total);
     } else {
         take_body<long long>(out, x, idx, pre, post, si, sax, n, m, q, total);
     }
+}
+
+extern "C" __global__ void take(TakeArgs a) {
+    k_take((T*)a.out, (const T*)a.x, (const i64*)a.idx, a.pre, a.post, a.si, a.sax, a.n, a.m, a.q,
+           a.total);
 }
 
 // take_along_axis: out (C-contiguous) = x[.., idx[o], ..]. `sx` is x's view over the output's
@@ -83,14 +119,31 @@ __device__ __forceinline__ void take_along_body(T* __restrict__ out, const T* __
     }
 }
 
-extern "C" __global__ void take_along(T* __restrict__ out, const T* __restrict__ x,
-                                      const i64* __restrict__ idx, Strided sx, Strided si,
-                                      i64 sax, i64 n, i64 total) {
+// Parameters of `take_along` (mirrored field for field by `TakeAlongArgs` in
+// crates/cuda/src/index/params.rs).
+struct TakeAlongArgs {
+    u64 out;
+    u64 x;
+    u64 idx;
+    Strided sx;
+    Strided si;
+    long long sax;
+    long long n;
+    long long total;
+};
+
+__device__ __forceinline__ void k_take_along(T* __restrict__ out, const T* __restrict__ x,
+                                             const i64* __restrict__ idx, const Strided& sx,
+                                             const Strided& si, i64 sax, i64 n, i64 total) {
     if (total < 2147483648LL) {
         take_along_body<unsigned>(out, x, idx, sx, si, sax, n, (unsigned)total);
     } else {
         take_along_body<long long>(out, x, idx, sx, si, sax, n, total);
     }
+}
+
+extern "C" __global__ void take_along(TakeAlongArgs a) {
+    k_take_along((T*)a.out, (const T*)a.x, (const i64*)a.idx, a.sx, a.si, a.sax, a.n, a.total);
 }
 
 // Scatter (put_along_axis). The index and value views share the shape S = pre x m x post;
@@ -100,10 +153,28 @@ extern "C" __global__ void take_along(T* __restrict__ out, const T* __restrict__
 
 // One thread per lane walks the lane's indices in order: the last value for a repeated index
 // wins, as on the host. Used when there are enough lanes to fill the device or lanes are short.
-extern "C" __global__ void scatter_lanes(T* dst, const i64* __restrict__ idx,
-                                         const T* __restrict__ v, Strided sd, Strided si,
-                                         Strided sv, i64 dax, i64 iax, i64 vax, i64 n, i64 m,
-                                         i64 q, i64 lanes) {
+// Parameters of `scatter_lanes` (mirrored field for field by `ScatterLanesArgs` in
+// crates/cuda/src/index/params.rs).
+struct ScatterLanesArgs {
+    u64 dst;
+    u64 idx;
+    u64 v;
+    Strided sd;
+    Strided si;
+    Strided sv;
+    long long dax;
+    long long iax;
+    long long vax;
+    long long n;
+    long long m;
+    long long q;
+    long long lanes;
+};
+
+__device__ __forceinline__ void k_scatter_lanes(T* dst, const i64* __restrict__ idx,
+                                                const T* __restrict__ v, const Strided& sd,
+                                                const Strided& si, const Strided& sv, i64 dax,
+                                                i64 iax, i64 vax, i64 n, i64 m, i64 q, i64 lanes) {
     GRID_STRIDE(l, lanes) {
         long long p = l / q;
         long long o = p * m * q + (l - p * q);
@@ -116,6 +187,11 @@ extern "C" __global__ void scatter_lanes(T* dst, const i64* __restrict__ idx,
             ov += vax;
         }
     }
+}
+
+extern "C" __global__ void scatter_lanes(ScatterLanesArgs a) {
+    k_scatter_lanes((T*)a.dst, (const i64*)a.idx, (const T*)a.v, a.sd, a.si, a.sv, a.dax, a.iax,
+                    a.vax, a.n, a.m, a.q, a.lanes);
 }
 
 // Position in the C-order destination space (pre x n x post) of index element o, and o's
@@ -160,26 +236,77 @@ __device__ __forceinline__ void scatter_write_body(T* dst, const W* __restrict__
     }
 }
 
-extern "C" __global__ void scatter_mark32(unsigned* win, const i64* __restrict__ idx, Strided si,
-                                          i64 n, i64 m, i64 q, i64 total) {
+// Parameters of `scatter_mark32` and `scatter_mark64` (mirrored field for field by `ScatterMarkArgs` in
+// crates/cuda/src/index/params.rs).
+struct ScatterMarkArgs {
+    u64 win;
+    u64 idx;
+    Strided si;
+    long long n;
+    long long m;
+    long long q;
+    long long total;
+};
+
+__device__ __forceinline__ void k_scatter_mark32(unsigned* win, const i64* __restrict__ idx,
+                                                 const Strided& si, i64 n, i64 m, i64 q, i64 total) {
     scatter_mark_body<unsigned>(win, idx, si, n, m, q, total);
 }
 
-extern "C" __global__ void scatter_mark64(unsigned long long* win, const i64* __restrict__ idx,
-                                          Strided si, i64 n, i64 m, i64 q, i64 total) {
+extern "C" __global__ void scatter_mark32(ScatterMarkArgs a) {
+    k_scatter_mark32((unsigned*)a.win, (const i64*)a.idx, a.si, a.n, a.m, a.q, a.total);
+}
+
+__device__ __forceinline__ void k_scatter_mark64(unsigned long long* win,
+                                                 const i64* __restrict__ idx, const Strided& si,
+                                                 i64 n, i64 m, i64 q, i64 total) {
     scatter_mark_body<unsigned long long>(win, idx, si, n, m, q, total);
 }
 
-extern "C" __global__ void scatter_write32(T* dst, const unsigned* __restrict__ win,
-                                           const i64* __restrict__ idx, const T* __restrict__ v,
-                                           Strided sd, Strided si, Strided sv, i64 dax, i64 n,
-                                           i64 m, i64 q, i64 total) {
+extern "C" __global__ void scatter_mark64(ScatterMarkArgs a) {
+    k_scatter_mark64((unsigned long long*)a.win, (const i64*)a.idx, a.si, a.n, a.m, a.q, a.total);
+}
+
+// Parameters of `scatter_write32` and `scatter_write64` (mirrored field for field by `ScatterWriteArgs` in
+// crates/cuda/src/index/params.rs).
+struct ScatterWriteArgs {
+    u64 dst;
+    u64 win;
+    u64 idx;
+    u64 v;
+    Strided sd;
+    Strided si;
+    Strided sv;
+    long long dax;
+    long long n;
+    long long m;
+    long long q;
+    long long total;
+};
+
+__device__ __forceinline__ void k_scatter_write32(T* dst, const unsigned* __restrict__ win,
+                                                  const i64* __restrict__ idx,
+                                                  const T* __restrict__ v, const Strided& sd,
+                                                  const Strided& si, const Strided& sv, i64 dax,
+                                                  i64 n, i64 m, i64 q, i64 total) {
     scatter_write_body<unsigned>(dst, win, idx, v, sd, si, sv, dax, n, m, q, total);
 }
 
-extern "C" __global__ void scatter_write64(T* dst, const unsigned long long* __restrict__ win,
-                                           const i64* __restrict__ idx, const T* __restrict__ v,
-                                           Strided sd, Strided si, Strided sv, i64 dax, i64 n,
-                                           i64 m, i64 q, i64 total) {
+extern "C" __global__ void scatter_write32(ScatterWriteArgs a) {
+    k_scatter_write32((T*)a.dst, (const unsigned*)a.win, (const i64*)a.idx, (const T*)a.v, a.sd,
+                      a.si, a.sv, a.dax, a.n, a.m, a.q, a.total);
+}
+
+__device__ __forceinline__ void k_scatter_write64(T* dst,
+                                                  const unsigned long long* __restrict__ win,
+                                                  const i64* __restrict__ idx,
+                                                  const T* __restrict__ v, const Strided& sd,
+                                                  const Strided& si, const Strided& sv, i64 dax,
+                                                  i64 n, i64 m, i64 q, i64 total) {
     scatter_write_body<unsigned long long>(dst, win, idx, v, sd, si, sv, dax, n, m, q, total);
+}
+
+extern "C" __global__ void scatter_write64(ScatterWriteArgs a) {
+    k_scatter_write64((T*)a.dst, (const unsigned long long*)a.win, (const i64*)a.idx, (const T*)a.v,
+                      a.sd, a.si, a.sv, a.dax, a.n, a.m, a.q, a.total);
 }

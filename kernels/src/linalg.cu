@@ -24,8 +24,20 @@ template <class Q> __device__ __forceinline__ cplx<Q> lin_conj(cplx<Q> x) { retu
 // out: batch matrices of rows_out x cols; in: batch matrices of rows_in x cols. Element (i, j)
 // of out is in(i, j) where the triangle keeps it (upper: i <= j and i < rows_in; lower:
 // i >= j), else zero. With rows_out == rows_in, out may be in (each element reads itself).
-extern "C" __global__ void tri_copy(T* out, const T* in, i64 rows_out, i64 rows_in, i64 cols,
-                                    i64 batch, int upper) {
+// Parameters of `tri_copy` (mirrored field for field by `TriCopyArgs` in
+// crates/cuda/src/linalg/params.rs).
+struct TriCopyArgs {
+    u64 out;
+    u64 src;
+    long long rows_out;
+    long long rows_in;
+    long long cols;
+    long long batch;
+    int upper;
+};
+
+__device__ __forceinline__ void k_tri_copy(T* out, const T* in, i64 rows_out, i64 rows_in, i64 cols,
+                                           i64 batch, int upper) {
     const T zero = cast<T>((i32)0);
     GRID_STRIDE(idx, batch * rows_out * cols) {
         const i64 i = idx % rows_out;
@@ -37,8 +49,22 @@ extern "C" __global__ void tri_copy(T* out, const T* in, i64 rows_out, i64 rows_
     }
 }
 
+extern "C" __global__ void tri_copy(TriCopyArgs a) {
+    k_tri_copy((T*)a.out, (const T*)a.src, a.rows_out, a.rows_in, a.cols, a.batch, a.upper);
+}
+
 // out (batch matrices of cols x rows) = conj(in (rows x cols))^T. out must not overlap in.
-extern "C" __global__ void conj_transpose(T* out, const T* in, i64 rows, i64 cols, i64 batch) {
+// Parameters of `conj_transpose` (mirrored field for field by `ConjTransposeArgs` in
+// crates/cuda/src/linalg/params.rs).
+struct ConjTransposeArgs {
+    u64 out;
+    u64 src;
+    long long rows;
+    long long cols;
+    long long batch;
+};
+
+__device__ __forceinline__ void k_conj_transpose(T* out, const T* in, i64 rows, i64 cols, i64 batch) {
     GRID_STRIDE(idx, batch * rows * cols) {
         const i64 p = idx % cols;  // row of out = column of in
         const i64 rest = idx / cols;
@@ -48,14 +74,31 @@ extern "C" __global__ void conj_transpose(T* out, const T* in, i64 rows, i64 col
     }
 }
 
+extern "C" __global__ void conj_transpose(ConjTransposeArgs a) {
+    k_conj_transpose((T*)a.out, (const T*)a.src, a.rows, a.cols, a.batch);
+}
+
 // out: batch matrices of rows x cols, ones on the diagonal and zeros elsewhere.
-extern "C" __global__ void identity(T* out, i64 rows, i64 cols, i64 batch) {
+// Parameters of `identity` (mirrored field for field by `IdentityArgs` in
+// crates/cuda/src/linalg/params.rs).
+struct IdentityArgs {
+    u64 out;
+    long long rows;
+    long long cols;
+    long long batch;
+};
+
+__device__ __forceinline__ void k_identity(T* out, i64 rows, i64 cols, i64 batch) {
     const T zero = cast<T>((i32)0), one = cast<T>((i32)1);
     GRID_STRIDE(idx, batch * rows * cols) {
         const i64 i = idx % rows;
         const i64 j = (idx / rows) % cols;
         out[idx] = i == j ? one : zero;
     }
+}
+
+extern "C" __global__ void identity(IdentityArgs a) {
+    k_identity((T*)a.out, a.rows, a.cols, a.batch);
 }
 
 // The scale that normalises a column whose sum of squared magnitudes is `sq` and whose
@@ -70,18 +113,42 @@ __device__ __forceinline__ CT lin_scale(R sq, CT big) {
 
 // w[b, j] = wri[b, j] + i * wri[b, n + j]: each matrix's 2n reals (real parts, then
 // imaginary parts) as n complex values.
-extern "C" __global__ void eig_values_real(CT* w, const R* wri, i64 n, i64 batch) {
+// Parameters of `eig_values_real` (mirrored field for field by `EigValuesRealArgs` in
+// crates/cuda/src/linalg/params.rs).
+struct EigValuesRealArgs {
+    u64 w;
+    u64 wri;
+    long long n;
+    long long batch;
+};
+
+__device__ __forceinline__ void k_eig_values_real(CT* w, const R* wri, i64 n, i64 batch) {
     GRID_STRIDE(idx, batch * n) {
         const i64 b = idx / n, j = idx % n;
         w[idx] = mk(wri[b * 2 * n + j], wri[b * 2 * n + n + j]);
     }
 }
 
+extern "C" __global__ void eig_values_real(EigValuesRealArgs a) {
+    k_eig_values_real((CT*)a.w, (const R*)a.wri, a.n, a.batch);
+}
+
 // v[b][:, j] = the j-th eigenvector of matrix b, normalised, from LAPACK's real format: for
 // a real eigenvalue (imaginary part 0) column j itself; for a complex pair (j, j + 1) with
 // positive imaginary part at j, vr[:, j] + i vr[:, j + 1] and its conjugate. One thread per
 // column. v must not overlap vr.
-extern "C" __global__ void eig_vectors_real(CT* v, const R* vr, const R* wri, i64 n, i64 batch) {
+// Parameters of `eig_vectors_real` (mirrored field for field by `EigVectorsRealArgs` in
+// crates/cuda/src/linalg/params.rs).
+struct EigVectorsRealArgs {
+    u64 v;
+    u64 vr;
+    u64 wri;
+    long long n;
+    long long batch;
+};
+
+__device__ __forceinline__ void k_eig_vectors_real(CT* v, const R* vr, const R* wri, i64 n,
+                                                   i64 batch) {
     GRID_STRIDE(c, batch * n) {
         const i64 b = c / n, j = c % n;
         const R wi = wri[b * 2 * n + n + j];
@@ -113,9 +180,21 @@ extern "C" __global__ void eig_vectors_real(CT* v, const R* vr, const R* wri, i6
     }
 }
 
+extern "C" __global__ void eig_vectors_real(EigVectorsRealArgs a) {
+    k_eig_vectors_real((CT*)a.v, (const R*)a.vr, (const R*)a.wri, a.n, a.batch);
+}
+
 // Normalises every column of the batch n x n complex matrices v in place (one thread per
 // column).
-extern "C" __global__ void eig_normalise(CT* v, i64 n, i64 batch) {
+// Parameters of `eig_normalise` (mirrored field for field by `EigNormaliseArgs` in
+// crates/cuda/src/linalg/params.rs).
+struct EigNormaliseArgs {
+    u64 v;
+    long long n;
+    long long batch;
+};
+
+__device__ __forceinline__ void k_eig_normalise(CT* v, i64 n, i64 batch) {
     GRID_STRIDE(c, batch * n) {
         CT* col = v + c * n;
         R sq = (R)0, best = (R)0;
@@ -131,4 +210,8 @@ extern "C" __global__ void eig_normalise(CT* v, i64 n, i64 batch) {
         const CT s = lin_scale(sq, big);
         for (i64 i = 0; i < n; ++i) col[i] = col[i] * s;
     }
+}
+
+extern "C" __global__ void eig_normalise(EigNormaliseArgs a) {
+    k_eig_normalise((CT*)a.v, a.n, a.batch);
 }

@@ -23,6 +23,8 @@ pub const SOURCE: &str = include_str!("linalg.cu");
 /// `eig_vectors_real(CT* v, const R* vr, const R* wri, i64 n, i64 batch)`,
 /// `eig_normalise(CT* v, i64 n, i64 batch)`, where `R` is the real type of `T` and `CT` the
 /// complex type of that precision.
+/// Each kernel takes these as the fields of one struct passed by value (pointers as `u64`,
+/// `in` named `src`), declared above it in the source.
 pub fn program(t: &str) -> String {
     crate::program(&[SOURCE], &[("T", t)])
 }

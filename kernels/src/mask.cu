@@ -79,8 +79,18 @@ __device__ __forceinline__ void mk_count(const F* __restrict__ x, const Strided&
     }
 }
 
-extern "C" __global__ void __launch_bounds__(MK_BLOCK)
-    count_truthy(const T* __restrict__ x, Strided sx, i64 n, unsigned* __restrict__ counts) {
+// Parameters of `count_truthy` and `count_mask` (mirrored field for field by `CountArgs` in
+// crates/cuda/src/mask/params.rs): flags is const T* (count_truthy) or const bool*
+// (count_mask), counts is unsigned*.
+struct CountArgs {
+    u64 flags;
+    Strided s;
+    long long n;
+    u64 counts;
+};
+
+__device__ __forceinline__ void k_count_truthy(const T* __restrict__ x, const Strided& sx, i64 n,
+                                               unsigned* __restrict__ counts) {
     if (n < 2147483648LL) {
         mk_count<T, unsigned>(x, sx, (unsigned)n, counts);
     } else {
@@ -88,13 +98,21 @@ extern "C" __global__ void __launch_bounds__(MK_BLOCK)
     }
 }
 
-extern "C" __global__ void __launch_bounds__(MK_BLOCK)
-    count_mask(const bool* __restrict__ m, Strided sm, i64 n, unsigned* __restrict__ counts) {
+extern "C" __global__ void __launch_bounds__(MK_BLOCK) count_truthy(CountArgs a) {
+    k_count_truthy((const T*)a.flags, a.s, a.n, (unsigned*)a.counts);
+}
+
+__device__ __forceinline__ void k_count_mask(const bool* __restrict__ m, const Strided& sm, i64 n,
+                                             unsigned* __restrict__ counts) {
     if (n < 2147483648LL) {
         mk_count<bool, unsigned>(m, sm, (unsigned)n, counts);
     } else {
         mk_count<bool, long long>(m, sm, n, counts);
     }
+}
+
+extern "C" __global__ void __launch_bounds__(MK_BLOCK) count_mask(CountArgs a) {
+    k_count_mask((const bool*)a.flags, a.s, a.n, (unsigned*)a.counts);
 }
 
 // Inclusive scan of v across the warp.
@@ -110,8 +128,16 @@ __device__ __forceinline__ u64 mk_warp_scan(u64 v) {
 
 // Pass 2, one block of MK_SCAN_BLOCK threads: offsets[i] = counts[0] + ... + counts[i-1]
 // for i < ntiles, offsets[ntiles] = the total.
-extern "C" __global__ void __launch_bounds__(MK_SCAN_BLOCK)
-    scan_tiles(const unsigned* __restrict__ counts, i64 ntiles, u64* __restrict__ offsets) {
+// Parameters of `scan_tiles` (mirrored field for field by `ScanTilesArgs` in
+// crates/cuda/src/mask/params.rs).
+struct ScanTilesArgs {
+    u64 counts;
+    long long ntiles;
+    u64 offsets;
+};
+
+__device__ __forceinline__ void k_scan_tiles(const unsigned* __restrict__ counts, i64 ntiles,
+                                             u64* __restrict__ offsets) {
     __shared__ u64 wsum[MK_SCAN_BLOCK / 32];
     const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const unsigned nwarps = MK_SCAN_BLOCK / 32;
@@ -144,6 +170,10 @@ extern "C" __global__ void __launch_bounds__(MK_SCAN_BLOCK)
         __syncthreads();
     }
     if (threadIdx.x == 0) offsets[ntiles] = carry;
+}
+
+extern "C" __global__ void __launch_bounds__(MK_SCAN_BLOCK) scan_tiles(ScanTilesArgs a) {
+    k_scan_tiles((const unsigned*)a.counts, a.ntiles, (u64*)a.offsets);
 }
 
 // Pass 3 core: ranks the flagged elements of this block's tile and calls emit(e, rank) for
@@ -200,14 +230,32 @@ __device__ __forceinline__ void select_body(T* __restrict__ out, const T* __rest
     mk_scatter<bool, I>(m, sm, n, offsets, [&](I e, u64 rank) { out[rank] = x[mk_off<I>(sx, e)]; });
 }
 
-extern "C" __global__ void __launch_bounds__(MK_BLOCK)
-    select_scatter(T* __restrict__ out, const T* __restrict__ x, const bool* __restrict__ m,
-                   Strided sx, Strided sm, i64 n, const u64* __restrict__ offsets) {
+// Parameters of `select_scatter` (mirrored field for field by `SelectScatterArgs` in
+// crates/cuda/src/mask/params.rs).
+struct SelectScatterArgs {
+    u64 out;
+    u64 x;
+    u64 m;
+    Strided sx;
+    Strided sm;
+    long long n;
+    u64 offsets;
+};
+
+__device__ __forceinline__ void k_select_scatter(T* __restrict__ out, const T* __restrict__ x,
+                                                 const bool* __restrict__ m, const Strided& sx,
+                                                 const Strided& sm, i64 n,
+                                                 const u64* __restrict__ offsets) {
     if (n < 2147483648LL) {
         select_body<unsigned>(out, x, m, sx, sm, (unsigned)n, offsets);
     } else {
         select_body<long long>(out, x, m, sx, sm, n, offsets);
     }
+}
+
+extern "C" __global__ void __launch_bounds__(MK_BLOCK) select_scatter(SelectScatterArgs a) {
+    k_select_scatter((T*)a.out, (const T*)a.x, (const bool*)a.m, a.sx, a.sm, a.n,
+                     (const u64*)a.offsets);
 }
 
 // nonzero: row `rank` of out ([count, ndim], row-major) = the multi-index of C-order
@@ -230,14 +278,32 @@ __device__ __forceinline__ void nonzero_body(i64* __restrict__ out, const T* __r
     });
 }
 
-extern "C" __global__ void __launch_bounds__(MK_BLOCK)
-    nonzero_scatter(i64* __restrict__ out, const T* __restrict__ x, Strided sx, i64 n,
-                    const u64* __restrict__ offsets, const i64* __restrict__ shape, int ndim) {
+// Parameters of `nonzero_scatter` (mirrored field for field by `NonzeroScatterArgs` in
+// crates/cuda/src/mask/params.rs).
+struct NonzeroScatterArgs {
+    u64 out;
+    u64 x;
+    Strided sx;
+    long long n;
+    u64 offsets;
+    u64 shape;
+    int ndim;
+};
+
+__device__ __forceinline__ void k_nonzero_scatter(i64* __restrict__ out, const T* __restrict__ x,
+                                                  const Strided& sx, i64 n,
+                                                  const u64* __restrict__ offsets,
+                                                  const i64* __restrict__ shape, int ndim) {
     if (n < 2147483648LL) {
         nonzero_body<unsigned>(out, x, sx, (unsigned)n, offsets, shape, ndim);
     } else {
         nonzero_body<long long>(out, x, sx, n, offsets, shape, ndim);
     }
+}
+
+extern "C" __global__ void __launch_bounds__(MK_BLOCK) nonzero_scatter(NonzeroScatterArgs a) {
+    k_nonzero_scatter((i64*)a.out, (const T*)a.x, a.sx, a.n, (const u64*)a.offsets,
+                      (const i64*)a.shape, a.ndim);
 }
 
 // mask_assign with one value per true element: dst[e] = v[rank] where m[e] (dst and m
@@ -252,14 +318,33 @@ __device__ __forceinline__ void assign_body(T* __restrict__ dst, const bool* __r
     });
 }
 
-extern "C" __global__ void __launch_bounds__(MK_BLOCK)
-    assign_scatter(T* __restrict__ dst, const bool* __restrict__ m, const T* __restrict__ v,
-                   Strided sd, Strided sm, Strided sv, i64 n, const u64* __restrict__ offsets) {
+// Parameters of `assign_scatter` (mirrored field for field by `AssignScatterArgs` in
+// crates/cuda/src/mask/params.rs).
+struct AssignScatterArgs {
+    u64 dst;
+    u64 m;
+    u64 v;
+    Strided sd;
+    Strided sm;
+    Strided sv;
+    long long n;
+    u64 offsets;
+};
+
+__device__ __forceinline__ void k_assign_scatter(T* __restrict__ dst, const bool* __restrict__ m,
+                                                 const T* __restrict__ v, const Strided& sd,
+                                                 const Strided& sm, const Strided& sv, i64 n,
+                                                 const u64* __restrict__ offsets) {
     if (n < 2147483648LL) {
         assign_body<unsigned>(dst, m, v, sd, sm, sv, (unsigned)n, offsets);
     } else {
         assign_body<long long>(dst, m, v, sd, sm, sv, n, offsets);
     }
+}
+
+extern "C" __global__ void __launch_bounds__(MK_BLOCK) assign_scatter(AssignScatterArgs a) {
+    k_assign_scatter((T*)a.dst, (const bool*)a.m, (const T*)a.v, a.sd, a.sm, a.sv, a.n,
+                     (const u64*)a.offsets);
 }
 
 // mask_assign with a single value (v[voff]) written wherever m is true: no ranks needed.
@@ -273,12 +358,28 @@ __device__ __forceinline__ void fill_body(T* __restrict__ dst, const bool* __res
     }
 }
 
-extern "C" __global__ void assign_fill(T* __restrict__ dst, const bool* __restrict__ m,
-                                       const T* __restrict__ v, i64 voff, Strided sd,
-                                       Strided sm, i64 n) {
+// Parameters of `assign_fill` (mirrored field for field by `AssignFillArgs` in
+// crates/cuda/src/mask/params.rs).
+struct AssignFillArgs {
+    u64 dst;
+    u64 m;
+    u64 v;
+    long long voff;
+    Strided sd;
+    Strided sm;
+    long long n;
+};
+
+__device__ __forceinline__ void k_assign_fill(T* __restrict__ dst, const bool* __restrict__ m,
+                                              const T* __restrict__ v, i64 voff, const Strided& sd,
+                                              const Strided& sm, i64 n) {
     if (n < 2147483648LL) {
         fill_body<unsigned>(dst, m, v, voff, sd, sm, (unsigned)n);
     } else {
         fill_body<long long>(dst, m, v, voff, sd, sm, n);
     }
+}
+
+extern "C" __global__ void assign_fill(AssignFillArgs a) {
+    k_assign_fill((T*)a.dst, (const bool*)a.m, (const T*)a.v, a.voff, a.sd, a.sm, a.n);
 }

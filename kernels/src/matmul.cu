@@ -20,18 +20,35 @@
 #ifdef MM_GATHER
 
 // out[i] = element i (C order) of the view `s`, for views of fewer than 2^31 elements.
-extern "C" __global__ void __launch_bounds__(256)
-    gather32(T* __restrict__ out, const T* __restrict__ in, Strided s, i64 n) {
+// Parameters of `gather32` and `gather64` (mirrored field for field by `GatherArgs` in
+// crates/cuda/src/matmul/params.rs).
+struct GatherArgs {
+    u64 out;
+    u64 src;
+    Strided s;
+    long long n;
+};
+
+__device__ __forceinline__ void k_gather32(T* __restrict__ out, const T* __restrict__ in,
+                                           const Strided& s, i64 n) {
     const unsigned stride = gridDim.x * blockDim.x;
     for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < (unsigned)n; i += stride) {
         out[i] = in[strided_offset32(s, i)];
     }
 }
 
+extern "C" __global__ void __launch_bounds__(256) gather32(GatherArgs a) {
+    k_gather32((T*)a.out, (const T*)a.src, a.s, a.n);
+}
+
 // The same with 64-bit index arithmetic.
-extern "C" __global__ void __launch_bounds__(256)
-    gather64(T* __restrict__ out, const T* __restrict__ in, Strided s, i64 n) {
+__device__ __forceinline__ void k_gather64(T* __restrict__ out, const T* __restrict__ in,
+                                           const Strided& s, i64 n) {
     GRID_STRIDE(i, n) { out[i] = in[strided_offset(s, i)]; }
+}
+
+extern "C" __global__ void __launch_bounds__(256) gather64(GatherArgs a) {
+    k_gather64((T*)a.out, (const T*)a.src, a.s, a.n);
 }
 
 #endif  // MM_GATHER
@@ -61,10 +78,32 @@ __device__ __forceinline__ void put(T* c, ACC* ws, i64 o, i64 s, i64 splits, i64
 // in steps of MM_TILE_K through shared memory, and blockIdx.z looping over (batch item,
 // split) pairs. Loads follow whichever operand axis has unit stride, so both row- and
 // column-major operands are read coalesced.
-extern "C" __global__ void __launch_bounds__(MM_THREADS)
-    gemm_int_tiled(T* __restrict__ c, ACC* __restrict__ ws, const T* __restrict__ a,
-                   const T* __restrict__ b, i64 m, i64 n, i64 k, i64 a_rs, i64 a_cs, i64 b_rs,
-                   i64 b_cs, Strided ab, Strided bb, i64 batch, i64 splits, i64 kchunk) {
+// Parameters of `gemm_int_tiled` and `gemm_int_dot` (mirrored field for field by `GemmIntArgs` in
+// crates/cuda/src/matmul/params.rs).
+struct GemmIntArgs {
+    u64 c;
+    u64 ws;
+    u64 a;
+    u64 b;
+    long long m;
+    long long n;
+    long long k;
+    long long a_rs;
+    long long a_cs;
+    long long b_rs;
+    long long b_cs;
+    Strided ab;
+    Strided bb;
+    long long batch;
+    long long splits;
+    long long kchunk;
+};
+
+__device__ __forceinline__ void k_gemm_int_tiled(T* __restrict__ c, ACC* __restrict__ ws,
+                                                 const T* __restrict__ a, const T* __restrict__ b,
+                                                 i64 m, i64 n, i64 k, i64 a_rs, i64 a_cs, i64 b_rs,
+                                                 i64 b_cs, const Strided& ab, const Strided& bb,
+                                                 i64 batch, i64 splits, i64 kchunk) {
     __shared__ ACC As[MM_TILE_K][MM_TILE + 1];
     __shared__ ACC Bs[MM_TILE_K][MM_TILE + 1];
     const int t = threadIdx.x, tx = t & 15, ty = t >> 4;
@@ -142,13 +181,19 @@ extern "C" __global__ void __launch_bounds__(MM_THREADS)
     }
 }
 
+extern "C" __global__ void __launch_bounds__(MM_THREADS) gemm_int_tiled(GemmIntArgs a) {
+    k_gemm_int_tiled((T*)a.c, (ACC*)a.ws, (const T*)a.a, (const T*)a.b, a.m, a.n, a.k, a.a_rs,
+                     a.a_cs, a.b_rs, a.b_cs, a.ab, a.bb, a.batch, a.splits, a.kchunk);
+}
+
 // C = A @ B for few or thin outputs (matrix-vector, vector-matrix, dot products): one warp
 // per (output, split), its lanes striding the inner dimension, then a shuffle reduction.
 // Warps loop grid-stride over the (split, batch item, row, column) items.
-extern "C" __global__ void __launch_bounds__(MM_THREADS)
-    gemm_int_dot(T* __restrict__ c, ACC* __restrict__ ws, const T* __restrict__ a,
-                 const T* __restrict__ b, i64 m, i64 n, i64 k, i64 a_rs, i64 a_cs, i64 b_rs,
-                 i64 b_cs, Strided ab, Strided bb, i64 batch, i64 splits, i64 kchunk) {
+__device__ __forceinline__ void k_gemm_int_dot(T* __restrict__ c, ACC* __restrict__ ws,
+                                               const T* __restrict__ a, const T* __restrict__ b,
+                                               i64 m, i64 n, i64 k, i64 a_rs, i64 a_cs, i64 b_rs,
+                                               i64 b_cs, const Strided& ab, const Strided& bb,
+                                               i64 batch, i64 splits, i64 kchunk) {
     const i64 mn = m * n;
     const i64 outputs = batch * mn;
     const i64 items = outputs * splits;
@@ -171,14 +216,32 @@ extern "C" __global__ void __launch_bounds__(MM_THREADS)
     }
 }
 
+extern "C" __global__ void __launch_bounds__(MM_THREADS) gemm_int_dot(GemmIntArgs a) {
+    k_gemm_int_dot((T*)a.c, (ACC*)a.ws, (const T*)a.a, (const T*)a.b, a.m, a.n, a.k, a.a_rs, a.a_cs,
+                   a.b_rs, a.b_cs, a.ab, a.bb, a.batch, a.splits, a.kchunk);
+}
+
 // c[o] = sum over splits of ws[split][o] (the second pass of split-K).
-extern "C" __global__ void __launch_bounds__(256)
-    gemm_int_reduce(T* __restrict__ c, const ACC* __restrict__ ws, i64 outputs, i64 splits) {
+// Parameters of `gemm_int_reduce` (mirrored field for field by `GemmIntReduceArgs` in
+// crates/cuda/src/matmul/params.rs).
+struct GemmIntReduceArgs {
+    u64 c;
+    u64 ws;
+    long long outputs;
+    long long splits;
+};
+
+__device__ __forceinline__ void k_gemm_int_reduce(T* __restrict__ c, const ACC* __restrict__ ws,
+                                                  i64 outputs, i64 splits) {
     GRID_STRIDE(o, outputs) {
         ACC acc = 0;
         for (i64 s = 0; s < splits; ++s) acc += ws[s * outputs + o];
         c[o] = (T)acc;
     }
+}
+
+extern "C" __global__ void __launch_bounds__(256) gemm_int_reduce(GemmIntReduceArgs a) {
+    k_gemm_int_reduce((T*)a.c, (const ACC*)a.ws, a.outputs, a.splits);
 }
 
 #endif  // MM_INT

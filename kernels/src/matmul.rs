@@ -23,6 +23,8 @@ pub const THREADS: u32 = 256;
 
 /// The gather section for element type `t` (CUDA C name):
 /// `gather32/64(T* out, const T* in, Strided s, i64 n)`.
+/// Each kernel takes these as the fields of one struct passed by value (pointers as `u64`,
+/// `in` named `src`), declared above it in the source.
 pub fn gather_program(t: &str) -> String {
     crate::program(&[SOURCE], &[("MM_GATHER", "1"), ("T", t)])
 }
@@ -42,6 +44,8 @@ pub fn int_accumulator(t: &str) -> Option<&'static str> {
 /// `gemm_int_tiled` and `gemm_int_dot` `(T* c, ACC* ws, const T* a, const T* b, i64 m, i64 n,
 /// i64 k, i64 a_rs, i64 a_cs, i64 b_rs, i64 b_cs, Strided ab, Strided bb, i64 batch,
 /// i64 splits, i64 kchunk)`, `gemm_int_reduce(T* c, const ACC* ws, i64 outputs, i64 splits)`.
+/// Each kernel takes these as the fields of one struct passed by value (pointers as `u64`),
+/// declared above it in the source.
 pub fn int_program(t: &str) -> String {
     let acc = int_accumulator(t).unwrap_or("void");
     let (tile, tile_k, threads) = (TILE.to_string(), TILE_K.to_string(), THREADS.to_string());

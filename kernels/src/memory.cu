@@ -16,7 +16,15 @@ union FillPack {
 
 // out[0..n) = value. Elements before the first 16-byte boundary and after the last whole
 // 16-byte vector are written one by one; the body with 16-byte stores.
-extern "C" __global__ void fill_contig(T* out, i64 n, T value) {
+// Parameters of `fill_contig` (mirrored field for field by `FillContigArgs` in
+// crates/cuda/src/memory/params.rs).
+struct FillContigArgs {
+    u64 out;
+    long long n;
+    Bytes16 value;
+};
+
+__device__ __forceinline__ void k_fill_contig(T* out, i64 n, T value) {
     const int V = 16 / sizeof(T);
     const u64 addr = (u64)out;
     i64 head = (i64)(((16 - (addr & 15)) & 15) / sizeof(T));
@@ -33,13 +41,34 @@ extern "C" __global__ void fill_contig(T* out, i64 n, T value) {
     if (tid < n - tail) out[tail + tid] = value;
 }
 
+extern "C" __global__ void fill_contig(FillContigArgs a) {
+    k_fill_contig((T*)a.out, a.n, from_bytes<T>(a.value));
+}
+
 // Every element of a strided view (no two elements share an address).
-extern "C" __global__ void fill_strided32(T* out, Strided s, i64 n, T value) {
+// Parameters of `fill_strided32` and `fill_strided64` (mirrored field for field by `FillStridedArgs` in
+// crates/cuda/src/memory/params.rs).
+struct FillStridedArgs {
+    u64 out;
+    Strided s;
+    long long n;
+    Bytes16 value;
+};
+
+__device__ __forceinline__ void k_fill_strided32(T* out, const Strided& s, i64 n, T value) {
     GRID_STRIDE(i, n) { out[strided_offset32(s, (unsigned)i)] = value; }
 }
 
-extern "C" __global__ void fill_strided64(T* out, Strided s, i64 n, T value) {
+extern "C" __global__ void fill_strided32(FillStridedArgs a) {
+    k_fill_strided32((T*)a.out, a.s, a.n, from_bytes<T>(a.value));
+}
+
+__device__ __forceinline__ void k_fill_strided64(T* out, const Strided& s, i64 n, T value) {
     GRID_STRIDE(i, n) { out[strided_offset(s, i)] = value; }
+}
+
+extern "C" __global__ void fill_strided64(FillStridedArgs a) {
+    k_fill_strided64((T*)a.out, a.s, a.n, from_bytes<T>(a.value));
 }
 
 #endif  // MEM_FILL
@@ -47,7 +76,16 @@ extern "C" __global__ void fill_strided64(T* out, Strided s, i64 n, T value) {
 #ifdef MEM_CONV
 
 // out[i] = cast<OUT>(in[i]) for contiguous runs (four independent loads in flight a thread).
-extern "C" __global__ void conv_contig(OUT* __restrict__ out, const IN* __restrict__ in, i64 n) {
+// Parameters of `conv_contig` (mirrored field for field by `ConvContigArgs` in
+// crates/cuda/src/memory/params.rs).
+struct ConvContigArgs {
+    u64 out;
+    u64 src;
+    long long n;
+};
+
+__device__ __forceinline__ void k_conv_contig(OUT* __restrict__ out, const IN* __restrict__ in,
+                                              i64 n) {
     const i64 stride = (i64)gridDim.x * blockDim.x;
     i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x;
     for (; i + 3 * stride < n; i += 4 * stride) {
@@ -60,29 +98,68 @@ extern "C" __global__ void conv_contig(OUT* __restrict__ out, const IN* __restri
     for (; i < n; i += stride) out[i] = cast<OUT>(in[i]);
 }
 
+extern "C" __global__ void conv_contig(ConvContigArgs a) {
+    k_conv_contig((OUT*)a.out, (const IN*)a.src, a.n);
+}
+
 // Contiguous out[i] from the strided view `s` of `in` (C order).
-extern "C" __global__ void conv_gather32(OUT* __restrict__ out, const IN* __restrict__ in,
-                                         Strided s, i64 n) {
+// Parameters of `conv_gather32` and `conv_gather64` (mirrored field for field by `ConvGatherArgs` in
+// crates/cuda/src/memory/params.rs).
+struct ConvGatherArgs {
+    u64 out;
+    u64 src;
+    Strided s;
+    long long n;
+};
+
+__device__ __forceinline__ void k_conv_gather32(OUT* __restrict__ out, const IN* __restrict__ in,
+                                                const Strided& s, i64 n) {
     GRID_STRIDE(i, n) { out[i] = cast<OUT>(in[strided_offset32(s, (unsigned)i)]); }
 }
 
-extern "C" __global__ void conv_gather64(OUT* __restrict__ out, const IN* __restrict__ in,
-                                         Strided s, i64 n) {
+extern "C" __global__ void conv_gather32(ConvGatherArgs a) {
+    k_conv_gather32((OUT*)a.out, (const IN*)a.src, a.s, a.n);
+}
+
+__device__ __forceinline__ void k_conv_gather64(OUT* __restrict__ out, const IN* __restrict__ in,
+                                                const Strided& s, i64 n) {
     GRID_STRIDE(i, n) { out[i] = cast<OUT>(in[strided_offset(s, i)]); }
+}
+
+extern "C" __global__ void conv_gather64(ConvGatherArgs a) {
+    k_conv_gather64((OUT*)a.out, (const IN*)a.src, a.s, a.n);
 }
 
 // The strided view `d` of `out` from the strided view `s` of `in` (same shape; `d` has no
 // overlapping elements and shares no memory with `s`).
-extern "C" __global__ void conv_scatter32(OUT* __restrict__ out, Strided d,
-                                          const IN* __restrict__ in, Strided s, i64 n) {
+// Parameters of `conv_scatter32` and `conv_scatter64` (mirrored field for field by `ConvScatterArgs` in
+// crates/cuda/src/memory/params.rs).
+struct ConvScatterArgs {
+    u64 out;
+    Strided d;
+    u64 src;
+    Strided s;
+    long long n;
+};
+
+__device__ __forceinline__ void k_conv_scatter32(OUT* __restrict__ out, const Strided& d,
+                                                 const IN* __restrict__ in, const Strided& s, i64 n) {
     GRID_STRIDE(i, n) {
         out[strided_offset32(d, (unsigned)i)] = cast<OUT>(in[strided_offset32(s, (unsigned)i)]);
     }
 }
 
-extern "C" __global__ void conv_scatter64(OUT* __restrict__ out, Strided d,
-                                          const IN* __restrict__ in, Strided s, i64 n) {
+extern "C" __global__ void conv_scatter32(ConvScatterArgs a) {
+    k_conv_scatter32((OUT*)a.out, a.d, (const IN*)a.src, a.s, a.n);
+}
+
+__device__ __forceinline__ void k_conv_scatter64(OUT* __restrict__ out, const Strided& d,
+                                                 const IN* __restrict__ in, const Strided& s, i64 n) {
     GRID_STRIDE(i, n) { out[strided_offset(d, i)] = cast<OUT>(in[strided_offset(s, i)]); }
+}
+
+extern "C" __global__ void conv_scatter64(ConvScatterArgs a) {
+    k_conv_scatter64((OUT*)a.out, a.d, (const IN*)a.src, a.s, a.n);
 }
 
 // A batch of 2-D transposes through shared memory, for views where axis `k` is (nearly)
@@ -91,9 +168,23 @@ extern "C" __global__ void conv_scatter64(OUT* __restrict__ out, Strided d,
 // along `k` and writing rows along `l`, so both sides are coalesced. The other axes of `d`/`s`
 // (same shape) are the batch. Block: (32, MEM_TILE_ROWS). Tiles are numbered (batch, tile
 // along k, tile along l) in C order.
-extern "C" __global__ void __launch_bounds__(32 * MEM_TILE_ROWS)
-    conv_tile(OUT* __restrict__ out, Strided d, const IN* __restrict__ in, Strided s, int k,
-              int l, i64 tiles_k, i64 tiles_l, i64 ntiles) {
+// Parameters of `conv_tile` (mirrored field for field by `ConvTileArgs` in
+// crates/cuda/src/memory/params.rs).
+struct ConvTileArgs {
+    u64 out;
+    Strided d;
+    u64 src;
+    Strided s;
+    int k;
+    int l;
+    long long tiles_k;
+    long long tiles_l;
+    long long ntiles;
+};
+
+__device__ __forceinline__ void k_conv_tile(OUT* __restrict__ out, const Strided& d,
+                                            const IN* __restrict__ in, const Strided& s, int k,
+                                            int l, i64 tiles_k, i64 tiles_l, i64 ntiles) {
     __shared__ OUT tile[MEM_TILE][MEM_TILE + 1];  // [along l][along k]
     const i64 nk = s.shape[k], nl = s.shape[l];
     const i64 sk = s.strides[k], sl = s.strides[l];
@@ -138,6 +229,10 @@ extern "C" __global__ void __launch_bounds__(32 * MEM_TILE_ROWS)
     }
 }
 
+extern "C" __global__ void __launch_bounds__(32 * MEM_TILE_ROWS) conv_tile(ConvTileArgs a) {
+    k_conv_tile((OUT*)a.out, a.d, (const IN*)a.src, a.s, a.k, a.l, a.tiles_k, a.tiles_l, a.ntiles);
+}
+
 #endif  // MEM_CONV
 
 #ifdef MEM_ARANGE
@@ -174,8 +269,21 @@ __device__ __forceinline__ c128 ramp(i64 i, c128 a, c128 s) {
     return mk(__dadd_rn(a.re, re), __dadd_rn(a.im, im));
 }
 
-extern "C" __global__ void arange(T* out, i64 n, T start, T step) {
+// Parameters of `arange` (mirrored field for field by `ArangeArgs` in
+// crates/cuda/src/memory/params.rs).
+struct ArangeArgs {
+    u64 out;
+    long long n;
+    Bytes16 start;
+    Bytes16 step;
+};
+
+__device__ __forceinline__ void k_arange(T* out, i64 n, T start, T step) {
     GRID_STRIDE(i, n) { out[i] = ramp(i, start, step); }
+}
+
+extern "C" __global__ void arange(ArangeArgs a) {
+    k_arange((T*)a.out, a.n, from_bytes<T>(a.start), from_bytes<T>(a.step));
 }
 
 #endif  // MEM_ARANGE

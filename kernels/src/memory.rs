@@ -45,6 +45,8 @@ pub fn tile_shape(input: &str, output: &str) -> (u32, u32) {
 
 /// The fill section for element type `t` (CUDA C name): `fill_contig(T* out, i64 n, T value)`,
 /// `fill_strided32/64(T* out, Strided s, i64 n, T value)`.
+/// Each kernel takes these as the fields of one struct passed by value (pointers as `u64`),
+/// declared above it in the source; so do the conversion kernels, with `in` named `src`.
 pub fn fill_program(t: &str) -> String {
     crate::program(&[SOURCE], &[("MEM_FILL", "1"), ("T", t)])
 }

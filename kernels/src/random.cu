@@ -400,8 +400,20 @@ __device__ long long sbinomial(Stream& s, long long n, double p) {
 
 // ---- kernels ----
 
-extern "C" __global__ void random_uniform(T* out, long long n, u32 k0, u32 k1, u64 base, T low,
-                                          T high) {
+// Parameters of `random_uniform` (mirrored field for field by `RandomUniformArgs` in
+// crates/cuda/src/random/params.rs).
+struct RandomUniformArgs {
+    u64 out;
+    long long n;
+    u32 k0;
+    u32 k1;
+    u64 base;
+    Bytes16 low;
+    Bytes16 high;
+};
+
+__device__ __forceinline__ void k_random_uniform(T* out, long long n, u32 k0, u32 k1, u64 base,
+                                                 T low, T high) {
     const int per = is_same<T, float>::value ? 4 : 2;
     const long long blocks = (n + per - 1) / per;
     const T span = high - low;
@@ -439,8 +451,25 @@ extern "C" __global__ void random_uniform(T* out, long long n, u32 k0, u32 k1, u
     }
 }
 
-extern "C" __global__ void random_float(T* out, long long n, u32 k0, u32 k1, u64 base, int dist,
-                                        double a, double b) {
+extern "C" __global__ void random_uniform(RandomUniformArgs a) {
+    k_random_uniform((T*)a.out, a.n, a.k0, a.k1, a.base, from_bytes<T>(a.low), from_bytes<T>(a.high));
+}
+
+// Parameters of `random_float` (mirrored field for field by `RandomFloatArgs` in
+// crates/cuda/src/random/params.rs).
+struct RandomFloatArgs {
+    u64 out;
+    long long n;
+    u32 k0;
+    u32 k1;
+    u64 base;
+    int dist;
+    double a;
+    double b;
+};
+
+__device__ __forceinline__ void k_random_float(T* out, long long n, u32 k0, u32 k1, u64 base,
+                                               int dist, double a, double b) {
     GRID_STRIDE(i, n) {
         Stream s(k0, k1, base, (u64)i);
         double v;
@@ -455,8 +484,26 @@ extern "C" __global__ void random_float(T* out, long long n, u32 k0, u32 k1, u64
     }
 }
 
-extern "C" __global__ void random_int(T* out, long long n, u32 k0, u32 k1, u64 base, int dist,
-                                      long long low, u64 range, double a) {
+extern "C" __global__ void random_float(RandomFloatArgs a) {
+    k_random_float((T*)a.out, a.n, a.k0, a.k1, a.base, a.dist, a.a, a.b);
+}
+
+// Parameters of `random_int` (mirrored field for field by `RandomIntArgs` in
+// crates/cuda/src/random/params.rs).
+struct RandomIntArgs {
+    u64 out;
+    long long n;
+    u32 k0;
+    u32 k1;
+    u64 base;
+    int dist;
+    long long low;
+    u64 range;
+    double a;
+};
+
+__device__ __forceinline__ void k_random_int(T* out, long long n, u32 k0, u32 k1, u64 base,
+                                             int dist, long long low, u64 range, double a) {
     GRID_STRIDE(i, n) {
         Stream s(k0, k1, base, (u64)i);
         long long v;
@@ -468,4 +515,8 @@ extern "C" __global__ void random_int(T* out, long long n, u32 k0, u32 k1, u64 b
         }
         out[i] = (T)v;
     }
+}
+
+extern "C" __global__ void random_int(RandomIntArgs a) {
+    k_random_int((T*)a.out, a.n, a.k0, a.k1, a.base, a.dist, a.low, a.range, a.a);
 }

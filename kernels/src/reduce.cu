@@ -248,15 +248,34 @@ __device__ __forceinline__ void rows_impl(const T* __restrict__ x, OUT* __restri
     }
 }
 
-#define RED_ARGS                                                                              \
-    const T *__restrict__ x, OUT *__restrict__ out, Acc *__restrict__ part, Strided kept,      \
-        Strided red, i64 n_out, i64 rsize, i64 chunk, i64 n_chunks, i64 count, double param,  \
-        int contig
-#define RED_PASS x, out, part, kept, red, n_out, rsize, chunk, n_chunks, count, param, contig
+// The reduction kernels' parameters (mirrored field for field by `RedArgs` in
+// crates/cuda/src/reduce/params.rs): x (const T*), out (OUT*), part (Acc*), then as named.
+struct RedArgs {
+    u64 x;
+    u64 out;
+    u64 part;
+    Strided kept;
+    Strided red;
+    long long n_out;
+    long long rsize;
+    long long chunk;
+    long long n_chunks;
+    long long count;
+    double param;
+    int contig;
+};
 
-extern "C" __global__ void __launch_bounds__(256) red_rows_1(RED_ARGS) { rows_impl<1>(RED_PASS); }
-extern "C" __global__ void __launch_bounds__(256) red_rows_32(RED_ARGS) { rows_impl<32>(RED_PASS); }
-extern "C" __global__ void __launch_bounds__(256) red_rows_256(RED_ARGS) { rows_impl<256>(RED_PASS); }
+#define RED_ARGS                                                                              \
+    const T *__restrict__ x, OUT *__restrict__ out, Acc *__restrict__ part, const Strided &kept, \
+        const Strided &red, i64 n_out, i64 rsize, i64 chunk, i64 n_chunks, i64 count,          \
+        double param, int contig
+#define RED_PASS                                                                              \
+    (const T*)a.x, (OUT*)a.out, (Acc*)a.part, a.kept, a.red, a.n_out, a.rsize, a.chunk,        \
+        a.n_chunks, a.count, a.param, a.contig
+
+extern "C" __global__ void __launch_bounds__(256) red_rows_1(RedArgs a) { rows_impl<1>(RED_PASS); }
+extern "C" __global__ void __launch_bounds__(256) red_rows_32(RedArgs a) { rows_impl<32>(RED_PASS); }
+extern "C" __global__ void __launch_bounds__(256) red_rows_256(RedArgs a) { rows_impl<256>(RED_PASS); }
 
 // Rows whose reduced positions are one contiguous run (red.ndim == 1, stride 1): the same
 // tasks as rows_impl with only the vector path compiled, so the loads keep their registers.
@@ -284,17 +303,19 @@ __device__ __forceinline__ void rows_flat_impl(const T* __restrict__ x, OUT* __r
     }
 }
 
-extern "C" __global__ void __launch_bounds__(256) red_rows_32_flat(RED_ARGS) {
-    rows_flat_impl<32>(x, out, part, kept, n_out, rsize, chunk, n_chunks, count, param);
+extern "C" __global__ void __launch_bounds__(256) red_rows_32_flat(RedArgs a) {
+    rows_flat_impl<32>((const T*)a.x, (OUT*)a.out, (Acc*)a.part, a.kept, a.n_out, a.rsize, a.chunk,
+                       a.n_chunks, a.count, a.param);
 }
-extern "C" __global__ void __launch_bounds__(256) red_rows_256_flat(RED_ARGS) {
-    rows_flat_impl<256>(x, out, part, kept, n_out, rsize, chunk, n_chunks, count, param);
+extern "C" __global__ void __launch_bounds__(256) red_rows_256_flat(RedArgs a) {
+    rows_flat_impl<256>((const T*)a.x, (OUT*)a.out, (Acc*)a.part, a.kept, a.n_out, a.rsize, a.chunk,
+                       a.n_chunks, a.count, a.param);
 }
 
 // One thread per (output, chunk) task, consecutive threads on consecutive outputs (the kept
 // innermost dimension is the fastest in memory, so reads coalesce across the warp). Task
 // t = c * n_out + o; partials are laid out the same way.
-extern "C" __global__ void __launch_bounds__(256) red_cols(RED_ARGS) {
+__device__ __forceinline__ void cols_impl(RED_ARGS) {
     const i64 tasks = n_out * n_chunks;
     GRID_STRIDE(t, tasks) {
         const i64 c = t / n_out;
@@ -331,6 +352,8 @@ extern "C" __global__ void __launch_bounds__(256) red_cols(RED_ARGS) {
     }
 }
 
+extern "C" __global__ void __launch_bounds__(256) red_cols(RedArgs a) { cols_impl(RED_PASS); }
+
 // Combines the chunks of each output in order: part[o * o_stride + c * c_stride].
 template <int G>
 __device__ __forceinline__ void partials_impl(const Acc* __restrict__ part, OUT* __restrict__ out,
@@ -358,19 +381,40 @@ __device__ __forceinline__ void partials_impl(const Acc* __restrict__ part, OUT*
     }
 }
 
-#define PART_ARGS                                                                             \
-    const Acc *__restrict__ part, OUT *__restrict__ out, i64 n_out, i64 n_chunks, i64 o_stride, \
-        i64 c_stride, i64 count, double param
-#define PART_PASS part, out, n_out, n_chunks, o_stride, c_stride, count, param
+// The partials kernels' parameters (mirrored by `PartArgs` in crates/cuda/src/reduce/params.rs):
+// part (const Acc*), out (OUT*), then as named.
+struct PartArgs {
+    u64 part;
+    u64 out;
+    long long n_out;
+    long long n_chunks;
+    long long o_stride;
+    long long c_stride;
+    long long count;
+    double param;
+};
 
-extern "C" __global__ void __launch_bounds__(256) red_partials_1(PART_ARGS) { partials_impl<1>(PART_PASS); }
-extern "C" __global__ void __launch_bounds__(256) red_partials_32(PART_ARGS) { partials_impl<32>(PART_PASS); }
-extern "C" __global__ void __launch_bounds__(256) red_partials_256(PART_ARGS) { partials_impl<256>(PART_PASS); }
+#define PART_PASS                                                                             \
+    (const Acc*)a.part, (OUT*)a.out, a.n_out, a.n_chunks, a.o_stride, a.c_stride, a.count, a.param
+
+extern "C" __global__ void __launch_bounds__(256) red_partials_1(PartArgs a) { partials_impl<1>(PART_PASS); }
+extern "C" __global__ void __launch_bounds__(256) red_partials_32(PartArgs a) { partials_impl<32>(PART_PASS); }
+extern "C" __global__ void __launch_bounds__(256) red_partials_256(PartArgs a) { partials_impl<256>(PART_PASS); }
 
 // The result of reducing nothing, `finish(init, count)`, for every output.
-extern "C" __global__ void __launch_bounds__(256) red_fill(OUT* __restrict__ out, i64 n, i64 count,
-                                                            double param) {
+// (Mirrored by `FillArgs` in crates/cuda/src/reduce/params.rs; out is OUT*.)
+struct FillArgs {
+    u64 out;
+    long long n;
+    long long count;
+    double param;
+};
+
+__device__ __forceinline__ void fill_impl(OUT* __restrict__ out, i64 n, i64 count, double param) {
     GRID_STRIDE(i, n) out[i] = Op::finish(Op::init(), count, param);
+}
+extern "C" __global__ void __launch_bounds__(256) red_fill(FillArgs a) {
+    fill_impl((OUT*)a.out, a.n, a.count, a.param);
 }
 
 #endif  // CUPRITE_REDUCE
@@ -424,14 +468,32 @@ template <int G> __device__ __forceinline__ void group_scan(OUT v, OUT& excl, OU
 // `n_chunks` chunks of `chunk` elements: pass 0 writes each chunk's total to `tot`, the carry
 // kernel turns those into exclusive prefixes in place, pass 1 scans each chunk from its
 // prefix (from init when there is one chunk).
+// The scan kernels' parameters (mirrored field for field by `ScanArgs` in
+// crates/cuda/src/reduce/params.rs): x (const T*), out (OUT*), tot (OUT*), then as named.
+struct ScanArgs {
+    u64 x;
+    u64 out;
+    u64 tot;
+    Strided lanes;
+    long long n_lanes;
+    long long n;
+    long long s;
+    long long inner;
+    long long chunk;
+    long long n_chunks;
+    int pass;
+};
+
 #define SCAN_ARGS                                                                              \
-    const T *__restrict__ x, OUT *__restrict__ out, OUT *__restrict__ tot, Strided lanes,       \
+    const T *__restrict__ x, OUT *__restrict__ out, OUT *__restrict__ tot, const Strided &lanes, \
         i64 n_lanes, i64 n, i64 s, i64 inner, i64 chunk, i64 n_chunks, int pass
-#define SCAN_PASS x, out, tot, lanes, n_lanes, n, s, inner, chunk, n_chunks, pass
+#define SCAN_PASS                                                                              \
+    (const T*)a.x, (OUT*)a.out, (OUT*)a.tot, a.lanes, a.n_lanes, a.n, a.s, a.inner, a.chunk,    \
+        a.n_chunks, a.pass
 
 // One thread per (lane, chunk) task, consecutive threads on consecutive lanes (for lanes
 // that are neighbours in memory). Task t = c * n_lanes + l.
-extern "C" __global__ void __launch_bounds__(256) scan_thread(SCAN_ARGS) {
+__device__ __forceinline__ void scan_thread_impl(SCAN_ARGS) {
     const i64 tasks = n_lanes * n_chunks;
     GRID_STRIDE(t, tasks) {
         const i64 c = t / n_lanes;
@@ -472,6 +534,10 @@ extern "C" __global__ void __launch_bounds__(256) scan_thread(SCAN_ARGS) {
             }
         }
     }
+}
+
+extern "C" __global__ void __launch_bounds__(256) scan_thread(ScanArgs a) {
+    scan_thread_impl(SCAN_PASS);
 }
 
 #define SCAN_V 4
@@ -553,14 +619,22 @@ template <int G> __device__ __forceinline__ void coop_impl(SCAN_ARGS) {
     }
 }
 
-extern "C" __global__ void __launch_bounds__(256) scan_coop_32(SCAN_ARGS) { coop_impl<32>(SCAN_PASS); }
-extern "C" __global__ void __launch_bounds__(256) scan_coop_256(SCAN_ARGS) { coop_impl<256>(SCAN_PASS); }
+extern "C" __global__ void __launch_bounds__(256) scan_coop_32(ScanArgs a) { coop_impl<32>(SCAN_PASS); }
+extern "C" __global__ void __launch_bounds__(256) scan_coop_256(ScanArgs a) { coop_impl<256>(SCAN_PASS); }
 
 // Turns each lane's chunk totals tot[l * l_stride + c * c_stride] into exclusive prefixes,
 // one warp per lane, 32 chunks per step.
-extern "C" __global__ void __launch_bounds__(256) scan_carry(OUT* __restrict__ tot, i64 n_lanes,
-                                                              i64 n_chunks, i64 l_stride,
-                                                              i64 c_stride) {
+// (Mirrored by `CarryArgs` in crates/cuda/src/reduce/params.rs; tot is OUT*.)
+struct CarryArgs {
+    u64 tot;
+    long long n_lanes;
+    long long n_chunks;
+    long long l_stride;
+    long long c_stride;
+};
+
+__device__ __forceinline__ void carry_impl(OUT* __restrict__ tot, i64 n_lanes, i64 n_chunks,
+                                           i64 l_stride, i64 c_stride) {
     const int lane = threadIdx.x & 31;
     const i64 warps = (i64)gridDim.x * blockDim.x / 32;
     for (i64 l = ((i64)blockIdx.x * blockDim.x + threadIdx.x) / 32; l < n_lanes; l += warps) {
@@ -576,6 +650,9 @@ extern "C" __global__ void __launch_bounds__(256) scan_carry(OUT* __restrict__ t
             run = Op::combine(run, shfl_any(incl, 31, 2));
         }
     }
+}
+extern "C" __global__ void __launch_bounds__(256) scan_carry(CarryArgs a) {
+    carry_impl((OUT*)a.tot, a.n_lanes, a.n_chunks, a.l_stride, a.c_stride);
 }
 
 #endif  // CUPRITE_SCAN

@@ -222,8 +222,16 @@ __device__ __forceinline__ void hist_count(u32* h, int part, T x, u32& special) 
 // hist[p * 256 + d]: keys whose byte p is d (for p < SIG_BYTES; the bytes above are
 // constant); hist[sizeof(K) * 256]: elements whose key does not decode to their own bits.
 // `hist` is zeroed by the caller. The elements are read 16 bytes at a time.
-extern "C" __global__ void __launch_bounds__(SORT_THREADS)
-sort_hist(const T* __restrict__ src, long long n, u32* __restrict__ hist) {
+// Parameters of `sort_hist` (mirrored field for field by `SortHistArgs` in
+// crates/cuda/src/sort/params.rs).
+struct SortHistArgs {
+    u64 src;
+    long long n;
+    u64 hist;
+};
+
+__device__ __forceinline__ void k_sort_hist(const T* __restrict__ src, long long n,
+                                            u32* __restrict__ hist) {
     constexpr int P = SIG_BYTES;
     constexpr int EPV = sizeof(T) >= 16 ? 1 : 16 / (int)sizeof(T);
     union Vec {
@@ -269,28 +277,51 @@ sort_hist(const T* __restrict__ src, long long n, u32* __restrict__ hist) {
     }
 }
 
+extern "C" __global__ void __launch_bounds__(SORT_THREADS) sort_hist(SortHistArgs a) {
+    k_sort_hist((const T*)a.src, a.n, (u32*)a.hist);
+}
+
 // One radix pass (mirrors `PassArgs` in crates/cuda/src/sort/radix.rs field for field).
+// Fields:
+//   keys_in    const K*: keys of the previous pass (unless in_raw)
+//   raw_in     const T*: the elements being sorted, lane-major (keys of the first pass, sources
+//              of W_GATHER)
+//   vals_in    const u32*: values of the previous pass (val_in == 2)
+//   keys_out   K* (W_KEYS)
+//   vals_out   u32* (W_VALS)
+//   raw_out    T* (W_DECODE, W_GATHER)
+//   idx_out    long long* (W_IDX): value modulo len
+//   lookback   u32 or u64 per (tile, digit), zeroed
+//   lb_next    the next pass's look-back entries, cleared here (0: none)
+//   counter    u32 tile counter, zeroed
+//   offsets    const u32[256]: global start of each digit's bucket (sort_offsets)
+//   len        lane length: lane of a value v is v / len
+//   shift      bit of the digit (of the key, or of the lane)
+//   in_raw     keys from raw_in
+//   val_in     0 none, 1 the element's index, 2 vals_in
+//   lane_digit digit of the lane of the value instead of the key
+//   write      W_* mask
+//   lb64       64-bit look-back entries (n >= 2^30)
 struct PassArgs {
-    u64 keys_in;   // const K*: keys of the previous pass (unless in_raw)
-    u64 raw_in;    // const T*: the elements being sorted, lane-major (keys of the first
-                   // pass, sources of W_GATHER)
-    u64 vals_in;   // const u32*: values of the previous pass (val_in == 2)
-    u64 keys_out;  // K* (W_KEYS)
-    u64 vals_out;  // u32* (W_VALS)
-    u64 raw_out;   // T* (W_DECODE, W_GATHER)
-    u64 idx_out;   // long long* (W_IDX): value modulo len
-    u64 lookback;  // u32 or u64 per (tile, digit), zeroed
-    u64 lb_next;   // the next pass's look-back entries, cleared here (0: none)
-    u64 counter;   // u32 tile counter, zeroed
-    u64 offsets;   // const u32[256]: global start of each digit's bucket (sort_offsets)
+    u64 keys_in;
+    u64 raw_in;
+    u64 vals_in;
+    u64 keys_out;
+    u64 vals_out;
+    u64 raw_out;
+    u64 idx_out;
+    u64 lookback;
+    u64 lb_next;
+    u64 counter;
+    u64 offsets;
     long long n;
-    u32 len;       // lane length: lane of a value v is v / len
-    int shift;     // bit of the digit (of the key, or of the lane)
-    int in_raw;    // keys from raw_in
-    int val_in;    // 0 none, 1 the element's index, 2 vals_in
-    int lane_digit;  // digit of the lane of the value instead of the key
-    int write;     // W_* mask
-    int lb64;      // 64-bit look-back entries (n >= 2^30)
+    u32 len;
+    int shift;
+    int in_raw;
+    int val_in;
+    int lane_digit;
+    int write;
+    int lb64;
     int pad;
 };
 
@@ -335,13 +366,26 @@ __device__ __forceinline__ u32 lane_count(long long lanes, u32 len, int shift, i
 // offsets[r * 256 + d]: where the bucket of digit d starts in the output of a pass over
 // key byte r (r < sizeof(K), from `hist`) or lane-number byte r - sizeof(K); one block per
 // row.
-extern "C" __global__ void __launch_bounds__(SORT_THREADS)
-sort_offsets(const u32* __restrict__ hist, u32* __restrict__ offsets, long long lanes, u32 len) {
+// Parameters of `sort_offsets` (mirrored field for field by `SortOffsetsArgs` in
+// crates/cuda/src/sort/params.rs).
+struct SortOffsetsArgs {
+    u64 hist;
+    u64 offsets;
+    long long lanes;
+    u32 len;
+};
+
+__device__ __forceinline__ void k_sort_offsets(const u32* __restrict__ hist,
+                                               u32* __restrict__ offsets, long long lanes, u32 len) {
     __shared__ u32 s_warp[SORT_WARPS];
     const int r = blockIdx.x, d = threadIdx.x;
     const u32 c = r < (int)sizeof(K) ? hist[r * RADIX + d]
                                      : lane_count(lanes, len, 8 * (r - (int)sizeof(K)), d);
     offsets[r * RADIX + d] = block_excl_scan(c, s_warp);
+}
+
+extern "C" __global__ void __launch_bounds__(SORT_THREADS) sort_offsets(SortOffsetsArgs a) {
+    k_sort_offsets((const u32*)a.hist, (u32*)a.offsets, a.lanes, a.len);
 }
 
 // Peers of this lane: the lanes of the warp with the same 8-bit digit.
@@ -532,20 +576,38 @@ extern "C" __global__ void __launch_bounds__(SORT_THREADS, 3) sort_onesweep_pair
 }
 
 // Keys and the identity permutation (when every digit is constant no pass runs).
-extern "C" __global__ void sort_key_iota(const T* __restrict__ src, long long n, K* keys, u32* perm) {
+// Parameters of `sort_key_iota` (mirrored field for field by `SortKeyIotaArgs` in
+// crates/cuda/src/sort/params.rs).
+struct SortKeyIotaArgs {
+    u64 src;
+    long long n;
+    u64 keys;
+    u64 perm;
+};
+
+__device__ __forceinline__ void k_sort_key_iota(const T* __restrict__ src, long long n, K* keys,
+                                                u32* perm) {
     GRID_STRIDE(i, n) {
         keys[i] = Keys<T>::key(src[i]);
         if (perm) perm[i] = (u32)i;
     }
 }
 
+extern "C" __global__ void sort_key_iota(SortKeyIotaArgs a) {
+    k_sort_key_iota((const T*)a.src, a.n, (K*)a.keys, (u32*)a.perm);
+}
+
 // Short lanes (mirrors `BlockArgs` in crates/cuda/src/sort/lanes.rs): lanes of `len`
 // elements, lane-major in `src`, `lpb` lanes per block, each padded to `p2` (a power of
 // two) slots, sorted by (key, index) with a bitonic network in shared memory.
+// Fields:
+//   src     const T*
+//   out_raw T* (mode 0: the elements)
+//   out_idx long long* (mode 1: indices along the lane)
 struct BlockArgs {
-    u64 src;      // const T*
-    u64 out_raw;  // T* (mode 0: the elements)
-    u64 out_idx;  // long long* (mode 1: indices along the lane)
+    u64 src;
+    u64 out_raw;
+    u64 out_idx;
     long long lanes;
     int len;
     int p2;
@@ -609,10 +671,23 @@ extern "C" __global__ void __launch_bounds__(SORT_THREADS) sort_block(BlockArgs 
 
 // out[i] = the insertion point of value i (C order of the view `vs`) into the sorted run
 // `sorted[0], sorted[stride], ...` of `len` elements: leftmost, or rightmost if `right`.
-extern "C" __global__ void sort_searchsorted(long long* __restrict__ out, const T* __restrict__ sorted,
-                                             long long len, long long stride,
-                                             const T* __restrict__ vals, Strided vs, long long nv,
-                                             int right) {
+// Parameters of `sort_searchsorted` (mirrored field for field by `SortSearchsortedArgs` in
+// crates/cuda/src/sort/params.rs).
+struct SortSearchsortedArgs {
+    u64 out;
+    u64 sorted;
+    long long len;
+    long long stride;
+    u64 vals;
+    Strided vs;
+    long long nv;
+    int right;
+};
+
+__device__ __forceinline__ void k_sort_searchsorted(long long* __restrict__ out,
+                                                    const T* __restrict__ sorted, long long len,
+                                                    long long stride, const T* __restrict__ vals,
+                                                    const Strided& vs, long long nv, int right) {
     GRID_STRIDE(i, nv) {
         const K kv = Keys<T>::key(vals[strided_offset(vs, i)]);
         long long lo = 0, hi = len;
@@ -627,6 +702,11 @@ extern "C" __global__ void sort_searchsorted(long long* __restrict__ out, const 
     }
 }
 
+extern "C" __global__ void sort_searchsorted(SortSearchsortedArgs a) {
+    k_sort_searchsorted((long long*)a.out, (const T*)a.sorted, a.len, a.stride, (const T*)a.vals,
+                        a.vs, a.nv, a.right);
+}
+
 #endif // SORT_SEARCH
 
 #ifdef SORT_UNIQUE
@@ -635,8 +715,16 @@ extern "C" __global__ void sort_searchsorted(long long* __restrict__ out, const 
 #define UQ_TILE (SORT_THREADS * UQ_ITEMS)
 
 // counts[b]: run heads (first keys of runs of equal keys) in tile b of the sorted keys.
-extern "C" __global__ void __launch_bounds__(SORT_THREADS)
-sort_uq_count(const K* __restrict__ keys, long long n, u32* __restrict__ counts) {
+// Parameters of `sort_uq_count` (mirrored field for field by `SortUqCountArgs` in
+// crates/cuda/src/sort/params.rs).
+struct SortUqCountArgs {
+    u64 keys;
+    long long n;
+    u64 counts;
+};
+
+__device__ __forceinline__ void k_sort_uq_count(const K* __restrict__ keys, long long n,
+                                                u32* __restrict__ counts) {
     __shared__ u32 s_warp[SORT_WARPS];
     const long long b0 = (long long)blockIdx.x * UQ_TILE;
     u32 c = 0;
@@ -649,19 +737,33 @@ sort_uq_count(const K* __restrict__ keys, long long n, u32* __restrict__ counts)
     if (threadIdx.x == 0) counts[blockIdx.x] = c;
 }
 
+extern "C" __global__ void __launch_bounds__(SORT_THREADS) sort_uq_count(SortUqCountArgs a) {
+    k_sort_uq_count((const K*)a.keys, a.n, (u32*)a.counts);
+}
+
 // Mirrors `UniqueArgs` in crates/cuda/src/sort/unique.rs.
+// Fields:
+//   keys    const K*: sorted keys
+//   perm    const u32*: the stable sorting permutation (or 0 when !exact and no index output is
+//           asked for)
+//   raw     const T*: the elements (exact values)
+//   offsets const u32*: heads before each tile (exclusive scan of sort_uq_count)
+//   values  T*: one value per run
+//   first   long long* or 0: index of each run's first element
+//   inverse long long* or 0: run of each element, at its index
+//   starts  u32* or 0: position of each run's first element
+//   exact   values are raw[perm[head]] (else the decoded keys)
 struct UniqueArgs {
-    u64 keys;      // const K*: sorted keys
-    u64 perm;      // const u32*: the stable sorting permutation (or 0 when !exact and no
-                   // index output is asked for)
-    u64 raw;       // const T*: the elements (exact values)
-    u64 offsets;   // const u32*: heads before each tile (exclusive scan of sort_uq_count)
-    u64 values;    // T*: one value per run
-    u64 first;     // long long* or 0: index of each run's first element
-    u64 inverse;   // long long* or 0: run of each element, at its index
-    u64 starts;    // u32* or 0: position of each run's first element
+    u64 keys;
+    u64 perm;
+    u64 raw;
+    u64 offsets;
+    u64 values;
+    u64 first;
+    u64 inverse;
+    u64 starts;
     long long n;
-    int exact;     // values are raw[perm[head]] (else the decoded keys)
+    int exact;
     int pad;
 };
 
@@ -697,22 +799,59 @@ extern "C" __global__ void __launch_bounds__(SORT_THREADS) sort_uq_write(UniqueA
 #ifdef SORT_UTIL
 
 // out[j * lanes + l] = sorted[l * len + kth[j]] for j < m, l < lanes.
-extern "C" __global__ void sort_select(T* __restrict__ out, const T* __restrict__ sorted, long long lanes,
-                                       long long len, const long long* __restrict__ kth, long long m) {
+// Parameters of `sort_select` (mirrored field for field by `SortSelectArgs` in
+// crates/cuda/src/sort/params.rs).
+struct SortSelectArgs {
+    u64 out;
+    u64 sorted;
+    long long lanes;
+    long long len;
+    u64 kth;
+    long long m;
+};
+
+__device__ __forceinline__ void k_sort_select(T* __restrict__ out, const T* __restrict__ sorted,
+                                              long long lanes, long long len,
+                                              const long long* __restrict__ kth, long long m) {
     GRID_STRIDE(i, m * lanes) {
         const long long j = i / lanes, l = i - j * lanes;
         out[i] = sorted[l * len + kth[j]];
     }
 }
 
+extern "C" __global__ void sort_select(SortSelectArgs a) {
+    k_sort_select((T*)a.out, (const T*)a.sorted, a.lanes, a.len, (const long long*)a.kth, a.m);
+}
+
 // out[i] = i % len.
-extern "C" __global__ void sort_iota_mod(long long* __restrict__ out, long long n, long long len) {
+// Parameters of `sort_iota_mod` (mirrored field for field by `SortIotaModArgs` in
+// crates/cuda/src/sort/params.rs).
+struct SortIotaModArgs {
+    u64 out;
+    long long n;
+    long long len;
+};
+
+__device__ __forceinline__ void k_sort_iota_mod(long long* __restrict__ out, long long n,
+                                                long long len) {
     GRID_STRIDE(i, n) out[i] = i % len;
 }
 
+extern "C" __global__ void sort_iota_mod(SortIotaModArgs a) {
+    k_sort_iota_mod((long long*)a.out, a.n, a.len);
+}
+
 // In-place exclusive scan of `counts[0..nb)` by one block; total[0] = the sum.
-extern "C" __global__ void __launch_bounds__(SORT_THREADS)
-sort_uq_scan(u32* __restrict__ counts, long long nb, u32* __restrict__ total) {
+// Parameters of `sort_uq_scan` (mirrored field for field by `SortUqScanArgs` in
+// crates/cuda/src/sort/params.rs).
+struct SortUqScanArgs {
+    u64 counts;
+    long long nb;
+    u64 total;
+};
+
+__device__ __forceinline__ void k_sort_uq_scan(u32* __restrict__ counts, long long nb,
+                                               u32* __restrict__ total) {
     __shared__ u32 s_warp[SORT_WARPS];
     __shared__ u32 s_carry;
     if (threadIdx.x == 0) s_carry = 0;
@@ -730,13 +869,31 @@ sort_uq_scan(u32* __restrict__ counts, long long nb, u32* __restrict__ total) {
     if (threadIdx.x == 0) total[0] = s_carry;
 }
 
+extern "C" __global__ void __launch_bounds__(SORT_THREADS) sort_uq_scan(SortUqScanArgs a) {
+    k_sort_uq_scan((u32*)a.counts, a.nb, (u32*)a.total);
+}
+
 // counts[j] = starts[j + 1] - starts[j] (the last run ends at n).
-extern "C" __global__ void sort_uq_counts(long long* __restrict__ counts, const u32* __restrict__ starts,
-                                          long long k, long long n) {
+// Parameters of `sort_uq_counts` (mirrored field for field by `SortUqCountsArgs` in
+// crates/cuda/src/sort/params.rs).
+struct SortUqCountsArgs {
+    u64 counts;
+    u64 starts;
+    long long k;
+    long long n;
+};
+
+__device__ __forceinline__ void k_sort_uq_counts(long long* __restrict__ counts,
+                                                 const u32* __restrict__ starts, long long k,
+                                                 long long n) {
     GRID_STRIDE(j, k) {
         const long long end = j + 1 < k ? (long long)starts[j + 1] : n;
         counts[j] = end - (long long)starts[j];
     }
+}
+
+extern "C" __global__ void sort_uq_counts(SortUqCountsArgs a) {
+    k_sort_uq_counts((long long*)a.counts, (const u32*)a.starts, a.k, a.n);
 }
 
 #endif // SORT_UTIL

@@ -29,7 +29,7 @@ impl Drop for DeviceMem {
         }
         self.dev.in_use.fetch_sub(self.bytes, Ordering::Relaxed);
         // A failure here means the context is gone (process teardown): nothing to free.
-        if driver::make_current(self.dev.ctx).is_ok() {
+        if driver::make_current(self.dev.ctx.0).is_ok() {
             let _ = driver::free_async(self.ptr, self.last.stream());
         }
     }
@@ -104,12 +104,12 @@ impl Cuda {
         }
         self.bind()?;
         let stream = self.stream();
-        let ptr = match driver::alloc_async(dev.pool, bytes, stream) {
+        let ptr = match driver::alloc_async(dev.pool.0, bytes, stream) {
             Ok(p) => p,
             Err(e) if driver::is_oom(&e) => {
                 driver::ctx_sync()?;
-                driver::pool_trim(dev.pool, 0)?;
-                match driver::alloc_async(dev.pool, bytes, stream) {
+                driver::pool_trim(dev.pool.0, 0)?;
+                match driver::alloc_async(dev.pool.0, bytes, stream) {
                     Ok(p) => p,
                     Err(e) if driver::is_oom(&e) => {
                         let free = driver::mem_info().map(|m| m.0).unwrap_or(0);

@@ -2,7 +2,7 @@
 //! their state), holding the context, the stream every op queues on, the memory pool, the
 //! compiled-module cache and the device's properties.
 
-use crate::driver::{self, CUcontext, CUdevice, CUmemoryPool, CUstream};
+use crate::driver::{self, CUdevice, CUstream, Ctx, Pool, StreamRef};
 use crate::modules::ModuleCache;
 use crate::stream::{LastUse, StreamInner};
 use cuprite_core::{Error, Result};
@@ -42,9 +42,9 @@ pub(crate) struct DeviceInner {
     pub ordinal: usize,
     #[allow(dead_code)]
     pub dev: CUdevice,
-    pub ctx: CUcontext,
-    pub stream: CUstream,
-    pub pool: CUmemoryPool,
+    pub ctx: Ctx,
+    pub stream: StreamRef,
+    pub pool: Pool,
     pub name: String,
     pub cc: (i32, i32),
     pub sm_count: u32,
@@ -62,17 +62,11 @@ pub(crate) struct DeviceInner {
     pub library_use: Mutex<HashMap<usize, Arc<LastUse>>>,
 }
 
-// SAFETY: the raw handles are process-wide driver objects; the driver API is thread-safe and
-// every call first makes the context current on the calling thread.
-unsafe impl Send for DeviceInner {}
-// SAFETY: as above; mutable state is behind atomics and mutexes.
-unsafe impl Sync for DeviceInner {}
-
 impl std::fmt::Debug for Cuda {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "Cuda({}: {}", self.inner.ordinal, self.inner.name)?;
         match &self.on {
-            Some(s) => write!(f, ", stream {:?})", s.raw),
+            Some(s) => write!(f, ", stream {:?})", s.raw()),
             None => write!(f, ")"),
         }
     }
@@ -134,9 +128,9 @@ impl Cuda {
         let inner = Arc::new(DeviceInner {
             ordinal,
             dev: info.dev,
-            ctx,
-            stream,
-            pool,
+            ctx: Ctx(ctx),
+            stream: StreamRef(stream),
+            pool: Pool(pool),
             name: info.name,
             cc: (info.major, info.minor),
             sm_count: info.sm_count.max(1) as u32,
@@ -201,11 +195,11 @@ impl Cuda {
     pub fn memory_cached(&self) -> Result<usize> {
         self.bind()?;
         let reserved = driver::pool_attr(
-            self.inner.pool,
+            self.inner.pool.0,
             driver::PoolAttr::CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT,
         )?;
         let used = driver::pool_attr(
-            self.inner.pool,
+            self.inner.pool.0,
             driver::PoolAttr::CU_MEMPOOL_ATTR_USED_MEM_CURRENT,
         )?;
         Ok(reserved.saturating_sub(used) as usize)
@@ -216,7 +210,7 @@ impl Cuda {
     /// holds a live array stays reserved, so [`Cuda::memory_cached`] can stay above zero.
     pub fn free_cached(&self) -> Result<()> {
         self.synchronize_device()?;
-        driver::pool_trim(self.inner.pool, 0)
+        driver::pool_trim(self.inner.pool.0, 0)
     }
 
     /// Caps the bytes live arrays may hold on this device (`None`: no cap). An allocation
@@ -260,14 +254,14 @@ impl Cuda {
 
     /// Makes the device's context current on this thread.
     pub(crate) fn bind(&self) -> Result<()> {
-        driver::make_current(self.inner.ctx)
+        driver::make_current(self.inner.ctx.0)
     }
 
     /// The stream this handle's work queues on.
     pub(crate) fn stream(&self) -> CUstream {
         match &self.on {
-            Some(s) => s.raw,
-            None => self.inner.stream,
+            Some(s) => s.raw(),
+            None => self.inner.stream.0,
         }
     }
 

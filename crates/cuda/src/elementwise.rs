@@ -14,6 +14,7 @@
 //! Empty views launch nothing. Op parameters (`params()`) travel as kernel arguments
 //! ([`plan::OpArgs`]), so one compiled program serves every parameter value.
 
+mod params;
 mod plan;
 #[cfg(test)]
 mod probe;
@@ -25,14 +26,15 @@ mod tests_gpu;
 use crate::buffer::CudaBuffer;
 use crate::ctype::ctype;
 use crate::device::Cuda;
-use crate::launch::{arg, coalesce, Strided, BLOCK};
-use crate::modules::Func;
+use crate::ffi::launch::{Kernel, KernelParams};
+use crate::launch::{coalesce, Strided, BLOCK};
 use cuprite_core::backend::ElementwiseOps;
 use cuprite_core::ops::{BinaryOp, UnaryOp};
 use cuprite_core::{DType, Element, Layout, Result};
 use cuprite_kernels::elementwise::{self as kern, Variant};
-use plan::{check_view, inplace_order, vec_width, vector_head, ArgBytes, OpArgs};
-use std::ffi::c_void;
+use params::{EwContig, EwStrided};
+pub(crate) use plan::ArgBytes;
+use plan::{check_view, inplace_order, vec_width, vector_head, OpArgs};
 
 /// Entry point of the contiguous kernel of every program.
 const CONTIG: &str = "ew_contig";
@@ -82,32 +84,19 @@ struct Launch<'a> {
     params: Option<&'a OpArgs>,
 }
 
-/// A kernel's argument pointers (16 at most).
-struct Args {
-    ptrs: [*mut c_void; 16],
-    len: usize,
-}
-
-impl Args {
-    fn push(&mut self, p: *mut c_void) {
-        self.ptrs[self.len] = p;
-        self.len += 1;
-    }
-}
-
 impl Cuda {
     /// The kernel `kernel` of the program of `variant` for op `name` (`None`: where), element
     /// type `t` and result type `out`.
-    fn ew_func(
+    fn ew_kernel<P: KernelParams>(
         &self,
         variant: Variant,
         name: Option<&str>,
         t: DType,
         out: DType,
         kernel: &str,
-    ) -> Result<Func> {
+    ) -> Result<Kernel<'_, P>> {
         let k = key(variant, name.unwrap_or("where"), t, out);
-        self.function(&k, kernel, || {
+        self.kernel(&k, kernel, || {
             kern::source(variant, name, ctype(t), ctype(out))
         })
     }
@@ -149,76 +138,58 @@ impl Cuda {
             .all(|(l, o)| l.contiguous_offset().map(|off| *o = off).is_some());
         let out_ptr = l.out_ptr.unwrap_or(0);
         let n64 = n as i64;
-        let mut ptrs = [0u64; 3];
-        let strided: Vec<Strided>;
-        let head: i64;
-        let mut args = Args {
-            ptrs: [std::ptr::null_mut(); 16],
-            len: 0,
+        let mut x = [0u64; 3];
+        let s = l.scalar.unwrap_or(ArgBytes::of(0u8));
+        let (t, d, kp) = match l.params {
+            Some(p) => (p.t, p.d, p.k),
+            None => ([ArgBytes::of(0u8); 2], [0.0; 2], 0),
         };
-        if l.out_ptr.is_some() {
-            args.push(arg(&out_ptr));
-        }
-        let (f, per_thread) = if contiguous {
+        // Every view lies inside its buffer (checked by the callers), the result holds n
+        // elements, and an in-place destination has no overlapping elements and shares no
+        // memory with the other operands (unique).
+        if contiguous {
             let mut aligned = [(out_ptr, out_size); 4];
             for (i, o) in operands.iter().enumerate() {
-                ptrs[i] = o.base + (offsets[i] * o.size) as u64;
-                aligned[i + 1] = (ptrs[i], o.size);
+                x[i] = o.base + (offsets[i] * o.size) as u64;
+                aligned[i + 1] = (x[i], o.size);
             }
             let first = if l.out_ptr.is_some() { 0 } else { 1 };
-            head = vector_head(&aligned[first..k + 1], n, vw) as i64;
-            for p in &ptrs[..k] {
-                args.push(arg(p));
-            }
-            if let Some(s) = &l.scalar {
-                args.push(arg(s));
-            }
-            args.push(arg(&n64));
-            args.push(arg(&head));
-            (self.ew_func(l.variant, l.name, l.t, l.out, CONTIG)?, vw)
+            let head = vector_head(&aligned[first..k + 1], n, vw) as i64;
+            let p = EwContig {
+                out: out_ptr,
+                x,
+                s,
+                t0: t[0],
+                t1: t[1],
+                d0: d[0],
+                d1: d[1],
+                k: kp,
+                n: n64,
+                head,
+            };
+            let f = self.ew_kernel(l.variant, l.name, l.t, l.out, CONTIG)?;
+            f.launch((self.grid_for(n, vw), 1, 1), (BLOCK, 1, 1), 0, &p)
         } else {
-            strided = coalesce(op, &layouts[..k])?;
+            let strided = coalesce(op, &layouts[..k])?;
+            let mut v = [Strided::default(); 3];
             for (i, o) in operands.iter().enumerate() {
-                ptrs[i] = o.base;
+                x[i] = o.base;
+                v[i] = strided[i];
             }
-            for p in &ptrs[..k] {
-                args.push(arg(p));
-            }
-            if let Some(s) = &l.scalar {
-                args.push(arg(s));
-            }
-            for s in &strided {
-                args.push(arg(s));
-            }
-            args.push(arg(&n64));
-            (self.ew_func(l.variant, l.name, l.t, l.out, STRIDED)?, 1)
-        };
-        if let Some(p) = l.params {
-            for a in [
-                arg(&p.t[0]),
-                arg(&p.t[1]),
-                arg(&p.d[0]),
-                arg(&p.d[1]),
-                arg(&p.k),
-            ] {
-                args.push(a);
-            }
-        }
-        let grid = self.grid_for(n, per_thread);
-        // SAFETY: the arguments follow the kernel's parameters as elementwise.cu declares
-        // them for every variant: [out] operand pointers [scalar] (n, head | views, n)
-        // [params], each a value of the C type the kernel reads (u64 pointers, `T` as its
-        // bytes, Strided, i64, f64). Every view lies inside its buffer (checked by the
-        // callers), the result holds n elements, and an in-place destination has no
-        // overlapping elements and shares no memory with the other operands (unique).
-        unsafe {
-            self.launch(
-                f,
-                (grid, 1, 1),
-                (BLOCK, 1, 1),
-                0,
-                &mut args.ptrs[..args.len],
-            )
+            let p = EwStrided {
+                out: out_ptr,
+                x,
+                s,
+                t0: t[0],
+                t1: t[1],
+                d0: d[0],
+                d1: d[1],
+                k: kp,
+                n: n64,
+                v,
+            };
+            let f = self.ew_kernel(l.variant, l.name, l.t, l.out, STRIDED)?;
+            f.launch((self.grid_for(n, 1), 1, 1), (BLOCK, 1, 1), 0, &p)
         }
     }
 

@@ -10,13 +10,13 @@
 //! input, so an input another array shares is copied first. Transforms of one point need no
 //! plan: they are a copy (or a cast between real and complex) and the scaling.
 
-mod cufft;
 #[cfg(test)]
 mod tests_gpu;
 
 use crate::buffer::CudaBuffer;
 use crate::device::Cuda;
-use crate::matmul::cublas;
+use crate::ffi::blas as cublas;
+use crate::ffi::fft as cufft;
 use cufft::{Batched, Kind};
 use cuprite_core::backend::{BackendBase, FftLanes, FftOps};
 use cuprite_core::{DType, Element, Error, Float, Layout, Result};
@@ -51,10 +51,10 @@ impl Cuda {
         let (ni, no, n) = (n_in as i64, n_out as i64, lanes.n as i64);
         let (isz, osz) = (in_size as u64, out_size as u64);
         let run = |layout: Batched, s: u64, d: u64| {
-            // SAFETY: `src` holds `outer * n_in * inner` input elements and `dst` as many
+            // `src` holds `outer * n_in * inner` input elements and `dst` as many
             // output elements (checked by the callers); every launch below reaches only
             // those, and the buffers are distinct allocations.
-            unsafe { cufft::exec(self, op, kind, double, layout, s, d, inverse) }
+            cufft::exec(self, op, kind, double, layout, s, d, inverse)
         };
         if inner == 1 {
             let layout = Batched {
@@ -145,8 +145,8 @@ impl Cuda {
             Error::Backend { msg, .. } => Error::Backend { op, msg },
             e => e,
         })?;
-        // SAFETY: `out` is a live buffer of this device holding `reals` reals of the type.
-        unsafe { cublas::scal(self, h, op, double, self.ptr(out)?, reals, scale) }
+        // `out` is a live buffer of this device holding `reals` reals of the type.
+        cublas::scal(self, h, op, double, self.ptr(out)?, reals, scale)
     }
 
     /// Checks that `x` holds the `count * len` elements the lanes read.

@@ -12,14 +12,19 @@
 //! `atomicMax` of its position along the lane in a zeroed winner buffer, and only the winner
 //! writes.
 
+mod params;
+
 use crate::buffer::CudaBuffer;
 use crate::ctype::cty;
 use crate::device::Cuda;
 use crate::driver;
-use crate::launch::{arg, coalesce, Strided, BLOCK};
-use crate::modules::Func;
+use crate::ffi::launch::{Kernel, KernelParams};
+use crate::launch::{coalesce, Strided, BLOCK};
 use cuprite_core::backend::IndexOps;
 use cuprite_core::{Element, Error, Layout, Result};
+use params::{
+    IndexCheckArgs, ScatterLanesArgs, ScatterMarkArgs, ScatterWriteArgs, TakeAlongArgs, TakeArgs,
+};
 
 /// The module key of the index family for a CUDA element type.
 fn index_key(ctype: &str) -> String {
@@ -153,9 +158,9 @@ fn product(op: &'static str, dims: &[usize]) -> Result<usize> {
 
 impl Cuda {
     /// A kernel of the index family for `T`.
-    fn index_fn<T: Element>(&self, name: &str) -> Result<Func> {
+    fn index_fn<T: Element, P: KernelParams>(&self, name: &str) -> Result<Kernel<'_, P>> {
         let ct = cty::<T>();
-        self.function(&index_key(ct), name, || index_source(ct))
+        self.kernel(&index_key(ct), name, || index_source(ct))
     }
 
     /// Checks every index of `idx`/`li` against an axis of `size`: the first one (C order)
@@ -176,21 +181,24 @@ impl Cuda {
         // All ones: u64::MAX as the kernel sees it, -1 read back as i64.
         let first = self.alloc::<i64>(1)?;
         driver::memset_u8(self.ptr(&first)?, 0xFF, 8, self.stream())?;
-        let f = self.index_fn::<T>("index_check")?;
+        let f = self.index_fn::<T, IndexCheckArgs>("index_check")?;
         let (ip, fp) = (self.ptr(idx)?, self.ptr(&first)?);
         let (t, n) = (total as i64, size as i64);
         let grid = self.grid_for(total, 4);
-        // SAFETY: the arguments match `index_check(const i64*, Strided, i64, i64, u64*)`;
+        // The parameters mirror `index_check(const i64*, Strided, i64, i64, u64*)`;
         // every offset of `s` lies in `idx` (a view of it) and `first` holds one u64.
-        unsafe {
-            self.launch(
-                f,
-                (grid, 1, 1),
-                (BLOCK, 1, 1),
-                0,
-                &mut [arg(&ip), arg(&s), arg(&t), arg(&n), arg(&fp)],
-            )?;
-        }
+        f.launch(
+            (grid, 1, 1),
+            (BLOCK, 1, 1),
+            0,
+            &IndexCheckArgs {
+                idx: ip,
+                si: s,
+                total: t,
+                n,
+                first: fp,
+            },
+        )?;
         let pos = self.download(&first)?[0];
         if pos == -1 {
             return Ok(());
@@ -221,35 +229,32 @@ impl Cuda {
         q: usize,
         lanes: usize,
     ) -> Result<()> {
-        let f = self.index_fn::<T>("scatter_lanes")?;
+        let f = self.index_fn::<T, ScatterLanesArgs>("scatter_lanes")?;
         let (n, m, q, l) = (n as i64, m as i64, q as i64, lanes as i64);
         let [dax, iax, vax] = axis_strides;
         let grid = self.grid_for(lanes, 1);
-        // SAFETY: the arguments match `scatter_lanes(T*, const i64*, const T*, Strided x3,
+        // The parameters mirror `scatter_lanes(T*, const i64*, const T*, Strided x3,
         // i64 x7)`; every offset reached lies in its buffer (views of them, indices checked).
-        unsafe {
-            self.launch(
-                f,
-                (grid, 1, 1),
-                (BLOCK, 1, 1),
-                0,
-                &mut [
-                    arg(&dst),
-                    arg(&idx),
-                    arg(&values),
-                    arg(&views[0]),
-                    arg(&views[1]),
-                    arg(&views[2]),
-                    arg(&dax),
-                    arg(&iax),
-                    arg(&vax),
-                    arg(&n),
-                    arg(&m),
-                    arg(&q),
-                    arg(&l),
-                ],
-            )
-        }
+        f.launch(
+            (grid, 1, 1),
+            (BLOCK, 1, 1),
+            0,
+            &ScatterLanesArgs {
+                dst,
+                idx,
+                v: values,
+                sd: views[0],
+                si: views[1],
+                sv: views[2],
+                dax,
+                iax,
+                vax,
+                n,
+                m,
+                q,
+                lanes: l,
+            },
+        )
     }
 
     /// Scatter through a zeroed winner buffer of `dst_size` slots (see [`ScatterPath`]).
@@ -273,57 +278,54 @@ impl Cuda {
         } else {
             ("scatter_mark32", "scatter_write32", 4)
         };
-        let (mark, write) = (self.index_fn::<T>(mark)?, self.index_fn::<T>(write)?);
+        let (mark, write) = (
+            self.index_fn::<T, ScatterMarkArgs>(mark)?,
+            self.index_fn::<T, ScatterWriteArgs>(write)?,
+        );
         let bytes = product("put_along_axis", &[dst_size, width])?;
         // Raw bytes: the kernels see unsigned 32- or 64-bit slots (pool memory is aligned).
         let win = self.alloc_zeroed::<u8>(bytes)?;
         let wp = self.ptr(&win)?;
         let (n, m, q, t) = (n as i64, m as i64, q as i64, total as i64);
         let grid = self.grid_for(total, 4);
-        // SAFETY: the arguments match `scatter_mark{32,64}(W*, const i64*, Strided, i64 x4)`;
+        // The parameters mirror `scatter_mark{32,64}(W*, const i64*, Strided, i64 x4)`;
         // the winner buffer has one slot per destination element (pre x n x post) and every
         // index is checked.
-        unsafe {
-            self.launch(
-                mark,
-                (grid, 1, 1),
-                (BLOCK, 1, 1),
-                0,
-                &mut [
-                    arg(&wp),
-                    arg(&idx),
-                    arg(&views[1]),
-                    arg(&n),
-                    arg(&m),
-                    arg(&q),
-                    arg(&t),
-                ],
-            )?;
-        }
-        // SAFETY: the arguments match `scatter_write{32,64}(T*, const W*, const i64*,
+        mark.launch(
+            (grid, 1, 1),
+            (BLOCK, 1, 1),
+            0,
+            &ScatterMarkArgs {
+                win: wp,
+                idx,
+                si: views[1],
+                n,
+                m,
+                q,
+                total: t,
+            },
+        )?;
+        // The parameters mirror `scatter_write{32,64}(T*, const W*, const i64*,
         // const T*, Strided x3, i64 x5)`; offsets as above.
-        unsafe {
-            self.launch(
-                write,
-                (grid, 1, 1),
-                (BLOCK, 1, 1),
-                0,
-                &mut [
-                    arg(&dst),
-                    arg(&wp),
-                    arg(&idx),
-                    arg(&values),
-                    arg(&views[0]),
-                    arg(&views[1]),
-                    arg(&views[2]),
-                    arg(&dax),
-                    arg(&n),
-                    arg(&m),
-                    arg(&q),
-                    arg(&t),
-                ],
-            )?;
-        }
+        write.launch(
+            (grid, 1, 1),
+            (BLOCK, 1, 1),
+            0,
+            &ScatterWriteArgs {
+                dst,
+                win: wp,
+                idx,
+                v: values,
+                sd: views[0],
+                si: views[1],
+                sv: views[2],
+                dax,
+                n,
+                m,
+                q,
+                total: t,
+            },
+        )?;
         // Freed stream-ordered, after the kernels queued above.
         drop(win);
         Ok(())
@@ -356,35 +358,32 @@ impl IndexOps for Cuda {
         let pre = single(OP, &sub_layout(lx, 0..axis, lx.offset()))?;
         let post = single(OP, &sub_layout(lx, axis + 1..lx.ndim(), 0))?;
         let si = single(OP, li)?;
-        let f = self.index_fn::<T>("take")?;
+        let f = self.index_fn::<T, TakeArgs>("take")?;
         let (op, xp, ip) = (self.ptr(&out)?, self.ptr(x)?, self.ptr(idx)?);
         let sax = lx.strides()[axis] as i64;
         let (n, m, q, t) = (n as i64, m as i64, q as i64, total as i64);
         let grid = self.grid_for(total, 4);
-        // SAFETY: the arguments match `take(T*, const T*, const i64*, Strided x3, i64 x5)`;
+        // The parameters mirror `take(T*, const T*, const i64*, Strided x3, i64 x5)`;
         // `out` holds `total` elements, the views address `x` and `idx` within bounds and
         // every index is checked to lie in -n..n.
-        unsafe {
-            self.launch(
-                f,
-                (grid, 1, 1),
-                (BLOCK, 1, 1),
-                0,
-                &mut [
-                    arg(&op),
-                    arg(&xp),
-                    arg(&ip),
-                    arg(&pre),
-                    arg(&post),
-                    arg(&si),
-                    arg(&sax),
-                    arg(&n),
-                    arg(&m),
-                    arg(&q),
-                    arg(&t),
-                ],
-            )?;
-        }
+        f.launch(
+            (grid, 1, 1),
+            (BLOCK, 1, 1),
+            0,
+            &TakeArgs {
+                out: op,
+                x: xp,
+                idx: ip,
+                pre,
+                post,
+                si,
+                sax,
+                n,
+                m,
+                q,
+                total: t,
+            },
+        )?;
         Ok(out)
     }
 
@@ -411,32 +410,29 @@ impl IndexOps for Cuda {
         // x seen over the output's shape, its axis pinned to the lane start.
         let lxs = lane_starts(lx, axis, li.shape()[axis]);
         let views = coalesce(OP, &[&lxs, li])?;
-        let f = self.index_fn::<T>("take_along")?;
+        let f = self.index_fn::<T, TakeAlongArgs>("take_along")?;
         let (op, xp, ip) = (self.ptr(&out)?, self.ptr(x)?, self.ptr(idx)?);
         let sax = lx.strides()[axis] as i64;
         let (n, t) = (n as i64, total as i64);
         let grid = self.grid_for(total, 4);
-        // SAFETY: the arguments match `take_along(T*, const T*, const i64*, Strided x2,
+        // The parameters mirror `take_along(T*, const T*, const i64*, Strided x2,
         // i64 x3)`; `out` holds `total` elements, the views address `x` and `idx` within
         // bounds and every index is checked to lie in -n..n.
-        unsafe {
-            self.launch(
-                f,
-                (grid, 1, 1),
-                (BLOCK, 1, 1),
-                0,
-                &mut [
-                    arg(&op),
-                    arg(&xp),
-                    arg(&ip),
-                    arg(&views[0]),
-                    arg(&views[1]),
-                    arg(&sax),
-                    arg(&n),
-                    arg(&t),
-                ],
-            )?;
-        }
+        f.launch(
+            (grid, 1, 1),
+            (BLOCK, 1, 1),
+            0,
+            &TakeAlongArgs {
+                out: op,
+                x: xp,
+                idx: ip,
+                sx: views[0],
+                si: views[1],
+                sax,
+                n,
+                total: t,
+            },
+        )?;
         Ok(out)
     }
 

@@ -1,11 +1,9 @@
 //! What every kernel launch needs: layouts passed by value in a `#[repr(C)]` struct that
 //! mirrors `Strided` in `kernels/src/common.cuh`, joint coalescing of the axes of several
-//! layouts of one shape, launch sizes for grid-stride loops, and argument packing.
+//! layouts of one shape, and launch sizes for grid-stride loops.
 
 use crate::device::Cuda;
-use crate::modules::Func;
 use cuprite_core::{Error, Layout, Result};
-use std::ffi::c_void;
 
 /// Most dimensions a strided kernel sees after coalescing.
 pub(crate) const MAX_DIMS: usize = 8;
@@ -84,11 +82,6 @@ pub(crate) fn coalesce(op: &'static str, layouts: &[&Layout]) -> Result<Vec<Stri
         .collect())
 }
 
-/// One kernel argument: a pointer to a value with the C layout the kernel declares.
-pub(crate) fn arg<A>(a: &A) -> *mut c_void {
-    a as *const A as *mut c_void
-}
-
 /// Threads per block of the element-wise and memory kernels.
 pub(crate) const BLOCK: u32 = 256;
 
@@ -99,23 +92,6 @@ impl Cuda {
         let threads = n.div_ceil(per_thread.max(1));
         let blocks = threads.div_ceil(BLOCK as usize).max(1);
         blocks.min(self.inner.sm_count as usize * 32) as u32
-    }
-
-    /// Launches `f` on the device's stream.
-    ///
-    /// # Safety
-    /// `args` must match the kernel's parameters in number, order and C layout, and every
-    /// device pointer passed must be valid for every element the kernel touches.
-    pub(crate) unsafe fn launch(
-        &self,
-        f: Func,
-        grid: (u32, u32, u32),
-        block: (u32, u32, u32),
-        shared: u32,
-        args: &mut [*mut c_void],
-    ) -> Result<()> {
-        self.bind()?;
-        crate::driver::launch(f.0, grid, block, shared, self.stream(), args)
     }
 }
 

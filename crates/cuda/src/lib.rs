@@ -17,10 +17,12 @@
 //! The crate builds on machines without CUDA (the driver is loaded at run time); there
 //! [`Cuda::new`] returns [`cuprite_core::Error::BackendUnavailable`] saying why.
 
+#[macro_use]
+mod ffi;
+
 mod buffer;
 mod ctype;
 mod device;
-mod driver;
 mod elementwise;
 mod fft;
 mod index;
@@ -41,6 +43,8 @@ mod stream;
 #[cfg(test)]
 mod test_support;
 mod timer;
+
+use ffi::driver;
 
 pub use buffer::CudaBuffer;
 pub use device::Cuda;

@@ -19,9 +19,9 @@
 //! the library calls are the kernels of `kernels/src/linalg.cu` ([`kernels`]).
 
 mod eig;
-mod handle;
 mod kernels;
 mod lu;
+pub(crate) mod params;
 mod qr;
 mod svd;
 #[cfg(test)]

@@ -15,11 +15,11 @@
 use crate::buffer::CudaBuffer;
 use crate::ctype::ctype;
 use crate::device::Cuda;
-use crate::launch::{arg, coalesce, Strided, BLOCK};
+use crate::ffi::launch::KernelParams;
+use crate::launch::{coalesce, Strided, BLOCK};
 use cuprite_core::backend::KernelOps;
 use cuprite_core::kernel::{KernelElement, KernelSpec};
 use cuprite_core::{DType, Error, Layout, Result};
-use std::ffi::c_void;
 
 /// NVRTC options of every kernel program (no contraction of `a * b + c` into an FMA).
 const OPTIONS: [&str; 1] = ["--fmad=false"];
@@ -103,6 +103,25 @@ template <class R> __device__ __forceinline__ R rk_powi(R a, i32 b) {
 }
 "#;
 
+/// Most operands of a kernel (`map_kernel4`).
+const MAX_OPERANDS: usize = 4;
+
+kernel_params! {
+    /// The parameters of `rk_contig` and `rk_strided`, written into every program by
+    /// [`program`] from this declaration.
+    pub(crate) struct MapArgs {
+        /// The result (C-contiguous, `n` elements).
+        out: u64,
+        /// The operands' addresses (advanced to the first element for `rk_contig`; unused
+        /// slots 0).
+        x: [u64; MAX_OPERANDS],
+        /// Elements.
+        n: i64,
+        /// The operands' views (`rk_strided` only).
+        v: [Strided; MAX_OPERANDS],
+    }
+}
+
 /// The complete program of a kernel for operand types `inputs` and result type `out`.
 pub(crate) fn program(spec: &KernelSpec, inputs: &[DType], out: DType) -> String {
     let o = ctype(out);
@@ -111,7 +130,9 @@ pub(crate) fn program(spec: &KernelSpec, inputs: &[DType], out: DType) -> String
         .enumerate()
         .map(|(i, d)| format!("const {}* __restrict__ in{i}", ctype(*d)))
         .collect();
-    let views: Vec<String> = (0..inputs.len()).map(|i| format!("Strided s{i}")).collect();
+    let views: Vec<String> = (0..inputs.len())
+        .map(|i| format!("const Strided& s{i}"))
+        .collect();
     let at = |f: &dyn Fn(usize) -> String| {
         (0..inputs.len())
             .map(|i| format!("in{i}[{}]", f(i)))
@@ -121,11 +142,18 @@ pub(crate) fn program(spec: &KernelSpec, inputs: &[DType], out: DType) -> String
     let contig = at(&|_| "i".to_string());
     let off32 = at(&|i| format!("strided_offset32(s{i}, i)"));
     let off64 = at(&|i| format!("strided_offset(s{i}, i)"));
+    let cast_ptrs: Vec<String> = inputs
+        .iter()
+        .enumerate()
+        .map(|(i, d)| format!("(const {}*)a.x[{i}]", ctype(*d)))
+        .collect();
+    let cast_views: Vec<String> = (0..inputs.len()).map(|i| format!("a.v[{i}]")).collect();
     let kernels = format!(
-        "extern \"C\" __global__ void rk_contig({o}* __restrict__ out, {ptrs}, long long n) {{\n\
+        "{decl}\n\
+         __device__ __forceinline__ void rk_contig_body({o}* __restrict__ out, {ptrs}, long long n) {{\n\
          \x20   GRID_STRIDE(i, n) {{ out[i] = rk_body({contig}); }}\n\
          }}\n\
-         extern \"C\" __global__ void rk_strided({o}* __restrict__ out, {ptrs}, {views}, long long n) {{\n\
+         __device__ __forceinline__ void rk_strided_body({o}* __restrict__ out, {ptrs}, {views}, long long n) {{\n\
          \x20   if (n <= 0x7fffffffLL) {{\n\
          \x20       const unsigned nt = gridDim.x * blockDim.x;\n\
          \x20       for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < (unsigned)n; i += nt) {{\n\
@@ -134,9 +162,18 @@ pub(crate) fn program(spec: &KernelSpec, inputs: &[DType], out: DType) -> String
          \x20   }} else {{\n\
          \x20       GRID_STRIDE(i, n) {{ out[i] = rk_body({off64}); }}\n\
          \x20   }}\n\
+         }}\n\
+         extern \"C\" __global__ void rk_contig(MapArgs a) {{\n\
+         \x20   rk_contig_body(({o}*)a.out, {cast_ptrs}, a.n);\n\
+         }}\n\
+         extern \"C\" __global__ void rk_strided(MapArgs a) {{\n\
+         \x20   rk_strided_body(({o}*)a.out, {cast_ptrs}, {cast_views}, a.n);\n\
          }}\n",
+        decl = MapArgs::c_decl(),
         ptrs = ptrs.join(", "),
         views = views.join(", "),
+        cast_ptrs = cast_ptrs.join(", "),
+        cast_views = cast_views.join(", "),
     );
     cuprite_kernels::program(&[PRELUDE, spec.cuda_source(), &kernels], &[])
 }
@@ -203,20 +240,17 @@ impl Cuda {
             }
         };
         let k = key(spec, &dtypes, out);
-        let f = self.function_with(&k, entry, &OPTIONS, || program(spec, &dtypes, out))?;
-        let mut args: Vec<*mut c_void> = Vec::with_capacity(2 + 2 * ops.len());
-        args.push(arg(&out_ptr));
-        args.extend(ptrs.iter().map(arg));
-        args.extend(views.iter().map(arg));
-        args.push(arg(&n64));
-        let grid = self.grid_for(n, 1);
-        // SAFETY: the arguments follow the parameters `program` declares for `entry`: the
-        // result pointer, one pointer per operand (u64 device addresses, advanced to the
-        // first element for rk_contig), for rk_strided one `Strided` per operand (the
-        // `#[repr(C)]` mirror of common.cuh's struct), then n as i64. Every view lies inside
-        // its buffer (checked by the caller), the result holds n elements of `out`, and the
-        // values the pointers point to (`ptrs`, `views`, `n64`, `out_ptr`) outlive the call.
-        unsafe { self.launch(f, (grid, 1, 1), (BLOCK, 1, 1), 0, &mut args) }
+        let f = self.kernel_with::<MapArgs>(&k, entry, &OPTIONS, || program(spec, &dtypes, out))?;
+        // Every view lies inside its buffer (checked by the caller) and the result holds n
+        // elements of `out`; `ops` has at most MAX_OPERANDS operands (map_kernel4).
+        let mut args = MapArgs {
+            out: out_ptr,
+            n: n64,
+            ..Default::default()
+        };
+        args.x[..ptrs.len()].copy_from_slice(&ptrs);
+        args.v[..views.len()].copy_from_slice(&views);
+        f.launch((self.grid_for(n, 1), 1, 1), (BLOCK, 1, 1), 0, &args)
     }
 }
 
@@ -318,6 +352,7 @@ mod tests {
         let p = program(&spec, ins, *out);
         assert!(p.contains(body.as_str()) && p.contains("rk_contig") && p.contains("rk_strided"));
         assert!(p.contains("struct Strided") && p.contains("rk_add"));
+        crate::ffi::launch::assert_mirrors::<MapArgs>(&p, &["rk_contig", "rk_strided"]);
         let k = key(&spec, ins, *out);
         assert!(
             k.starts_with("map_kernel|case|")

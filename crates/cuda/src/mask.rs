@@ -12,15 +12,21 @@
 //! strides) included, are coalesced jointly and read through `Strided`. A single value for
 //! `mask_assign` needs no ranks: one pass writes it wherever the mask is true, with no sync.
 
+mod params;
+
 use crate::buffer::CudaBuffer;
 use crate::ctype::cty;
 use crate::device::Cuda;
 use crate::driver;
-use crate::launch::{arg, coalesce, Strided, BLOCK};
-use crate::modules::Func;
+use crate::ffi::launch::{Kernel, KernelParams};
+use crate::launch::{coalesce, Strided, BLOCK};
 use cuprite_core::backend::MaskOps;
 use cuprite_core::{Element, Error, Layout, Result};
 use cuprite_kernels::index::{MASK_BLOCK, MASK_SCAN_BLOCK, MASK_TILE};
+use params::{
+    AssignFillArgs, AssignScatterArgs, CountArgs, NonzeroScatterArgs, ScanTilesArgs,
+    SelectScatterArgs,
+};
 
 /// The module key of the mask family for a CUDA element type.
 fn mask_key(ctype: &str) -> String {
@@ -74,9 +80,9 @@ struct Offsets {
 
 impl Cuda {
     /// A kernel of the mask family for `T`.
-    fn mask_fn<T: Element>(&self, name: &str) -> Result<Func> {
+    fn mask_fn<T: Element, P: KernelParams>(&self, name: &str) -> Result<Kernel<'_, P>> {
         let ct = cty::<T>();
-        self.function(&mask_key(ct), name, || mask_source(ct))
+        self.kernel(&mask_key(ct), name, || mask_source(ct))
     }
 
     /// Passes 1 and 2 over `n > 0` flags read by `counter` (`count_truthy` for the truthy
@@ -93,33 +99,36 @@ impl Cuda {
         // Per-tile counts as u32 (at most MASK_TILE each), offsets as u64 (read as i64).
         let counts = self.alloc::<i32>(ntiles as usize)?;
         let buf = self.alloc::<i64>(ntiles as usize + 1)?;
-        let count = self.mask_fn::<T>(counter)?;
-        let scan = self.mask_fn::<T>("scan_tiles")?;
+        let count = self.mask_fn::<T, CountArgs>(counter)?;
+        let scan = self.mask_fn::<T, ScanTilesArgs>("scan_tiles")?;
         let (cp, op_) = (self.ptr(&counts)?, self.ptr(&buf)?);
         let (n, nt) = (n as i64, ntiles as i64);
-        // SAFETY: the arguments match `count_{truthy,mask}(const F*, Strided, i64, unsigned*)`;
+        // The parameters mirror `count_{truthy,mask}(const F*, Strided, i64, unsigned*)`;
         // `s` addresses the flags' buffer within bounds for its `n` elements and `counts` has
         // one slot per block.
-        unsafe {
-            self.launch(
-                count,
-                (ntiles, 1, 1),
-                (MASK_BLOCK, 1, 1),
-                0,
-                &mut [arg(&flags), arg(s), arg(&n), arg(&cp)],
-            )?;
-        }
-        // SAFETY: the arguments match `scan_tiles(const unsigned*, i64, u64*)`; `counts` has
+        count.launch(
+            (ntiles, 1, 1),
+            (MASK_BLOCK, 1, 1),
+            0,
+            &CountArgs {
+                flags,
+                s: *s,
+                n,
+                counts: cp,
+            },
+        )?;
+        // The parameters mirror `scan_tiles(const unsigned*, i64, u64*)`; `counts` has
         // `ntiles` entries and the offsets `ntiles + 1`.
-        unsafe {
-            self.launch(
-                scan,
-                (1, 1, 1),
-                (MASK_SCAN_BLOCK, 1, 1),
-                0,
-                &mut [arg(&cp), arg(&nt), arg(&op_)],
-            )?;
-        }
+        scan.launch(
+            (1, 1, 1),
+            (MASK_SCAN_BLOCK, 1, 1),
+            0,
+            &ScanTilesArgs {
+                counts: cp,
+                ntiles: nt,
+                offsets: op_,
+            },
+        )?;
         Ok(Offsets { buf, ntiles })
     }
 
@@ -171,29 +180,26 @@ impl MaskOps for Cuda {
         if count == 0 {
             return Ok((out, 0));
         }
-        let f = self.mask_fn::<T>("select_scatter")?;
+        let f = self.mask_fn::<T, SelectScatterArgs>("select_scatter")?;
         let (op, xp, mp) = (self.ptr(&out)?, self.ptr(x)?, self.ptr(mask)?);
         let (n, offp) = (n as i64, self.ptr(&offsets.buf)?);
-        // SAFETY: the arguments match `select_scatter(T*, const T*, const bool*, Strided x2,
+        // The parameters mirror `select_scatter(T*, const T*, const bool*, Strided x2,
         // i64, const u64*)`; the grid is the tiles of pass 1, `out` holds the `count`
         // elements the scan placed and the views address `x` and `mask` within bounds.
-        unsafe {
-            self.launch(
-                f,
-                (offsets.ntiles, 1, 1),
-                (MASK_BLOCK, 1, 1),
-                0,
-                &mut [
-                    arg(&op),
-                    arg(&xp),
-                    arg(&mp),
-                    arg(&views[0]),
-                    arg(&views[1]),
-                    arg(&n),
-                    arg(&offp),
-                ],
-            )?;
-        }
+        f.launch(
+            (offsets.ntiles, 1, 1),
+            (MASK_BLOCK, 1, 1),
+            0,
+            &SelectScatterArgs {
+                out: op,
+                x: xp,
+                m: mp,
+                sx: views[0],
+                sm: views[1],
+                n,
+                offsets: offp,
+            },
+        )?;
         Ok((out, count))
     }
 
@@ -225,7 +231,7 @@ impl MaskOps for Cuda {
         }
         let shape: Vec<i64> = lx.shape().iter().map(|&d| d as i64).collect();
         let shape = self.upload(&shape)?;
-        let f = self.mask_fn::<T>("nonzero_scatter")?;
+        let f = self.mask_fn::<T, NonzeroScatterArgs>("nonzero_scatter")?;
         let (op, xp, offp, sp) = (
             self.ptr(&out)?,
             self.ptr(x)?,
@@ -233,26 +239,23 @@ impl MaskOps for Cuda {
             self.ptr(&shape)?,
         );
         let (n, nd) = (n as i64, ndim as i32);
-        // SAFETY: the arguments match `nonzero_scatter(i64*, const T*, Strided, i64,
+        // The parameters mirror `nonzero_scatter(i64*, const T*, Strided, i64,
         // const u64*, const i64*, int)`; `out` holds `count` rows of `ndim` and `shape` holds
         // `ndim` entries; the grid is the tiles of pass 1.
-        unsafe {
-            self.launch(
-                f,
-                (offsets.ntiles, 1, 1),
-                (MASK_BLOCK, 1, 1),
-                0,
-                &mut [
-                    arg(&op),
-                    arg(&xp),
-                    arg(&sx),
-                    arg(&n),
-                    arg(&offp),
-                    arg(&sp),
-                    arg(&nd),
-                ],
-            )?;
-        }
+        f.launch(
+            (offsets.ntiles, 1, 1),
+            (MASK_BLOCK, 1, 1),
+            0,
+            &NonzeroScatterArgs {
+                out: op,
+                x: xp,
+                sx,
+                n,
+                offsets: offp,
+                shape: sp,
+                ndim: nd,
+            },
+        )?;
         Ok((out, count))
     }
 
@@ -290,30 +293,27 @@ impl MaskOps for Cuda {
                 return Ok(());
             }
             let views = coalesce(OP, &[ld, lm])?;
-            let f = self.mask_fn::<T>("assign_fill")?;
+            let f = self.mask_fn::<T, AssignFillArgs>("assign_fill")?;
             let (dp, mp, vp) = (self.ptr(dst)?, self.ptr(mask)?, self.ptr(values)?);
             let (voff, n) = (lv.offset() as i64, n as i64);
             let grid = self.grid_for(n as usize, 4);
-            // SAFETY: the arguments match `assign_fill(T*, const bool*, const T*, i64,
+            // The parameters mirror `assign_fill(T*, const bool*, const T*, i64,
             // Strided x2, i64)`; the views address `dst` and `mask` within bounds and `voff`
             // is the offset of the value's one element.
-            unsafe {
-                self.launch(
-                    f,
-                    (grid, 1, 1),
-                    (BLOCK, 1, 1),
-                    0,
-                    &mut [
-                        arg(&dp),
-                        arg(&mp),
-                        arg(&vp),
-                        arg(&voff),
-                        arg(&views[0]),
-                        arg(&views[1]),
-                        arg(&n),
-                    ],
-                )?;
-            }
+            f.launch(
+                (grid, 1, 1),
+                (BLOCK, 1, 1),
+                0,
+                &AssignFillArgs {
+                    dst: dp,
+                    m: mp,
+                    v: vp,
+                    voff,
+                    sd: views[0],
+                    sm: views[1],
+                    n,
+                },
+            )?;
             return Ok(());
         }
         if n == 0 {
@@ -332,30 +332,27 @@ impl MaskOps for Cuda {
             return Ok(());
         }
         let sv = coalesce(OP, &[lv])?[0];
-        let f = self.mask_fn::<T>("assign_scatter")?;
+        let f = self.mask_fn::<T, AssignScatterArgs>("assign_scatter")?;
         let (dp, mp, vp) = (self.ptr(dst)?, self.ptr(mask)?, self.ptr(values)?);
         let (n, offp) = (n as i64, self.ptr(&offsets.buf)?);
-        // SAFETY: the arguments match `assign_scatter(T*, const bool*, const T*, Strided x3,
+        // The parameters mirror `assign_scatter(T*, const bool*, const T*, Strided x3,
         // i64, const u64*)`; the grid is the tiles of pass 1, ranks stay below `need`, the
         // number of elements of the values' view, and every view is within its buffer.
-        unsafe {
-            self.launch(
-                f,
-                (offsets.ntiles, 1, 1),
-                (MASK_BLOCK, 1, 1),
-                0,
-                &mut [
-                    arg(&dp),
-                    arg(&mp),
-                    arg(&vp),
-                    arg(&views[0]),
-                    arg(&views[1]),
-                    arg(&sv),
-                    arg(&n),
-                    arg(&offp),
-                ],
-            )?;
-        }
+        f.launch(
+            (offsets.ntiles, 1, 1),
+            (MASK_BLOCK, 1, 1),
+            0,
+            &AssignScatterArgs {
+                dst: dp,
+                m: mp,
+                v: vp,
+                sd: views[0],
+                sm: views[1],
+                sv,
+                n,
+                offsets: offp,
+            },
+        )?;
         Ok(())
     }
 }

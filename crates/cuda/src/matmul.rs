@@ -15,8 +15,8 @@
 //! The result is a new C-contiguous `[batch.., m, n]` buffer; `k == 0` gives zeros and an
 //! empty output no launch at all.
 
-pub(crate) mod cublas;
 mod int;
+pub(crate) mod params;
 mod plan;
 #[cfg(test)]
 mod tests_gpu;
@@ -24,10 +24,13 @@ mod tests_gpu;
 use crate::buffer::CudaBuffer;
 use crate::ctype::cty;
 use crate::device::Cuda;
-use crate::launch::{arg, Strided, BLOCK, MAX_DIMS};
+pub(crate) use crate::ffi::blas as cublas;
+use crate::launch::{Strided, BLOCK, MAX_DIMS};
 use cuprite_core::backend::MatmulOps;
 use cuprite_core::{DType, Element, Error, Layout, Numeric, Result};
+use params::GatherArgs;
 use plan::Axis;
+pub(crate) use plan::Trans;
 
 fn backend_err(msg: String) -> Error {
     Error::Backend { op: "matmul", msg }
@@ -111,7 +114,7 @@ impl Cuda {
         } else {
             "gather64"
         };
-        let f = self.function(&format!("matmul|gather|{}", cty::<T>()), name, || {
+        let f = self.kernel(&format!("matmul|gather|{}", cty::<T>()), name, || {
             cuprite_kernels::matmul::gather_program(cty::<T>())
         })?;
         let grid = (self.grid_for(n, 1), 1, 1);
@@ -119,18 +122,20 @@ impl Cuda {
         for (i, [off]) in plan::offsets(&outer).enumerate() {
             let s = strided(&inner, 0, l.offset() as isize + off);
             let dst = addr(&out, (i * n) as isize);
-            // SAFETY: `gather(T* out, const T* in, Strided s, i64 n)`; `out` holds `n`
+            // `gather(T* out, const T* in, Strided s, i64 n)`; `out` holds `n`
             // elements from `dst` (chunk `i` of the contiguous copy) and every offset of `s`
             // is an element of the view, inside `buf` (checked against its length).
-            unsafe {
-                self.launch(
-                    f,
-                    grid,
-                    (BLOCK, 1, 1),
-                    0,
-                    &mut [arg(&dst), arg(&src), arg(&s), arg(&n64)],
-                )?;
-            }
+            f.launch(
+                grid,
+                (BLOCK, 1, 1),
+                0,
+                &GatherArgs {
+                    out: dst,
+                    src,
+                    s,
+                    n: n64,
+                },
+            )?;
         }
         Ok(out)
     }
@@ -208,11 +213,11 @@ impl Cuda {
                 stride_c: inner.strides[2] as i64,
                 batch: inner.len as i64,
             };
-            // SAFETY: `blas_operand` checked each operand's strides against its op and
+            // `blas_operand` checked each operand's strides against its op and
             // leading dimension, the batch strides come from the operands' layouts (every
             // element inside its buffer, checked), stride 0 only for the inputs; C is the new
             // contiguous `[count, m, n]` buffer, written once per element (`ldc = n`).
-            unsafe { cublas::gemm(self, h, T::DTYPE, &g)? };
+            cublas::gemm(self, h, T::DTYPE, &g)?;
         }
         Ok(c)
     }

@@ -11,6 +11,7 @@
 
 mod convert;
 mod fill;
+pub(crate) mod params;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]

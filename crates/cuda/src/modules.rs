@@ -2,28 +2,17 @@
 //! compiled (or read from the disk cache) once per process and device, then found by key.
 
 use crate::device::Cuda;
-use crate::driver::{self, CUfunction, CUmodule};
+pub(crate) use crate::driver::Func;
+use crate::driver::{self, Module as ModuleHandle};
 use cuprite_core::Result;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-/// A kernel entry point, ready to launch on its device.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Func(pub(crate) CUfunction);
-// SAFETY: a CUfunction is a driver handle valid from any thread with the context current.
-unsafe impl Send for Func {}
-// SAFETY: as above.
-unsafe impl Sync for Func {}
-
 /// A loaded module and the functions looked up in it so far.
 struct Module {
-    module: CUmodule,
+    module: ModuleHandle,
     funcs: Mutex<Vec<(String, Func)>>,
 }
-// SAFETY: as for `Func`.
-unsafe impl Send for Module {}
-// SAFETY: as for `Func`.
-unsafe impl Sync for Module {}
 
 /// Loaded modules by key.
 #[derive(Default)]
@@ -72,7 +61,7 @@ impl Cuda {
                         crate::nvrtc::compile_cached_with(&file, &source(), &self.arch(), extra)?;
                     self.bind()?;
                     let m = Arc::new(Module {
-                        module: driver::load_module(&cubin)?,
+                        module: ModuleHandle(driver::load_module(&cubin)?),
                         funcs: Mutex::new(Vec::new()),
                     });
                     self.inner
@@ -91,7 +80,7 @@ impl Cuda {
             return Ok(*f);
         }
         self.bind()?;
-        let f = Func(driver::get_function(module.module, name)?);
+        let f = Func(driver::get_function(module.module.0, name)?);
         funcs.push((name.to_string(), f));
         Ok(f)
     }

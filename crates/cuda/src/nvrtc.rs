@@ -13,7 +13,8 @@
 //! kernel call). A cubin is machine code for one architecture, valid whichever NVRTC release
 //! of the major version produced it.
 
-use cudarc::nvrtc::{result, sys};
+use crate::ffi::nvrtc::Program;
+use cudarc::nvrtc::result;
 use cuprite_core::{Error, Result};
 use std::ffi::CString;
 use std::path::PathBuf;
@@ -31,32 +32,9 @@ fn unavailable(reason: impl Into<String>) -> Error {
 pub fn nvrtc_version() -> Result<(i32, i32)> {
     static V: std::sync::OnceLock<std::result::Result<(i32, i32), String>> =
         std::sync::OnceLock::new();
-    V.get_or_init(|| {
-        // SAFETY: only probes whether the library can be opened.
-        if !unsafe { sys::is_culib_present() } {
-            return Err(
-                "NVRTC not found: libnvrtc.so could not be loaded (install the CUDA \
-                        toolkit's NVRTC, or add its directory to LD_LIBRARY_PATH)"
-                    .into(),
-            );
-        }
-        std::panic::catch_unwind(|| {
-            let (mut a, mut b) = (0, 0);
-            // SAFETY: writes two ints.
-            let r = unsafe { sys::nvrtcVersion(&mut a, &mut b) };
-            (r, a, b)
-        })
-        .map_err(|_| "loading NVRTC failed".to_string())
-        .and_then(|(r, a, b)| {
-            if r == sys::nvrtcResult::NVRTC_SUCCESS {
-                Ok((a, b))
-            } else {
-                Err(format!("nvrtcVersion failed: {r:?}"))
-            }
-        })
-    })
-    .clone()
-    .map_err(unavailable)
+    V.get_or_init(crate::ffi::nvrtc::version)
+        .clone()
+        .map_err(unavailable)
 }
 
 /// The directory of the on-disk cache.
@@ -202,43 +180,16 @@ pub fn compile(name: &str, source: &str, opts: &[String]) -> Result<Vec<u8>> {
         op: "compile",
         msg: format!("{name}: {what}: {e:?}"),
     };
-    let prog = result::create_program(&src, Some(&cname)).map_err(|e| fail("create", e))?;
-    // SAFETY: `prog` is live until destroyed at the end of this function.
-    let compiled = unsafe { result::compile_program(prog, opts) };
-    let out = match compiled {
-        Ok(()) => cubin(prog).map_err(|e| fail("get cubin", e)),
-        Err(e) => {
-            // SAFETY: as above.
-            let log = unsafe { result::get_program_log(prog) }
-                .map(|l| {
-                    let bytes: Vec<u8> =
-                        l.iter().map(|&c| c as u8).take_while(|&c| c != 0).collect();
-                    String::from_utf8_lossy(&bytes).into_owned()
-                })
-                .unwrap_or_default();
-            Err(Error::Backend {
-                op: "compile",
-                msg: format!(
-                    "{name}: NVRTC failed ({e:?}):\n{}",
-                    annotate(&log, source, name)
-                ),
-            })
-        }
-    };
-    // SAFETY: destroyed once.
-    let _ = unsafe { result::destroy_program(prog) };
-    out
-}
-
-/// The cubin of a compiled program.
-fn cubin(prog: sys::nvrtcProgram) -> std::result::Result<Vec<u8>, result::NvrtcError> {
-    let mut size = 0usize;
-    // SAFETY: `prog` was compiled successfully; the buffer has the reported size.
-    unsafe {
-        sys::nvrtcGetCUBINSize(prog, &mut size).result()?;
-        let mut buf = vec![0u8; size];
-        sys::nvrtcGetCUBIN(prog, buf.as_mut_ptr() as *mut std::ffi::c_char).result()?;
-        Ok(buf)
+    let prog = Program::new(&src, &cname).map_err(|e| fail("create", e))?;
+    match prog.compile(opts) {
+        Ok(()) => prog.cubin().map_err(|e| fail("get cubin", e)),
+        Err(e) => Err(Error::Backend {
+            op: "compile",
+            msg: format!(
+                "{name}: NVRTC failed ({e:?}):\n{}",
+                annotate(&prog.log(), source, name)
+            ),
+        }),
     }
 }
 
@@ -320,59 +271,34 @@ pub fn compile_named(
         op: "compile",
         msg: format!("{name}: {what}: {e:?}"),
     };
-    let prog = result::create_program(&src, Some(&cname)).map_err(|e| fail("create", e))?;
-    let out = (|| {
-        for (e, c) in name_expressions.iter().zip(&exprs) {
-            // SAFETY: `prog` is live; `c` is a NUL-terminated string NVRTC copies.
-            unsafe { sys::nvrtcAddNameExpression(prog, c.as_ptr()) }
-                .result()
-                .map_err(|err| fail(&format!("name expression {e:?}"), err))?;
-        }
-        // SAFETY: `prog` is live until destroyed below.
-        if let Err(e) = unsafe { result::compile_program(prog, opts) } {
-            // SAFETY: as above.
-            let log = unsafe { result::get_program_log(prog) }
-                .map(|l| {
-                    let bytes: Vec<u8> =
-                        l.iter().map(|&c| c as u8).take_while(|&c| c != 0).collect();
-                    String::from_utf8_lossy(&bytes).into_owned()
-                })
-                .unwrap_or_default();
-            return Err(Error::Backend {
-                op: "compile",
-                msg: format!(
-                    "{name}: NVRTC failed ({e:?}):\n{}",
-                    annotate(&log, source, name)
-                ),
-            });
-        }
-        let mut lowered = Vec::with_capacity(exprs.len());
-        for (e, c) in name_expressions.iter().zip(&exprs) {
-            let mut p: *const std::ffi::c_char = std::ptr::null();
-            // SAFETY: the program compiled with this expression registered; NVRTC writes a
-            // pointer to a NUL-terminated string it owns until the program is destroyed,
-            // copied here before that.
-            unsafe { sys::nvrtcGetLoweredName(prog, c.as_ptr(), &mut p) }
-                .result()
-                .map_err(|err| fail(&format!("lowered name of {e:?}"), err))?;
-            if p.is_null() {
+    let prog = Program::new(&src, &cname).map_err(|e| fail("create", e))?;
+    for (e, c) in name_expressions.iter().zip(&exprs) {
+        prog.add_name_expression(c)
+            .map_err(|err| fail(&format!("name expression {e:?}"), err))?;
+    }
+    if let Err(e) = prog.compile(opts) {
+        return Err(Error::Backend {
+            op: "compile",
+            msg: format!(
+                "{name}: NVRTC failed ({e:?}):\n{}",
+                annotate(&prog.log(), source, name)
+            ),
+        });
+    }
+    let mut lowered = Vec::with_capacity(exprs.len());
+    for (e, c) in name_expressions.iter().zip(&exprs) {
+        match prog.lowered_name(c) {
+            Ok(Some(l)) => lowered.push(l),
+            Ok(None) => {
                 return Err(Error::invalid(
                     "compile",
                     format!("no lowered name for {e:?}"),
-                ));
+                ))
             }
-            // SAFETY: non-null, NUL-terminated, alive until `destroy_program`.
-            lowered.push(
-                unsafe { std::ffi::CStr::from_ptr(p) }
-                    .to_string_lossy()
-                    .into_owned(),
-            );
+            Err(err) => return Err(fail(&format!("lowered name of {e:?}"), err)),
         }
-        Ok((cubin(prog).map_err(|e| fail("get cubin", e))?, lowered))
-    })();
-    // SAFETY: destroyed once.
-    let _ = unsafe { result::destroy_program(prog) };
-    out
+    }
+    Ok((prog.cubin().map_err(|e| fail("get cubin", e))?, lowered))
 }
 
 #[cfg(test)]

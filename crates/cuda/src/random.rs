@@ -5,17 +5,21 @@
 //! element in a grid-stride loop (coalesced stores, rejection loops inside the thread).
 //! Nothing here synchronises: a draw is queued on the device's stream like any other op.
 
+pub(crate) mod params;
 #[cfg(test)]
 mod tests_gpu;
 
 use crate::buffer::CudaBuffer;
 use crate::ctype::cty;
 use crate::device::Cuda;
-use crate::launch::{arg, BLOCK};
+use crate::elementwise::ArgBytes;
+use crate::ffi::launch::{Kernel, KernelParams};
+use crate::launch::BLOCK;
 use cuprite_core::backend::RandomOps;
 use cuprite_core::random::{Draw, FloatDist, IntDist};
 use cuprite_core::{DType, Element, Error, Float, Integer, Result};
 use cuprite_kernels::random::{program, OPTIONS};
+use params::{RandomFloatArgs, RandomIntArgs, RandomUniformArgs};
 
 /// The module key of the random family for output type `T`.
 fn key<T: Element>() -> String {
@@ -24,8 +28,8 @@ fn key<T: Element>() -> String {
 
 impl Cuda {
     /// The random kernel `name` for output type `T`.
-    fn random_fn<T: Element>(&self, name: &str) -> Result<crate::modules::Func> {
-        self.function_with(&key::<T>(), name, &OPTIONS, || program(cty::<T>()))
+    fn random_fn<T: Element, P: KernelParams>(&self, name: &str) -> Result<Kernel<'_, P>> {
+        self.kernel_with(&key::<T>(), name, &OPTIONS, || program(cty::<T>()))
     }
 }
 
@@ -41,29 +45,26 @@ impl RandomOps for Cuda {
         if n == 0 {
             return Ok(out);
         }
-        let f = self.random_fn::<T>("random_uniform")?;
+        let f = self.random_fn::<T, _>("random_uniform")?;
         let per = if T::DTYPE == DType::F32 { 4 } else { 2 };
         let grid = self.grid_for(n, per);
         let (ptr, n64, k0, k1, base) = (self.ptr(&out)?, n as i64, d.key[0], d.key[1], d.base);
-        // SAFETY: `random_uniform(T*, i64, u32, u32, u64, T, T)`; `out` holds `n` elements and
+        // `random_uniform(T*, i64, u32, u32, u64, T, T)`; `out` holds `n` elements and
         // its allocation is 16-byte aligned, as the vector stores need.
-        unsafe {
-            self.launch(
-                f,
-                (grid, 1, 1),
-                (BLOCK, 1, 1),
-                0,
-                &mut [
-                    arg(&ptr),
-                    arg(&n64),
-                    arg(&k0),
-                    arg(&k1),
-                    arg(&base),
-                    arg(&low),
-                    arg(&high),
-                ],
-            )?;
-        }
+        f.launch(
+            (grid, 1, 1),
+            (BLOCK, 1, 1),
+            0,
+            &RandomUniformArgs {
+                out: ptr,
+                n: n64,
+                k0,
+                k1,
+                base,
+                low: ArgBytes::of(low),
+                high: ArgBytes::of(high),
+            },
+        )?;
         Ok(out)
     }
 
@@ -72,30 +73,27 @@ impl RandomOps for Cuda {
         if n == 0 {
             return Ok(out);
         }
-        let f = self.random_fn::<T>("random_float")?;
+        let f = self.random_fn::<T, _>("random_float")?;
         let (code, a, b) = dist.code();
         let grid = self.grid_for(n, 1);
         let (ptr, n64, k0, k1, base) = (self.ptr(&out)?, n as i64, d.key[0], d.key[1], d.base);
-        // SAFETY: `random_float(T*, i64, u32, u32, u64, int, double, double)`; `out` holds `n`
+        // `random_float(T*, i64, u32, u32, u64, int, double, double)`; `out` holds `n`
         // elements.
-        unsafe {
-            self.launch(
-                f,
-                (grid, 1, 1),
-                (BLOCK, 1, 1),
-                0,
-                &mut [
-                    arg(&ptr),
-                    arg(&n64),
-                    arg(&k0),
-                    arg(&k1),
-                    arg(&base),
-                    arg(&code),
-                    arg(&a),
-                    arg(&b),
-                ],
-            )?;
-        }
+        f.launch(
+            (grid, 1, 1),
+            (BLOCK, 1, 1),
+            0,
+            &RandomFloatArgs {
+                out: ptr,
+                n: n64,
+                k0,
+                k1,
+                base,
+                dist: code,
+                a,
+                b,
+            },
+        )?;
         Ok(out)
     }
 
@@ -110,31 +108,28 @@ impl RandomOps for Cuda {
         if n == 0 {
             return Ok(out);
         }
-        let f = self.random_fn::<T>("random_int")?;
+        let f = self.random_fn::<T, _>("random_int")?;
         let (code, low, range, a) = dist.code();
         let grid = self.grid_for(n, 1);
         let (ptr, n64, k0, k1, base) = (self.ptr(&out)?, n as i64, d.key[0], d.key[1], d.base);
-        // SAFETY: `random_int(T*, i64, u32, u32, u64, int, i64, u64, double)`; `out` holds
+        // `random_int(T*, i64, u32, u32, u64, int, i64, u64, double)`; `out` holds
         // `n` elements.
-        unsafe {
-            self.launch(
-                f,
-                (grid, 1, 1),
-                (BLOCK, 1, 1),
-                0,
-                &mut [
-                    arg(&ptr),
-                    arg(&n64),
-                    arg(&k0),
-                    arg(&k1),
-                    arg(&base),
-                    arg(&code),
-                    arg(&low),
-                    arg(&range),
-                    arg(&a),
-                ],
-            )?;
-        }
+        f.launch(
+            (grid, 1, 1),
+            (BLOCK, 1, 1),
+            0,
+            &RandomIntArgs {
+                out: ptr,
+                n: n64,
+                k0,
+                k1,
+                base,
+                dist: code,
+                low,
+                range,
+                a,
+            },
+        )?;
         Ok(out)
     }
 }

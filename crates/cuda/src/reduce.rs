@@ -19,6 +19,7 @@
 //! and an arg-reduction, `scan_<NAME>` for a scan, named after the op's declaration in core's
 //! op registry (a test, no GPU needed, checks that every declared op has its functor).
 
+mod params;
 mod plan;
 mod run;
 #[cfg(test)]

@@ -6,7 +6,8 @@
 
 use crate::buffer::CudaBuffer;
 use crate::device::Cuda;
-use crate::launch::{arg, BLOCK};
+use crate::launch::BLOCK;
+use crate::sort::params::SortSelectArgs;
 use cuprite_core::backend::SelectOps;
 use cuprite_core::{Element, Error, Layout, Result};
 
@@ -38,20 +39,24 @@ impl SelectOps for Cuda {
         let sorted = self.sort_lanes(OP, &l, false)?;
         let kth: Vec<i64> = kth.iter().map(|&k| k as i64).collect();
         let kth = self.upload(&kth)?;
-        let f = self.sort_util_fn::<T>("sort_select")?;
+        let f = self.sort_util_fn::<T, _>("sort_select")?;
         let (op, sp, kp) = (self.ptr(&out)?, self.ptr(&sorted)?, self.ptr(&kth)?);
         let (ln, le, mm) = (lanes as i64, len as i64, m as i64);
-        // SAFETY: `sorted` holds `lanes * len` elements, `kth` `m` positions below `len`,
+        // `sorted` holds `lanes * len` elements, `kth` `m` positions below `len`,
         // `out` `m * lanes` elements.
-        unsafe {
-            self.launch(
-                f,
-                (self.grid_for(total, 4), 1, 1),
-                (BLOCK, 1, 1),
-                0,
-                &mut [arg(&op), arg(&sp), arg(&ln), arg(&le), arg(&kp), arg(&mm)],
-            )?;
-        }
+        f.launch(
+            (self.grid_for(total, 4), 1, 1),
+            (BLOCK, 1, 1),
+            0,
+            &SortSelectArgs {
+                out: op,
+                sorted: sp,
+                lanes: ln,
+                len: le,
+                kth: kp,
+                m: mm,
+            },
+        )?;
         Ok(out)
     }
 }

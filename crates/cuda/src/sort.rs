@@ -17,6 +17,7 @@
 //! the elements are then gathered by index instead of decoded.
 
 mod lanes;
+pub(crate) mod params;
 mod plan;
 mod radix;
 #[cfg(test)]

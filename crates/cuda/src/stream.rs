@@ -10,30 +10,22 @@
 //! uncontended lock per buffer and nothing else.
 
 use crate::device::{Cuda, DeviceInner};
-use crate::driver::{self, CUstream};
+use crate::driver::{self, CUstream, OwnedStream, StreamRef};
 use cuprite_core::{Array, Element, Error, Result};
 use std::sync::{Arc, Mutex};
 
 /// The stream object behind a [`Stream`]; destroyed when the last user of it is gone.
+/// Nothing references the stream any more when this goes (buffers that last used it hold
+/// this value); the stream is destroyed then.
 pub(crate) struct StreamInner {
-    pub(crate) raw: CUstream,
+    stream: OwnedStream,
     dev: Arc<DeviceInner>,
 }
 
-// SAFETY: a CUstream is a driver handle usable from any thread with its context current.
-unsafe impl Send for StreamInner {}
-// SAFETY: as above; the handle is never mutated.
-unsafe impl Sync for StreamInner {}
-
-impl Drop for StreamInner {
-    fn drop(&mut self) {
-        // Nothing references the stream any more (buffers that last used it hold this
-        // value). A failure means the context is gone at process exit: nothing to release.
-        if driver::make_current(self.dev.ctx).is_ok() {
-            // SAFETY: `raw` was created by `stream_create` in this context and is destroyed
-            // once, here; queued work still completes.
-            let _ = unsafe { driver::stream_destroy(self.raw) };
-        }
+impl StreamInner {
+    /// The stream handle.
+    pub(crate) fn raw(&self) -> CUstream {
+        self.stream.raw()
     }
 }
 
@@ -66,7 +58,8 @@ impl std::fmt::Debug for Stream {
         write!(
             f,
             "Stream({:?} on cuda:{})",
-            self.inner.raw, self.inner.dev.ordinal
+            self.inner.raw(),
+            self.inner.dev.ordinal
         )
     }
 }
@@ -81,8 +74,8 @@ impl Eq for Stream {}
 impl Stream {
     /// Waits until all work queued on this stream has finished.
     pub fn synchronize(&self) -> Result<()> {
-        driver::make_current(self.inner.dev.ctx)?;
-        driver::stream_sync(self.inner.raw)
+        driver::make_current(self.inner.dev.ctx.0)?;
+        driver::stream_sync(self.inner.raw())
     }
 
     /// A handle of the stream's device whose work queues on this stream.
@@ -101,7 +94,7 @@ impl Cuda {
         self.bind()?;
         Ok(Stream {
             inner: Arc::new(StreamInner {
-                raw: driver::stream_create()?,
+                stream: OwnedStream::new(self.inner.ctx)?,
                 dev: self.inner.clone(),
             }),
         })
@@ -158,20 +151,14 @@ impl Cuda {
 
 /// Which stream last used a buffer or a library object, kept alive while it is referenced.
 pub(crate) struct LastUse {
-    last: Mutex<(CUstream, Option<Arc<StreamInner>>)>,
+    last: Mutex<(StreamRef, Option<Arc<StreamInner>>)>,
 }
-
-// SAFETY: the raw stream is a driver handle usable from any thread with its context current;
-// it is only read and replaced under the mutex.
-unsafe impl Send for LastUse {}
-// SAFETY: as above.
-unsafe impl Sync for LastUse {}
 
 impl LastUse {
     /// First used by `dev`'s stream.
     pub(crate) fn new(dev: &Cuda) -> LastUse {
         LastUse {
-            last: Mutex::new((dev.stream(), dev.on.clone())),
+            last: Mutex::new((StreamRef(dev.stream()), dev.on.clone())),
         }
     }
 
@@ -181,18 +168,18 @@ impl LastUse {
     pub(crate) fn enter(&self, dev: &Cuda) -> Result<bool> {
         let cur = dev.stream();
         let mut last = self.last.lock().unwrap_or_else(|p| p.into_inner());
-        if last.0 == cur {
+        if last.0 .0 == cur {
             return Ok(false);
         }
         dev.bind()?;
-        driver::order_streams(last.0, cur)?;
-        *last = (cur, dev.on.clone());
+        driver::order_streams(last.0 .0, cur)?;
+        *last = (StreamRef(cur), dev.on.clone());
         Ok(true)
     }
 
     /// The stream that last used the object.
     pub(crate) fn stream(&self) -> CUstream {
-        self.last.lock().unwrap_or_else(|p| p.into_inner()).0
+        self.last.lock().unwrap_or_else(|p| p.into_inner()).0 .0
     }
 }
 

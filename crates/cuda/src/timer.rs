@@ -1,18 +1,16 @@
 //! Device timing on a GPU: [`DeviceTimer`] for [`Cuda`] with CUDA events created with timing
 //! enabled (`CU_EVENT_DEFAULT`; `cuEventCreate` with `CU_EVENT_DISABLE_TIMING` would make
-//! `cuEventElapsedTime` fail), recorded on the device's stream. The raw event calls of the
-//! crate live here.
+//! `cuEventElapsedTime` fail), recorded on the device's stream. The raw event calls live in
+//! [`crate::driver::Event`].
 
-use crate::driver::err;
+use crate::driver::Event;
 use crate::Cuda;
-use cudarc::driver::result::event;
-use cudarc::driver::sys::{CUevent, CUevent_flags};
 use cuprite_core::backend::{BackendBase, DeviceTimer};
 use cuprite_core::{Error, Result};
 
 /// A CUDA event with timing enabled, owned (destroyed on drop) and tied to its device.
 pub struct CudaEvent {
-    event: CUevent,
+    event: Event,
     dev: Cuda,
     recorded: bool,
 }
@@ -27,11 +25,8 @@ impl Drop for CudaEvent {
     fn drop(&mut self) {
         // Destroying needs no current context, but bind anyway so the driver never sees a
         // context-less thread; a failure here cannot be reported and leaks at most one event.
+        // The event itself is destroyed when the field drops, after this.
         let _ = self.dev.bind();
-        // SAFETY: `event` was created by `cuEventCreate` in `create_event`, is owned by this
-        // value alone (not Clone) and is destroyed exactly once, here. The driver releases it
-        // once any pending record completes.
-        let _ = unsafe { event::destroy(self.event) };
     }
 }
 
@@ -57,20 +52,14 @@ impl CudaEvent {
     pub fn synchronize(&self) -> Result<()> {
         self.check(&self.dev, "CudaEvent::synchronize")?;
         self.dev.bind()?;
-        // SAFETY: `event` is a live, recorded event of the device's context.
-        unsafe { event::synchronize(self.event) }.map_err(err("CudaEvent::synchronize"))
+        self.event.synchronize("CudaEvent::synchronize")
     }
 
     /// Whether the work queued before the event's last record has finished (never waits).
     pub fn is_complete(&self) -> Result<bool> {
         self.check(&self.dev, "CudaEvent::is_complete")?;
         self.dev.bind()?;
-        // SAFETY: `event` is a live, recorded event of the device's context.
-        match unsafe { event::query(self.event) } {
-            Ok(()) => Ok(true),
-            Err(e) if e.0 == cudarc::driver::sys::CUresult::CUDA_ERROR_NOT_READY => Ok(false),
-            Err(e) => Err(err("CudaEvent::is_complete")(e)),
-        }
+        self.event.is_complete("CudaEvent::is_complete")
     }
 
     /// Seconds of device time between `start`'s record and this event's (waits for this
@@ -84,9 +73,8 @@ impl CudaEvent {
     pub(crate) fn wait_on(&self, dev: &Cuda) -> Result<()> {
         self.check(dev, "wait_event")?;
         dev.bind()?;
-        // SAFETY: `event` is a live, recorded event of `dev`'s context (checked above) and
-        // the stream is a live stream of the same context.
-        unsafe { crate::driver::stream_wait(dev.stream(), self.event) }
+        // The event is recorded in `dev`'s context (checked above).
+        self.event.wait_on(dev.stream())
     }
 }
 
@@ -107,9 +95,8 @@ impl DeviceTimer for Cuda {
 
     fn create_event(&self) -> Result<CudaEvent> {
         self.bind()?;
-        let event = event::create(CUevent_flags::CU_EVENT_DEFAULT).map_err(err("create_event"))?;
         Ok(CudaEvent {
-            event,
+            event: Event::timing("create_event")?,
             dev: self.clone(),
             recorded: false,
         })
@@ -124,9 +111,8 @@ impl DeviceTimer for Cuda {
             });
         }
         self.bind()?;
-        // SAFETY: `ev.event` is a live event created in this device's context (checked above)
-        // and `self.stream()` is the device's live stream of the same context.
-        unsafe { event::record(ev.event, self.stream()) }.map_err(err("record_event"))?;
+        // The event belongs to this device's context (checked above).
+        ev.event.record(self.stream(), "record_event")?;
         ev.recorded = true;
         Ok(())
     }
@@ -135,11 +121,8 @@ impl DeviceTimer for Cuda {
         start.check(self, "elapsed_secs")?;
         end.check(self, "elapsed_secs")?;
         self.bind()?;
-        // SAFETY: `end` is a live, recorded event of this device's context.
-        unsafe { event::synchronize(end.event) }.map_err(err("elapsed_secs"))?;
-        // SAFETY: both events are live, were created with timing enabled, were recorded on
-        // this device's stream and `end` has completed (synchronised above).
-        let ms = unsafe { event::elapsed(start.event, end.event) }.map_err(err("elapsed_secs"))?;
+        end.event.synchronize("elapsed_secs")?;
+        let ms = Event::elapsed_ms(&start.event, &end.event, "elapsed_secs")?;
         Ok(f64::from(ms) * 1e-3)
     }
 

@@ -7,7 +7,7 @@ use cuprite_core::{DType, Element, Error, Layout, Result, Scalar};
 
 /// A value of an element type as the bytes of a kernel argument (the driver reads as many as
 /// the kernel's parameter has), so launches need not be generic over the element type.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 #[repr(C, align(16))]
 pub(crate) struct ArgBytes([u8; 16]);
 
@@ -16,9 +16,7 @@ impl ArgBytes {
     pub fn of<T: Element>(v: T) -> Self {
         let mut b = [0u8; 16];
         let n = std::mem::size_of::<T>().min(16);
-        // SAFETY: every element type is plain data of at most 16 bytes without padding
-        // (bool, integers, floats, two floats); `b` has room for `n` bytes.
-        unsafe { std::ptr::copy_nonoverlapping(&v as *const T as *const u8, b.as_mut_ptr(), n) };
+        b[..n].copy_from_slice(&crate::ffi::element_bytes(&v)[..n]);
         ArgBytes(b)
     }
 }

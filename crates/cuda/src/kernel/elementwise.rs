@@ -9,6 +9,7 @@ use super::launch::{ArgList, RawView};
 use super::params::{check_all, check_kernel_name, parse_params, Param};
 use super::resolve::{bind, broadcast_shape, check_counts, dtype_of, scalar_for};
 use crate::device::Cuda;
+use crate::ffi::launch::launch_raw;
 use crate::launch::{coalesce, BLOCK};
 use crate::modules::Func;
 use cuprite_core::{Array, Element, Error, Layout, Result};
@@ -360,7 +361,16 @@ impl ElementwiseKernel {
         // below `n`, which lie inside their buffers (checked by `Array::from_raw_parts`).
         // Raw operands are indexed by the user's body: it reads inputs through their views;
         // an out-of-range index in user code is the kernel author's error, as in CUDA C.
-        unsafe { dev.launch(inst.funcs[v], (grid, 1, 1), (BLOCK, 1, 1), 0, list.ptrs())? };
+        unsafe {
+            launch_raw(
+                &dev,
+                inst.funcs[v],
+                (grid, 1, 1),
+                (BLOCK, 1, 1),
+                0,
+                list.ptrs(),
+            )?
+        };
         Ok(fresh)
     }
 

@@ -131,12 +131,12 @@ mod tests {
         a.push_scalar(ScalarArg::F32(1.5));
         a.push_ref(&s);
         assert_eq!(a.len(), 3);
-        let p = a.ptrs();
-        // SAFETY: the slots hold 16 bytes each; the reference points at `s`.
-        unsafe {
-            assert_eq!(*(p[0] as *const u64), 0xdead_beef);
-            assert_eq!(*(p[1] as *const f32), 1.5);
-            assert_eq!(p[2] as *const Strided, &s as *const Strided);
-        }
+        let p: Vec<usize> = a.ptrs().iter().map(|&p| p as usize).collect();
+        // Values point at their slots, which hold their bytes; a struct at itself.
+        assert_eq!(p[0], a.slots[0].0.as_ptr() as usize);
+        assert_eq!(&a.slots[0].0[..8], &0xdead_beefu64.to_le_bytes());
+        assert_eq!(p[1], a.slots[1].0.as_ptr() as usize);
+        assert_eq!(&a.slots[1].0[..4], &1.5f32.to_ne_bytes());
+        assert_eq!(p[2], &s as *const Strided as usize);
     }
 }

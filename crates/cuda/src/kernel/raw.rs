@@ -9,6 +9,7 @@ use super::limits::{check_launch, Dim3};
 use super::signature::{globals, parse_decl, signature, Global, RawParam};
 use crate::device::Cuda;
 use crate::driver;
+use crate::ffi::launch::launch_raw;
 use crate::modules::Func;
 use cuprite_core::{Error, Result};
 use std::sync::{Arc, Mutex};
@@ -64,13 +65,9 @@ enum Loaded {
 }
 
 struct NamedModule {
-    module: driver::CUmodule,
+    module: driver::Module,
     lowered: Vec<String>,
 }
-// SAFETY: a CUmodule is a driver handle usable from any thread with its context current.
-unsafe impl Send for NamedModule {}
-// SAFETY: as above; it is never mutated.
-unsafe impl Sync for NamedModule {}
 
 impl std::fmt::Debug for RawModule {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -212,7 +209,7 @@ impl RawModule {
                 crate::nvrtc::compile_cached_named(FILE, &source, &dev.arch(), &opts, &exprs)
                     .map_err(|e| compile::user_error(op, e, &self.user_code()))?;
             dev.bind()?;
-            let module = driver::load_module(&cubin)?;
+            let module = driver::Module(driver::load_module(&cubin)?);
             Loaded::Named(Arc::new(NamedModule { module, lowered }))
         };
         self.inner
@@ -339,7 +336,7 @@ impl RawKernel {
                     None => self.name.as_str(),
                 };
                 dev.bind()?;
-                Func(driver::get_function(m.module, sym)?)
+                Func(driver::get_function(m.module.0, sym)?)
             }
         };
         self.funcs
@@ -435,7 +432,7 @@ impl RawKernel {
         // (checked above; pointers are 64-bit device addresses of the arrays' first
         // elements, values are passed as the exact C type); the configuration is within the
         // device's limits; what the kernel does with the pointers is the caller's contract.
-        unsafe { dev.launch(f, grid.tuple(), block.tuple(), shared_mem, list.ptrs()) }
+        unsafe { launch_raw(dev, f, grid.tuple(), block.tuple(), shared_mem, list.ptrs()) }
     }
 }
 

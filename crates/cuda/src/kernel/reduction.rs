@@ -12,6 +12,7 @@ use super::params::{
 use super::reduction_src::{self as src, Exprs};
 use super::resolve::{bind, broadcast_shape, check_counts, dtype_of, scalar_for};
 use crate::device::Cuda;
+use crate::ffi::launch::launch_raw;
 use crate::launch::{coalesce, Strided};
 use crate::modules::Func;
 use cuprite_core::{Array, Axes, DType, Element, Error, Layout, Result};
@@ -596,7 +597,7 @@ pub(crate) fn plan(kept: &Strided, red: &Strided, n_out: usize, rsize: usize, sm
 /// every element of the views passed.
 unsafe fn launch(dev: &Cuda, f: Func, grid: u32, threads: u32, args: &mut ArgList) -> Result<()> {
     // SAFETY: forwarded from the caller.
-    unsafe { dev.launch(f, (grid.max(1), 1, 1), (threads, 1, 1), 0, args.ptrs()) }
+    unsafe { launch_raw(dev, f, (grid.max(1), 1, 1), (threads, 1, 1), 0, args.ptrs()) }
 }
 
 #[cfg(test)]

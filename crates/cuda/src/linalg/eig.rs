@@ -10,10 +10,10 @@
 //!   norm with its largest component real and positive (`eig_vectors_real`,
 //!   `eig_normalise`), the normalisation of the CPU backend.
 
-use super::handle::{call, data_type, solver, Workspace};
 use super::{at, copy_of};
 use crate::buffer::CudaBuffer;
 use crate::device::Cuda;
+use crate::ffi::solver::{call, data_type, solver, Workspace};
 use cudarc::cusolver::sys;
 use cuprite_core::backend::{ComplexOf, EigFactors, EighFactors};
 use cuprite_core::{Element, Inexact, Result};

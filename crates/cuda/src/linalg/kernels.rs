@@ -3,10 +3,15 @@
 //! normalisation of eigenvectors. Every launcher checks that the buffers hold what it
 //! touches, so a wrong size is an error, never a stray write.
 
+use super::params::{
+    ConjTransposeArgs, EigNormaliseArgs, EigValuesRealArgs, EigVectorsRealArgs, IdentityArgs,
+    TriCopyArgs,
+};
 use crate::buffer::CudaBuffer;
 use crate::ctype::cty;
 use crate::device::Cuda;
-use crate::launch::{arg, BLOCK};
+use crate::ffi::launch::{Kernel, KernelParams};
+use crate::launch::BLOCK;
 use cuprite_core::backend::ComplexOf;
 use cuprite_core::{Error, Inexact, Result};
 
@@ -29,9 +34,9 @@ where
 
 impl Cuda {
     /// The kernel `name` of the linalg program of `T`.
-    fn linalg_fn<T: Inexact>(&self, name: &str) -> Result<crate::modules::Func> {
+    fn linalg_fn<T: Inexact, P: KernelParams>(&self, name: &str) -> Result<Kernel<'_, P>> {
         let key = format!("linalg|{}", cty::<T>());
-        self.function(&key, name, || cuprite_kernels::linalg::program(cty::<T>()))
+        self.kernel(&key, name, || cuprite_kernels::linalg::program(cty::<T>()))
     }
 
     /// `out` (`batch` matrices of `rows_out x cols`) = the upper (`i <= j`, rows below
@@ -59,30 +64,27 @@ impl Cuda {
                 msg: format!("tri_copy: {rows_out} rows out of {rows_in}"),
             });
         }
-        let f = self.linalg_fn::<T>("tri_copy")?;
+        let f = self.linalg_fn::<T, _>("tri_copy")?;
         let (po, pi) = (self.ptr(out)?, self.ptr(input)?);
         let (ro, ri, c, b) = (rows_out as i64, rows_in as i64, cols as i64, batch as i64);
         let up = upper as i32;
-        // SAFETY: `tri_copy(T* out, const T* in, i64 rows_out, i64 rows_in, i64 cols,
+        // `tri_copy(T* out, const T* in, i64 rows_out, i64 rows_in, i64 cols,
         // i64 batch, int upper)` writes `total` elements of `out` and reads at most
         // `batch * rows_in * cols` of `input`, both checked above.
-        unsafe {
-            self.launch(
-                f,
-                (self.grid_for(total, 1), 1, 1),
-                (BLOCK, 1, 1),
-                0,
-                &mut [
-                    arg(&po),
-                    arg(&pi),
-                    arg(&ro),
-                    arg(&ri),
-                    arg(&c),
-                    arg(&b),
-                    arg(&up),
-                ],
-            )
-        }
+        f.launch(
+            (self.grid_for(total, 1), 1, 1),
+            (BLOCK, 1, 1),
+            0,
+            &TriCopyArgs {
+                out: po,
+                src: pi,
+                rows_out: ro,
+                rows_in: ri,
+                cols: c,
+                batch: b,
+                upper: up,
+            },
+        )
     }
 
     /// A new buffer of the conjugate transposes (`cols x rows`) of the `batch` matrices
@@ -101,20 +103,23 @@ impl Cuda {
             return Ok(out);
         }
         fits(op, "conj_transpose input", input, total)?;
-        let f = self.linalg_fn::<T>("conj_transpose")?;
+        let f = self.linalg_fn::<T, _>("conj_transpose")?;
         let (po, pi) = (self.ptr(&out)?, self.ptr(input)?);
         let (r, c, b) = (rows as i64, cols as i64, batch as i64);
-        // SAFETY: `conj_transpose(T* out, const T* in, i64 rows, i64 cols, i64 batch)` reads
+        // `conj_transpose(T* out, const T* in, i64 rows, i64 cols, i64 batch)` reads
         // and writes `total` elements of two distinct buffers of that size.
-        unsafe {
-            self.launch(
-                f,
-                (self.grid_for(total, 1), 1, 1),
-                (BLOCK, 1, 1),
-                0,
-                &mut [arg(&po), arg(&pi), arg(&r), arg(&c), arg(&b)],
-            )?;
-        }
+        f.launch(
+            (self.grid_for(total, 1), 1, 1),
+            (BLOCK, 1, 1),
+            0,
+            &ConjTransposeArgs {
+                out: po,
+                src: pi,
+                rows: r,
+                cols: c,
+                batch: b,
+            },
+        )?;
         Ok(out)
     }
 
@@ -130,20 +135,22 @@ impl Cuda {
         if total == 0 {
             return Ok(out);
         }
-        let f = self.linalg_fn::<T>("identity")?;
+        let f = self.linalg_fn::<T, _>("identity")?;
         let po = self.ptr(&out)?;
         let (r, c, b) = (rows as i64, cols as i64, batch as i64);
-        // SAFETY: `identity(T* out, i64 rows, i64 cols, i64 batch)` writes the `total`
+        // `identity(T* out, i64 rows, i64 cols, i64 batch)` writes the `total`
         // elements of the new buffer.
-        unsafe {
-            self.launch(
-                f,
-                (self.grid_for(total, 1), 1, 1),
-                (BLOCK, 1, 1),
-                0,
-                &mut [arg(&po), arg(&r), arg(&c), arg(&b)],
-            )?;
-        }
+        f.launch(
+            (self.grid_for(total, 1), 1, 1),
+            (BLOCK, 1, 1),
+            0,
+            &IdentityArgs {
+                out: po,
+                rows: r,
+                cols: c,
+                batch: b,
+            },
+        )?;
         Ok(out)
     }
 
@@ -177,35 +184,40 @@ impl Cuda {
         fits(op, "eigenvalues", wri, batch * 2 * n)?;
         let (nn, bb) = (n as i64, batch as i64);
         let pwri = self.ptr(wri)?;
-        let f = self.linalg_fn::<T>("eig_values_real")?;
+        let f = self.linalg_fn::<T, _>("eig_values_real")?;
         let pw = self.ptr(&w)?;
-        // SAFETY: `eig_values_real(CT* w, const R* wri, i64 n, i64 batch)` reads
+        // `eig_values_real(CT* w, const R* wri, i64 n, i64 batch)` reads
         // `batch * 2n` reals (checked) and writes `batch * n` complex values (the new `w`).
-        unsafe {
-            self.launch(
-                f,
+        f.launch(
+            (self.grid_for(batch * n, 1), 1, 1),
+            (BLOCK, 1, 1),
+            0,
+            &EigValuesRealArgs {
+                w: pw,
+                wri: pwri,
+                n: nn,
+                batch: bb,
+            },
+        )?;
+        if let (Some(vr), Some(v)) = (vr, &v) {
+            fits(op, "eigenvectors", vr, batch * n * n)?;
+            let f = self.linalg_fn::<T, _>("eig_vectors_real")?;
+            let (pv, pvr) = (self.ptr(v)?, self.ptr(vr)?);
+            // `eig_vectors_real(CT* v, const R* vr, const R* wri, i64 n, i64 batch)`
+            // reads `batch * n * n` reals of `vr` and `batch * 2n` of `wri` (checked) and
+            // writes `batch * n * n` complex values of the new `v`.
+            f.launch(
                 (self.grid_for(batch * n, 1), 1, 1),
                 (BLOCK, 1, 1),
                 0,
-                &mut [arg(&pw), arg(&pwri), arg(&nn), arg(&bb)],
+                &EigVectorsRealArgs {
+                    v: pv,
+                    vr: pvr,
+                    wri: pwri,
+                    n: nn,
+                    batch: bb,
+                },
             )?;
-        }
-        if let (Some(vr), Some(v)) = (vr, &v) {
-            fits(op, "eigenvectors", vr, batch * n * n)?;
-            let f = self.linalg_fn::<T>("eig_vectors_real")?;
-            let (pv, pvr) = (self.ptr(v)?, self.ptr(vr)?);
-            // SAFETY: `eig_vectors_real(CT* v, const R* vr, const R* wri, i64 n, i64 batch)`
-            // reads `batch * n * n` reals of `vr` and `batch * 2n` of `wri` (checked) and
-            // writes `batch * n * n` complex values of the new `v`.
-            unsafe {
-                self.launch(
-                    f,
-                    (self.grid_for(batch * n, 1), 1, 1),
-                    (BLOCK, 1, 1),
-                    0,
-                    &mut [arg(&pv), arg(&pvr), arg(&pwri), arg(&nn), arg(&bb)],
-                )?;
-            }
         }
         Ok((w, v))
     }
@@ -224,21 +236,22 @@ impl Cuda {
             return Ok(());
         }
         fits(op, "eigenvectors", v, batch * n * n)?;
-        let f = self.linalg_fn::<T>("eig_normalise")?;
+        let f = self.linalg_fn::<T, _>("eig_normalise")?;
         let pv = self.ptr(v)?;
         let (nn, bb) = (n as i64, batch as i64);
-        // SAFETY: `eig_normalise(CT* v, i64 n, i64 batch)` reads and writes the
+        // `eig_normalise(CT* v, i64 n, i64 batch)` reads and writes the
         // `batch * n * n` complex values of `v` (checked); CT is the complex type of T's
         // precision, the element type of `v`.
-        unsafe {
-            self.launch(
-                f,
-                (self.grid_for(batch * n, 1), 1, 1),
-                (BLOCK, 1, 1),
-                0,
-                &mut [arg(&pv), arg(&nn), arg(&bb)],
-            )
-        }
+        f.launch(
+            (self.grid_for(batch * n, 1), 1, 1),
+            (BLOCK, 1, 1),
+            0,
+            &EigNormaliseArgs {
+                v: pv,
+                n: nn,
+                batch: bb,
+            },
+        )
     }
 }
 

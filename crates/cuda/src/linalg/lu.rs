@@ -5,10 +5,10 @@
 //! with pointer offsets into one buffer and one workspace reused by every call.
 //! `getrf` keeps an exactly zero pivot in `U` (no division by it), as LAPACK does.
 
-use super::handle::{call, data_type, int, solver, Workspace};
 use super::{at, copy_of};
 use crate::buffer::CudaBuffer;
 use crate::device::Cuda;
+use crate::ffi::solver::{call, data_type, int, solver, Workspace};
 use cudarc::cusolver::sys;
 use cuprite_core::{DType, Error, Inexact, Result};
 use std::ffi::c_void;

@@ -4,10 +4,10 @@
 //! of `m x k` or `m x m` per matrix whose first columns receive the reflectors. One call
 //! per matrix of the batch, on the device's stream.
 
-use super::handle::{call, data_type, int, solver, Workspace};
 use super::{at, copy_of};
 use crate::buffer::CudaBuffer;
 use crate::device::Cuda;
+use crate::ffi::solver::{call, data_type, int, solver, Workspace};
 use cudarc::cusolver::sys;
 use cuprite_core::{DType, Error, Inexact, Result};
 use std::ffi::c_void;

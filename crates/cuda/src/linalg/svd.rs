@@ -20,10 +20,10 @@
 //! (`A^H = U' S V'^H` gives `U = V'` and `Vh = U'^H`), with `conj_transpose` before and after.
 //! `gesvd` returns `Vh` itself (its `VT`); `gesvdp` returns `V`, transposed after.
 
-use super::handle::{call, data_type, solver, Workspace};
 use super::{at, copy_of};
 use crate::buffer::CudaBuffer;
 use crate::device::Cuda;
+use crate::ffi::solver::{call, data_type, solver, Workspace};
 use cudarc::cusolver::sys;
 use cuprite_core::backend::SvdFactors;
 use cuprite_core::{Inexact, Result};

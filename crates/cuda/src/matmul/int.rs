@@ -4,12 +4,13 @@
 //! the tiled or the warp-per-output kernel and the split-K factor. Batches whose axes do not
 //! collapse to [`MAX_DIMS`] loop over the outer axes on the host.
 
+use super::params::{GemmIntArgs, GemmIntReduceArgs};
 use super::plan::{self, IntKernel};
 use super::{addr, strided};
 use crate::buffer::CudaBuffer;
 use crate::ctype::cty;
 use crate::device::Cuda;
-use crate::launch::{arg, BLOCK, MAX_DIMS};
+use crate::launch::{BLOCK, MAX_DIMS};
 use cuprite_core::{Layout, Numeric, Result};
 
 impl Cuda {
@@ -36,7 +37,7 @@ impl Cuda {
             IntKernel::Tiled => "gemm_int_tiled",
             IntKernel::Dot => "gemm_int_dot",
         };
-        let f = self.function(&key, name, source)?;
+        let f = self.kernel(&key, name, source)?;
         let outputs = items * m * n;
         // The split-K partial sums, in the unsigned accumulator type (4 or 8 bytes).
         let acc_bytes = if std::mem::size_of::<T>() == 8 { 8 } else { 4 };
@@ -46,7 +47,7 @@ impl Cuda {
             None
         };
         let reduce = match ws {
-            Some(_) => Some(self.function(&key, "gemm_int_reduce", source)?),
+            Some(_) => Some(self.kernel(&key, "gemm_int_reduce", source)?),
             None => None,
         };
         let ws_ptr = ws.as_ref().map_or(0, |w| w.device_ptr());
@@ -60,52 +61,51 @@ impl Cuda {
             let ab = strided(&inner, 0, la.offset() as isize + off_a);
             let bb = strided(&inner, 1, lb.offset() as isize + off_b);
             let pc = addr(&c, (i * outputs) as isize);
-            // SAFETY: the kernel's parameters are `(T* c, ACC* ws, const T* a, const T* b,
+            // The kernel's parameters are `(T* c, ACC* ws, const T* a, const T* b,
             // i64 m, i64 n, i64 k, i64 a_rs, i64 a_cs, i64 b_rs, i64 b_cs, Strided ab,
             // Strided bb, i64 batch, i64 splits, i64 kchunk)`. Every element it reads,
             // `offset(ab, z) + i*a_rs + p*a_cs` for z < batch, i < m, p < k (likewise B), is an
             // element of the checked view; it writes `outputs` elements of C from `pc` (chunk
             // `i` of the new buffer) or `outputs * splits` accumulators of `ws`.
-            unsafe {
-                self.launch(
-                    f,
-                    p.grid,
-                    (cuprite_kernels::matmul::THREADS, 1, 1),
-                    0,
-                    &mut [
-                        arg(&pc),
-                        arg(&ws_ptr),
-                        arg(&pa),
-                        arg(&pb),
-                        arg(&m64),
-                        arg(&n64),
-                        arg(&k64),
-                        arg(&a_rs),
-                        arg(&a_cs),
-                        arg(&b_rs),
-                        arg(&b_cs),
-                        arg(&ab),
-                        arg(&bb),
-                        arg(&items64),
-                        arg(&splits),
-                        arg(&kchunk),
-                    ],
-                )?;
-            }
+            f.launch(
+                p.grid,
+                (cuprite_kernels::matmul::THREADS, 1, 1),
+                0,
+                &GemmIntArgs {
+                    c: pc,
+                    ws: ws_ptr,
+                    a: pa,
+                    b: pb,
+                    m: m64,
+                    n: n64,
+                    k: k64,
+                    a_rs,
+                    a_cs,
+                    b_rs,
+                    b_cs,
+                    ab,
+                    bb,
+                    batch: items64,
+                    splits,
+                    kchunk,
+                },
+            )?;
             if let Some(reduce) = reduce {
                 let outputs64 = outputs as i64;
-                // SAFETY: `gemm_int_reduce(T* c, const ACC* ws, i64 outputs, i64 splits)`:
+                // `gemm_int_reduce(T* c, const ACC* ws, i64 outputs, i64 splits)`:
                 // reads the `outputs * splits` accumulators just written (same stream),
                 // writes `outputs` elements of C from `pc`.
-                unsafe {
-                    self.launch(
-                        reduce,
-                        (self.grid_for(outputs, 1), 1, 1),
-                        (BLOCK, 1, 1),
-                        0,
-                        &mut [arg(&pc), arg(&ws_ptr), arg(&outputs64), arg(&splits)],
-                    )?;
-                }
+                reduce.launch(
+                    (self.grid_for(outputs, 1), 1, 1),
+                    (BLOCK, 1, 1),
+                    0,
+                    &GemmIntReduceArgs {
+                        c: pc,
+                        ws: ws_ptr,
+                        outputs: outputs64,
+                        splits,
+                    },
+                )?;
             }
         }
         Ok(c)

@@ -4,11 +4,12 @@
 //! destination's, a gather when only the destination is contiguous, and a strided-to-strided
 //! kernel otherwise.
 
+use super::params::{ConvContigArgs, ConvGatherArgs, ConvScatterArgs, ConvTileArgs};
 use crate::buffer::CudaBuffer;
 use crate::ctype::cty;
 use crate::device::Cuda;
 use crate::driver;
-use crate::launch::{arg, coalesce, Strided, BLOCK};
+use crate::launch::{coalesce, Strided, BLOCK};
 use cuprite_core::{Element, Layout, Result};
 use cuprite_kernels::memory::{conv_program, tile_shape};
 
@@ -81,27 +82,32 @@ impl Cuda {
             );
         }
         let key = format!("memory|conv|{}|{}", cty::<I>(), cty::<O>());
-        let func = |name: &str| self.function(&key, name, || conv_program(cty::<I>(), cty::<O>()));
+        macro_rules! func {
+            ($name:expr) => {
+                self.kernel(&key, $name, || conv_program(cty::<I>(), cty::<O>()))
+            };
+        }
         let n64 = n as i64;
         let small = n < INDEX32_LIMIT;
         if is_run(&d) && is_run(&s) {
-            let f = func("conv_contig")?;
+            let f = func!("conv_contig")?;
             let (o, i) = (ptr_at(dst, d.offset), ptr_at(src, s.offset));
             let grid = self.grid_for(n, 4);
-            // SAFETY: `conv_contig(OUT*, const IN*, i64)`; both runs hold `n` elements.
-            return unsafe {
-                self.launch(
-                    f,
-                    (grid, 1, 1),
-                    (BLOCK, 1, 1),
-                    0,
-                    &mut [arg(&o), arg(&i), arg(&n64)],
-                )
-            };
+            // `conv_contig(OUT*, const IN*, i64)`; both runs hold `n` elements.
+            return f.launch(
+                (grid, 1, 1),
+                (BLOCK, 1, 1),
+                0,
+                &ConvContigArgs {
+                    out: o,
+                    src: i,
+                    n: n64,
+                },
+            );
         }
         let (o, i) = (self.ptr(dst)?, self.ptr(src)?);
         if let Some((k, l)) = tile_axes(&d, &s) {
-            let f = func("conv_tile")?;
+            let f = func!("conv_tile")?;
             let (edge, rows) = tile_shape(cty::<I>(), cty::<O>());
             let tile = edge as i64;
             let (tiles_k, tiles_l) = (
@@ -112,64 +118,66 @@ impl Cuda {
             let cap = i64::from(self.inner.sm_count * TILE_BLOCKS_PER_SM);
             let grid = ntiles.min(cap) as u32;
             let (k32, l32) = (k as i32, l as i32);
-            // SAFETY: `conv_tile(OUT*, Strided, const IN*, Strided, int, int, i64, i64, i64)`;
+            // `conv_tile(OUT*, Strided, const IN*, Strided, int, int, i64, i64, i64)`;
             // the views lie inside their buffers (checked by the callers) and the kernel
             // touches only their elements.
-            return unsafe {
-                self.launch(
-                    f,
-                    (grid, 1, 1),
-                    (32, rows, 1),
-                    0,
-                    &mut [
-                        arg(&o),
-                        arg(&d),
-                        arg(&i),
-                        arg(&s),
-                        arg(&k32),
-                        arg(&l32),
-                        arg(&tiles_k),
-                        arg(&tiles_l),
-                        arg(&ntiles),
-                    ],
-                )
-            };
+            return f.launch(
+                (grid, 1, 1),
+                (32, rows, 1),
+                0,
+                &ConvTileArgs {
+                    out: o,
+                    d,
+                    src: i,
+                    s,
+                    k: k32,
+                    l: l32,
+                    tiles_k,
+                    tiles_l,
+                    ntiles,
+                },
+            );
         }
         let grid = self.grid_for(n, 1);
         if is_run(&d) {
-            let f = func(if small {
+            let f = func!(if small {
                 "conv_gather32"
             } else {
                 "conv_gather64"
             })?;
             let o = ptr_at(dst, d.offset);
-            // SAFETY: `conv_gather(OUT*, const IN*, Strided, i64)`; the output run holds `n`
+            // `conv_gather(OUT*, const IN*, Strided, i64)`; the output run holds `n`
             // elements and the source view lies inside its buffer.
-            return unsafe {
-                self.launch(
-                    f,
-                    (grid, 1, 1),
-                    (BLOCK, 1, 1),
-                    0,
-                    &mut [arg(&o), arg(&i), arg(&s), arg(&n64)],
-                )
-            };
+            return f.launch(
+                (grid, 1, 1),
+                (BLOCK, 1, 1),
+                0,
+                &ConvGatherArgs {
+                    out: o,
+                    src: i,
+                    s,
+                    n: n64,
+                },
+            );
         }
-        let f = func(if small {
+        let f = func!(if small {
             "conv_scatter32"
         } else {
             "conv_scatter64"
         })?;
-        // SAFETY: `conv_scatter(OUT*, Strided, const IN*, Strided, i64)`; both views lie
+        // `conv_scatter(OUT*, Strided, const IN*, Strided, i64)`; both views lie
         // inside their buffers.
-        unsafe {
-            self.launch(
-                f,
-                (grid, 1, 1),
-                (BLOCK, 1, 1),
-                0,
-                &mut [arg(&o), arg(&d), arg(&i), arg(&s), arg(&n64)],
-            )
-        }
+        f.launch(
+            (grid, 1, 1),
+            (BLOCK, 1, 1),
+            0,
+            &ConvScatterArgs {
+                out: o,
+                d,
+                src: i,
+                s,
+                n: n64,
+            },
+        )
     }
 }

@@ -3,24 +3,19 @@
 //! the `start + i * step` ramp computed as the CPU backend computes it.
 
 use super::convert::is_run;
+use super::params::{ArangeArgs, FillContigArgs, FillStridedArgs};
 use crate::buffer::CudaBuffer;
 use crate::ctype::cty;
 use crate::device::Cuda;
 use crate::driver;
-use crate::launch::{arg, coalesce, BLOCK};
+use crate::elementwise::ArgBytes;
+use crate::launch::{coalesce, BLOCK};
 use cuprite_core::{Element, Layout, Numeric, Result};
 use cuprite_kernels::memory::{arange_program, fill_program};
 
-/// The bytes of an element value.
-pub(super) fn bytes_of<T: Element>(value: &T) -> &[u8] {
-    // SAFETY: every element type (bool, u8, i32, i64, f32, f64 and complex pairs of f32 or
-    // f64) is plain data without padding, so all `size_of::<T>()` bytes are initialised.
-    unsafe { std::slice::from_raw_parts(value as *const T as *const u8, std::mem::size_of::<T>()) }
-}
-
 /// True when the value's bits are all zero (0, 0.0, false, 0+0i; not -0.0).
 pub(super) fn is_zero_bits<T: Element>(value: &T) -> bool {
-    bytes_of(value).iter().all(|&b| b == 0)
+    crate::ffi::element_bytes(value).iter().all(|&b| b == 0)
 }
 
 impl Cuda {
@@ -39,23 +34,24 @@ impl Cuda {
         let ptr = self.ptr(buf)? + (start * size) as u64;
         self.bind()?;
         if size == 1 || is_zero_bits(&value) {
-            let byte = bytes_of(&value)[0];
+            let byte = crate::ffi::element_bytes(&value)[0];
             return driver::memset_u8(ptr, byte, len * size, self.stream());
         }
         let key = format!("memory|fill|{}", cty::<T>());
-        let f = self.function(&key, "fill_contig", || fill_program(cty::<T>()))?;
+        let f = self.kernel(&key, "fill_contig", || fill_program(cty::<T>()))?;
         let n = len as i64;
         let grid = self.grid_for(len, 16 / size);
-        // SAFETY: `fill_contig(T*, i64, T)`; the run of `len` elements lies inside `buf`.
-        unsafe {
-            self.launch(
-                f,
-                (grid, 1, 1),
-                (BLOCK, 1, 1),
-                0,
-                &mut [arg(&ptr), arg(&n), arg(&value)],
-            )
-        }
+        // `fill_contig(T*, i64, T)`; the run of `len` elements lies inside `buf`.
+        f.launch(
+            (grid, 1, 1),
+            (BLOCK, 1, 1),
+            0,
+            &FillContigArgs {
+                out: ptr,
+                n,
+                value: ArgBytes::of(value),
+            },
+        )
     }
 
     /// Sets every element of a (non-empty, non-overlapping, in-bounds) view to `value`.
@@ -79,19 +75,21 @@ impl Cuda {
         } else {
             "fill_strided64"
         };
-        let f = self.function(&key, name, || fill_program(cty::<T>()))?;
+        let f = self.kernel(&key, name, || fill_program(cty::<T>()))?;
         let (ptr, n64) = (self.ptr(buf)?, n as i64);
         let grid = self.grid_for(n, 1);
-        // SAFETY: `fill_strided(T*, Strided, i64, T)`; the view lies inside `buf`.
-        unsafe {
-            self.launch(
-                f,
-                (grid, 1, 1),
-                (BLOCK, 1, 1),
-                0,
-                &mut [arg(&ptr), arg(&s), arg(&n64), arg(&value)],
-            )
-        }
+        // `fill_strided(T*, Strided, i64, T)`; the view lies inside `buf`.
+        f.launch(
+            (grid, 1, 1),
+            (BLOCK, 1, 1),
+            0,
+            &FillStridedArgs {
+                out: ptr,
+                s,
+                n: n64,
+                value: ArgBytes::of(value),
+            },
+        )
     }
 
     /// Writes `start + i * step` into every element `i` of `out`.
@@ -106,18 +104,20 @@ impl Cuda {
             return Ok(());
         }
         let key = format!("memory|arange|{}", cty::<T>());
-        let f = self.function(&key, "arange", || arange_program(cty::<T>()))?;
+        let f = self.kernel(&key, "arange", || arange_program(cty::<T>()))?;
         let (ptr, n64) = (self.ptr(out)?, n as i64);
         let grid = self.grid_for(n, 1);
-        // SAFETY: `arange(T*, i64, T, T)`; `out` holds `n` elements.
-        unsafe {
-            self.launch(
-                f,
-                (grid, 1, 1),
-                (BLOCK, 1, 1),
-                0,
-                &mut [arg(&ptr), arg(&n64), arg(&start), arg(&step)],
-            )
-        }
+        // `arange(T*, i64, T, T)`; `out` holds `n` elements.
+        f.launch(
+            (grid, 1, 1),
+            (BLOCK, 1, 1),
+            0,
+            &ArangeArgs {
+                out: ptr,
+                n: n64,
+                start: ArgBytes::of(start),
+                step: ArgBytes::of(step),
+            },
+        )
     }
 }

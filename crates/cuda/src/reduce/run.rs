@@ -2,11 +2,12 @@
 //! by [`super::plan`]: the reduction itself, the combining of chunk partials, the fill of
 //! empty reductions, and the passes of a scan.
 
+use super::params::{CarryArgs, FillArgs, PartArgs, RedArgs, ScanArgs};
 use super::plan::{self, Kernel, ScanKernel, Split};
 use super::Program;
 use crate::buffer::CudaBuffer;
 use crate::device::Cuda;
-use crate::launch::{arg, coalesce, Strided, BLOCK};
+use crate::launch::{coalesce, Strided, BLOCK};
 use cuprite_core::{Element, Layout, Result};
 use cuprite_kernels::reduce::ACC_MAX_BYTES;
 
@@ -50,40 +51,28 @@ impl Cuda {
         } else {
             None
         };
-        let f = self.function(&prog.key, name, || prog.source())?;
-        let x_ptr = self.ptr(x)?;
-        let out_ptr = self.ptr(&out)?;
-        let part_ptr = part.as_ref().map_or(0, |p| p.device_ptr());
-        let (n_out, rsize) = (job.n_out as i64, job.rsize as i64);
-        let (chunk, n_chunks) = (split.chunk as i64, split.n_chunks as i64);
+        let f = self.kernel::<RedArgs>(&prog.key, name, || prog.source())?;
+        let (n_out, n_chunks) = (job.n_out as i64, split.n_chunks as i64);
         let count = job.count as i64;
-        let contig = contig as i32;
-        // SAFETY: the arguments match `RED_ARGS` in reduce.cu (three pointers, two Strided,
-        // five i64, a double, an int). `kept`/`red` address only elements of the checked view
-        // of `x`; `out` holds n_out outputs and `part` n_out * n_chunks slots of
-        // ACC_MAX_BYTES, the most the kernels write.
-        unsafe {
-            self.launch(
-                f,
-                (plan::blocks(tasks, group), 1, 1),
-                (BLOCK, 1, 1),
-                0,
-                &mut [
-                    arg(&x_ptr),
-                    arg(&out_ptr),
-                    arg(&part_ptr),
-                    arg(&job.kept),
-                    arg(&job.red),
-                    arg(&n_out),
-                    arg(&rsize),
-                    arg(&chunk),
-                    arg(&n_chunks),
-                    arg(&count),
-                    arg(&job.param),
-                    arg(&contig),
-                ],
-            )?;
-        }
+        let part_ptr = part.as_ref().map_or(0, |p| p.device_ptr());
+        // `kept`/`red` address only elements of the checked view of `x`; `out` holds n_out
+        // outputs and `part` n_out * n_chunks slots of ACC_MAX_BYTES, the most the kernels
+        // write.
+        let args = RedArgs {
+            x: self.ptr(x)?,
+            out: self.ptr(&out)?,
+            part: part_ptr,
+            kept: job.kept,
+            red: job.red,
+            n_out,
+            rsize: job.rsize as i64,
+            chunk: split.chunk as i64,
+            n_chunks,
+            count,
+            param: job.param,
+            contig: contig as i32,
+        };
+        f.launch((plan::blocks(tasks, group), 1, 1), (BLOCK, 1, 1), 0, &args)?;
         if split.n_chunks > 1 {
             let (pgroup, o_stride, c_stride) = split.partials(job.n_out);
             let name = match pgroup {
@@ -91,29 +80,25 @@ impl Cuda {
                 32 => "red_partials_32",
                 _ => "red_partials_256",
             };
-            let f = self.function(&prog.key, name, || prog.source())?;
-            let (o_stride, c_stride) = (o_stride as i64, c_stride as i64);
-            // SAFETY: the arguments match `PART_ARGS` in reduce.cu; the partials written
-            // above are read at o * o_stride + c * c_stride < n_out * n_chunks slots, and
-            // `out` holds n_out outputs.
-            unsafe {
-                self.launch(
-                    f,
-                    (plan::blocks(job.n_out, pgroup), 1, 1),
-                    (BLOCK, 1, 1),
-                    0,
-                    &mut [
-                        arg(&part_ptr),
-                        arg(&out_ptr),
-                        arg(&n_out),
-                        arg(&n_chunks),
-                        arg(&o_stride),
-                        arg(&c_stride),
-                        arg(&count),
-                        arg(&job.param),
-                    ],
-                )?;
-            }
+            let f = self.kernel::<PartArgs>(&prog.key, name, || prog.source())?;
+            // The partials written above are read at o * o_stride + c * c_stride < n_out *
+            // n_chunks slots, and `out` holds n_out outputs.
+            let args = PartArgs {
+                part: part_ptr,
+                out: args.out,
+                n_out,
+                n_chunks,
+                o_stride: o_stride as i64,
+                c_stride: c_stride as i64,
+                count,
+                param: job.param,
+            };
+            f.launch(
+                (plan::blocks(job.n_out, pgroup), 1, 1),
+                (BLOCK, 1, 1),
+                0,
+                &args,
+            )?;
         }
         Ok(out)
     }
@@ -126,20 +111,16 @@ impl Cuda {
         param: f64,
     ) -> Result<CudaBuffer<O>> {
         let out = self.alloc::<O>(n_out)?;
-        let f = self.function(&prog.key, "red_fill", || prog.source())?;
-        let out_ptr = self.ptr(&out)?;
-        let (n, count) = (n_out as i64, 0i64);
-        // SAFETY: `red_fill(OUT* out, i64 n, i64 count, double param)` writes n outputs,
-        // the length of `out` (n_out >= 1, so the grid is not empty).
-        unsafe {
-            self.launch(
-                f,
-                (self.grid_for(n_out, 1), 1, 1),
-                (BLOCK, 1, 1),
-                0,
-                &mut [arg(&out_ptr), arg(&n), arg(&count), arg(&param)],
-            )?;
-        }
+        let f = self.kernel::<FillArgs>(&prog.key, "red_fill", || prog.source())?;
+        // `red_fill` writes n outputs, the length of `out` (n_out >= 1, so the grid is not
+        // empty).
+        let args = FillArgs {
+            out: self.ptr(&out)?,
+            n: n_out as i64,
+            count: 0,
+            param,
+        };
+        f.launch((self.grid_for(n_out, 1), 1, 1), (BLOCK, 1, 1), 0, &args)?;
         Ok(out)
     }
 
@@ -178,73 +159,54 @@ impl Cuda {
             ScanKernel::Coop(32) => ("scan_coop_32", 32),
             ScanKernel::Coop(g) => ("scan_coop_256", g.max(256)),
         };
-        let f = self.function(&prog.key, name, || prog.source())?;
+        let f = self.kernel::<ScanArgs>(&prog.key, name, || prog.source())?;
         let tasks = n_lanes * split.n_chunks;
         let tot = if split.n_chunks > 1 {
             Some(self.alloc::<O>(tasks)?)
         } else {
             None
         };
-        let x_ptr = self.ptr(x)?;
-        let out_ptr = self.ptr(&out)?;
-        let tot_ptr = tot.as_ref().map_or(0, |t| t.device_ptr());
-        let (n_lanes_i, n_i, s_i, inner_i) = (n_lanes as i64, n as i64, s as i64, inner as i64);
-        let (chunk, n_chunks) = (split.chunk as i64, split.n_chunks as i64);
+        let (n_lanes_i, n_chunks) = (n_lanes as i64, split.n_chunks as i64);
         let grid = (plan::blocks(tasks, group), 1, 1);
-        let scan_pass = |pass: i32| -> Result<()> {
-            // SAFETY: the arguments match `SCAN_ARGS` in reduce.cu. Lane l reads
-            // x[strided_offset(lanes, l) + i * s] for i < n, inside the checked view; it
-            // writes out[(l / inner) * n * inner + l % inner + i * inner] < total, and
-            // tot[t] for t < n_lanes * n_chunks (allocated whenever n_chunks > 1, the only
-            // case the kernels touch it).
-            unsafe {
-                self.launch(
-                    f,
-                    grid,
-                    (BLOCK, 1, 1),
-                    0,
-                    &mut [
-                        arg(&x_ptr),
-                        arg(&out_ptr),
-                        arg(&tot_ptr),
-                        arg(&lanes),
-                        arg(&n_lanes_i),
-                        arg(&n_i),
-                        arg(&s_i),
-                        arg(&inner_i),
-                        arg(&chunk),
-                        arg(&n_chunks),
-                        arg(&pass),
-                    ],
-                )
-            }
+        // Lane l reads x[strided_offset(lanes, l) + i * s] for i < n, inside the checked
+        // view; it writes out[(l / inner) * n * inner + l % inner + i * inner] < total, and
+        // tot[t] for t < n_lanes * n_chunks (allocated whenever n_chunks > 1, the only case
+        // the kernels touch it).
+        let mut args = ScanArgs {
+            x: self.ptr(x)?,
+            out: self.ptr(&out)?,
+            tot: tot.as_ref().map_or(0, |t| t.device_ptr()),
+            lanes,
+            n_lanes: n_lanes_i,
+            n: n as i64,
+            s: s as i64,
+            inner: inner as i64,
+            chunk: split.chunk as i64,
+            n_chunks,
+            pass: 0,
+        };
+        let mut scan_pass = |pass: i32| -> Result<()> {
+            args.pass = pass;
+            f.launch(grid, (BLOCK, 1, 1), 0, &args)
         };
         if split.n_chunks > 1 {
             scan_pass(0)?;
-            let carry = self.function(&prog.key, "scan_carry", || prog.source())?;
+            let carry = self.kernel::<CarryArgs>(&prog.key, "scan_carry", || prog.source())?;
             // Partials of the thread kernel are (chunk, lane); of the group kernels (lane, chunk).
             let (l_stride, c_stride) = match split.kernel {
                 ScanKernel::Thread => (1i64, n_lanes as i64),
                 ScanKernel::Coop(_) => (n_chunks, 1i64),
             };
-            // SAFETY: `scan_carry(OUT* tot, i64 n_lanes, i64 n_chunks, i64 l_stride,
-            // i64 c_stride)` rewrites tot[l * l_stride + c * c_stride] for l < n_lanes,
+            // `scan_carry` rewrites tot[l * l_stride + c * c_stride] for l < n_lanes,
             // c < n_chunks: exactly the n_lanes * n_chunks slots of `tot`.
-            unsafe {
-                self.launch(
-                    carry,
-                    (plan::blocks(n_lanes, 32), 1, 1),
-                    (BLOCK, 1, 1),
-                    0,
-                    &mut [
-                        arg(&tot_ptr),
-                        arg(&n_lanes_i),
-                        arg(&n_chunks),
-                        arg(&l_stride),
-                        arg(&c_stride),
-                    ],
-                )?;
-            }
+            let cargs = CarryArgs {
+                tot: tot.as_ref().map_or(0, |t| t.device_ptr()),
+                n_lanes: n_lanes_i,
+                n_chunks,
+                l_stride,
+                c_stride,
+            };
+            carry.launch((plan::blocks(n_lanes, 32), 1, 1), (BLOCK, 1, 1), 0, &cargs)?;
         }
         scan_pass(1)?;
         Ok(out)

@@ -6,7 +6,6 @@ use super::plan;
 use super::radix::RadixOut;
 use crate::buffer::CudaBuffer;
 use crate::device::Cuda;
-use crate::launch::arg;
 use cuprite_core::layout::c_strides;
 use cuprite_core::{BackendBase, Element, Layout, Result};
 use cuprite_kernels::sort as ks;
@@ -34,18 +33,18 @@ impl<T: Element> Lanes<T> {
     }
 }
 
-/// Arguments of `sort_block`; mirrors `struct BlockArgs` in kernels/src/sort.cu.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct BlockArgs {
-    pub src: u64,
-    pub out_raw: u64,
-    pub out_idx: u64,
-    pub lanes: i64,
-    pub len: i32,
-    pub p2: i32,
-    pub lpb: i32,
-    pub mode: i32,
+kernel_params! {
+    /// Arguments of `sort_block`; mirrors `struct BlockArgs` in kernels/src/sort.cu.
+    pub(crate) struct BlockArgs {
+        src: u64,
+        out_raw: u64,
+        out_idx: u64,
+        lanes: i64,
+        len: i32,
+        p2: i32,
+        lpb: i32,
+        mode: i32,
+    }
 }
 
 impl Cuda {
@@ -157,19 +156,11 @@ impl Cuda {
             lpb: bp.lpb as i32,
             mode,
         };
-        let f = self.radix_fn::<T>("sort_block")?;
-        // SAFETY: `src` holds `lanes * len` elements, `out` as many of the output type;
+        let f = self.radix_fn::<T, _>("sort_block")?;
+        // `src` holds `lanes * len` elements, `out` as many of the output type;
         // `blocks * lpb` lanes cover every lane and the kernel skips slots past the last
         // lane or past `len`; the dynamic shared memory holds `p2 * lpb` keys and indices.
-        unsafe {
-            self.launch(
-                f,
-                (bp.blocks as u32, 1, 1),
-                (ks::THREADS, 1, 1),
-                bp.shared,
-                &mut [arg(&a)],
-            )
-        }
+        f.launch((bp.blocks as u32, 1, 1), (ks::THREADS, 1, 1), bp.shared, &a)
     }
 
     /// Lane-major results over the lanes of a view of `shape` along `axis` (the view's

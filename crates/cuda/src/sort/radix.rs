@@ -17,38 +17,40 @@
 //! Values (`u32` positions) travel with the keys only when needed: argsorts, several lanes,
 //! exact output of elements that keys cannot reproduce, or a permutation asked for.
 
+use super::params::{SortHistArgs, SortIotaModArgs, SortKeyIotaArgs, SortOffsetsArgs};
 use super::plan::{self, plan_passes, Digit, RADIX_MAX};
 use crate::buffer::CudaBuffer;
 use crate::ctype::cty;
 use crate::device::Cuda;
-use crate::launch::{arg, BLOCK};
+use crate::ffi::launch::{Kernel, KernelParams};
+use crate::launch::BLOCK;
 use cuprite_core::{Element, Error, Result};
 use cuprite_kernels::sort::{self as ks, RADIX};
 
-/// Arguments of one radix pass; mirrors `struct PassArgs` in kernels/src/sort.cu.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct PassArgs {
-    pub keys_in: u64,
-    pub raw_in: u64,
-    pub vals_in: u64,
-    pub keys_out: u64,
-    pub vals_out: u64,
-    pub raw_out: u64,
-    pub idx_out: u64,
-    pub lookback: u64,
-    pub lb_next: u64,
-    pub counter: u64,
-    pub offsets: u64,
-    pub n: i64,
-    pub len: u32,
-    pub shift: i32,
-    pub in_raw: i32,
-    pub val_in: i32,
-    pub lane_digit: i32,
-    pub write: i32,
-    pub lb64: i32,
-    pub pad: i32,
+kernel_params! {
+    /// Arguments of one radix pass; mirrors `struct PassArgs` in kernels/src/sort.cu.
+    pub(crate) struct PassArgs {
+        keys_in: u64,
+        raw_in: u64,
+        vals_in: u64,
+        keys_out: u64,
+        vals_out: u64,
+        raw_out: u64,
+        idx_out: u64,
+        lookback: u64,
+        lb_next: u64,
+        counter: u64,
+        offsets: u64,
+        n: i64,
+        len: u32,
+        shift: i32,
+        in_raw: i32,
+        val_in: i32,
+        lane_digit: i32,
+        write: i32,
+        lb64: i32,
+        pad: i32,
+    }
 }
 
 /// What a radix sort leaves behind, all lane-major (device addresses).
@@ -89,31 +91,34 @@ fn radix_key<T: Element>() -> String {
 
 impl Cuda {
     /// A kernel of the radix section for `T`.
-    pub(crate) fn radix_fn<T: Element>(&self, name: &str) -> Result<crate::modules::Func> {
-        self.function(&radix_key::<T>(), name, || ks::radix_program(cty::<T>()))
+    pub(crate) fn radix_fn<T: Element, P: KernelParams>(
+        &self,
+        name: &str,
+    ) -> Result<Kernel<'_, P>> {
+        self.kernel(&radix_key::<T>(), name, || ks::radix_program(cty::<T>()))
     }
 
     /// A kernel of the helper section for `T`.
-    pub(crate) fn sort_util_fn<T: Element>(&self, name: &str) -> Result<crate::modules::Func> {
-        self.function(&format!("sort|util|{}", cty::<T>()), name, || {
+    pub(crate) fn sort_util_fn<T: Element, P: KernelParams>(
+        &self,
+        name: &str,
+    ) -> Result<Kernel<'_, P>> {
+        self.kernel(&format!("sort|util|{}", cty::<T>()), name, || {
             ks::util_program(cty::<T>())
         })
     }
 
     /// `out[i] = i % len` for `i < n` (`n > 0`).
     pub(crate) fn iota_mod(&self, out: u64, n: usize, len: usize) -> Result<()> {
-        let f = self.sort_util_fn::<i64>("sort_iota_mod")?;
+        let f = self.sort_util_fn::<i64, _>("sort_iota_mod")?;
         let (n, len) = (n as i64, len as i64);
-        // SAFETY: `out` holds `n` i64; the kernel writes exactly those.
-        unsafe {
-            self.launch(
-                f,
-                (self.grid_for(n as usize, 4), 1, 1),
-                (BLOCK, 1, 1),
-                0,
-                &mut [arg(&out), arg(&n), arg(&len)],
-            )
-        }
+        // `out` holds `n` i64; the kernel writes exactly those.
+        f.launch(
+            (self.grid_for(n as usize, 4), 1, 1),
+            (BLOCK, 1, 1),
+            0,
+            &SortIotaModArgs { out, n, len },
+        )
     }
 
     /// Sorts `lanes` lanes of `len` elements of `T` (`0 < lanes * len`), stored lane-major
@@ -140,43 +145,46 @@ impl Cuda {
         // 1. All digit histograms and the count of elements keys cannot reproduce.
         let hist = self.alloc_zeroed::<i32>(kb * RADIX + 1)?;
         {
-            let f = self.radix_fn::<T>("sort_hist")?;
+            let f = self.radix_fn::<T, _>("sort_hist")?;
             let (hp, nn) = (self.ptr(&hist)?, n as i64);
             let grid = (n.div_ceil(ks::THREADS as usize) as u32)
                 .min(self.inner.sm_count * plan::HIST_BLOCKS_PER_SM);
-            // SAFETY: `src` holds `n` elements of T; `hist` holds kb * 256 + 1 counters.
-            unsafe {
-                self.launch(
-                    f,
-                    (grid.max(1), 1, 1),
-                    (ks::THREADS, 1, 1),
-                    0,
-                    &mut [arg(&src), arg(&nn), arg(&hp)],
-                )?;
-            }
+            // `src` holds `n` elements of T; `hist` holds kb * 256 + 1 counters.
+            f.launch(
+                (grid.max(1), 1, 1),
+                (ks::THREADS, 1, 1),
+                0,
+                &SortHistArgs {
+                    src,
+                    n: nn,
+                    hist: hp,
+                },
+            )?;
         }
         // Bucket offsets of every possible pass (key bytes, then lane-number bytes), made on
         // the device while the host reads the histograms.
         let offsets = scratch(self, (kb + 4) * RADIX * 4)?;
         {
-            let f = self.radix_fn::<T>("sort_offsets")?;
+            let f = self.radix_fn::<T, _>("sort_offsets")?;
             let (hp, op, ln, le) = (
                 self.ptr(&hist)?,
                 self.ptr(&offsets)?,
                 lanes as i64,
                 len as u32,
             );
-            // SAFETY: `hist` holds kb * 256 counters, `offsets` (kb + 4) * 256; one block per
+            // `hist` holds kb * 256 counters, `offsets` (kb + 4) * 256; one block per
             // row of 256.
-            unsafe {
-                self.launch(
-                    f,
-                    ((kb + 4) as u32, 1, 1),
-                    (ks::THREADS, 1, 1),
-                    0,
-                    &mut [arg(&hp), arg(&op), arg(&ln), arg(&le)],
-                )?;
-            }
+            f.launch(
+                ((kb + 4) as u32, 1, 1),
+                (ks::THREADS, 1, 1),
+                0,
+                &SortOffsetsArgs {
+                    hist: hp,
+                    offsets: op,
+                    lanes: ln,
+                    len: le,
+                },
+            )?;
         }
         let h: Vec<u32> = self.download(&hist)?.iter().map(|&c| c as u32).collect();
         let special = h[kb * RADIX] != 0;
@@ -218,9 +226,9 @@ impl Cuda {
             Vec::new()
         };
         let fk = if pairs {
-            self.radix_fn::<T>("sort_onesweep_pairs")?
+            self.radix_fn::<T, _>("sort_onesweep_pairs")?
         } else {
-            self.radix_fn::<T>("sort_onesweep_keys")?
+            self.radix_fn::<T, _>("sort_onesweep_keys")?
         };
         let shared = plan::pass_shared(d, pairs);
         let lb = |i: usize| state.device_ptr() + (counters + (i % 2) * region) as u64;
@@ -291,20 +299,12 @@ impl Cuda {
                     }
                 }
             }
-            // SAFETY: every pointer set in `a` holds `n` elements of the type the kernel
+            // every pointer set in `a` holds `n` elements of the type the kernel
             // reads or writes through it (keys: kb bytes, values: u32) per the write mask;
             // the look-back regions hold `tiles` entries per digit, `offsets` 256 u32;
             // `tiles` blocks cover `n` with tiles of `tile` keys and the dynamic shared
             // memory is the size the kernel stages a tile in.
-            unsafe {
-                self.launch(
-                    fk,
-                    (tiles as u32, 1, 1),
-                    (ks::THREADS, 1, 1),
-                    shared,
-                    &mut [arg(&a)],
-                )?;
-            }
+            fk.launch((tiles as u32, 1, 1), (ks::THREADS, 1, 1), shared, &a)?;
         }
         Ok(done)
     }
@@ -325,20 +325,22 @@ impl Cuda {
             }
             RadixOut::Indices { out } => self.iota_mod(out, n, len),
             RadixOut::Keys { keys, perm, .. } => {
-                let f = self.radix_fn::<T>("sort_key_iota")?;
+                let f = self.radix_fn::<T, _>("sort_key_iota")?;
                 let perm = if pairs { perm } else { 0 };
                 let nn = n as i64;
-                // SAFETY: `src` holds `n` elements, `keys` `n` keys and `perm` (when not 0)
+                // `src` holds `n` elements, `keys` `n` keys and `perm` (when not 0)
                 // `n` u32.
-                unsafe {
-                    self.launch(
-                        f,
-                        (self.grid_for(n, 4), 1, 1),
-                        (BLOCK, 1, 1),
-                        0,
-                        &mut [arg(&src), arg(&nn), arg(&keys), arg(&perm)],
-                    )
-                }
+                f.launch(
+                    (self.grid_for(n, 4), 1, 1),
+                    (BLOCK, 1, 1),
+                    0,
+                    &SortKeyIotaArgs {
+                        src,
+                        n: nn,
+                        keys,
+                        perm,
+                    },
+                )
             }
         }
     }

@@ -10,30 +10,32 @@
 //!
 //! Searchsorted: one thread per value, a binary search over the keys of the sorted view.
 
+use super::params::{SortSearchsortedArgs, SortUqCountArgs, SortUqCountsArgs, SortUqScanArgs};
 use super::plan::{self, RADIX_MAX};
 use super::radix::{scratch, RadixOut};
 use crate::buffer::CudaBuffer;
 use crate::ctype::cty;
 use crate::device::Cuda;
-use crate::launch::{arg, coalesce, Strided, BLOCK};
+use crate::ffi::launch::{Kernel, KernelParams};
+use crate::launch::{coalesce, Strided, BLOCK};
 use cuprite_core::{BackendBase, Element, Error, Layout, Result};
 use cuprite_kernels::sort::{self as ks, UNIQUE_TILE};
 
-/// Arguments of `sort_uq_write`; mirrors `struct UniqueArgs` in kernels/src/sort.cu.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct UniqueArgs {
-    pub keys: u64,
-    pub perm: u64,
-    pub raw: u64,
-    pub offsets: u64,
-    pub values: u64,
-    pub first: u64,
-    pub inverse: u64,
-    pub starts: u64,
-    pub n: i64,
-    pub exact: i32,
-    pub pad: i32,
+kernel_params! {
+    /// Arguments of `sort_uq_write`; mirrors `struct UniqueArgs` in kernels/src/sort.cu.
+    pub(crate) struct UniqueArgs {
+        keys: u64,
+        perm: u64,
+        raw: u64,
+        offsets: u64,
+        values: u64,
+        first: u64,
+        inverse: u64,
+        starts: u64,
+        n: i64,
+        exact: i32,
+        pad: i32,
+    }
 }
 
 /// What `unique_all` returns besides the values: first indices, inverse, counts.
@@ -41,8 +43,8 @@ pub(crate) type UniqueExtras = (CudaBuffer<i64>, CudaBuffer<i64>, CudaBuffer<i64
 
 impl Cuda {
     /// A kernel of the unique section for `T`.
-    fn unique_fn<T: Element>(&self, name: &str) -> Result<crate::modules::Func> {
-        self.function(&format!("sort|unique|{}", cty::<T>()), name, || {
+    fn unique_fn<T: Element, P: KernelParams>(&self, name: &str) -> Result<Kernel<'_, P>> {
+        self.kernel(&format!("sort|unique|{}", cty::<T>()), name, || {
             ks::unique_program(cty::<T>())
         })
     }
@@ -98,28 +100,30 @@ impl Cuda {
             n as i64,
             nb as i64,
         );
-        let f = self.unique_fn::<T>("sort_uq_count")?;
-        // SAFETY: `keys` holds `n` keys; `counts` one u32 per tile of UNIQUE_TILE keys.
-        unsafe {
-            self.launch(
-                f,
-                (nb as u32, 1, 1),
-                (ks::THREADS, 1, 1),
-                0,
-                &mut [arg(&kp), arg(&nn), arg(&cp)],
-            )?;
-        }
-        let f = self.sort_util_fn::<i64>("sort_uq_scan")?;
-        // SAFETY: `counts` holds `nb` u32, `total` one.
-        unsafe {
-            self.launch(
-                f,
-                (1, 1, 1),
-                (ks::THREADS, 1, 1),
-                0,
-                &mut [arg(&cp), arg(&nbb), arg(&tp)],
-            )?;
-        }
+        let f = self.unique_fn::<T, _>("sort_uq_count")?;
+        // `keys` holds `n` keys; `counts` one u32 per tile of UNIQUE_TILE keys.
+        f.launch(
+            (nb as u32, 1, 1),
+            (ks::THREADS, 1, 1),
+            0,
+            &SortUqCountArgs {
+                keys: kp,
+                n: nn,
+                counts: cp,
+            },
+        )?;
+        let f = self.sort_util_fn::<i64, _>("sort_uq_scan")?;
+        // `counts` holds `nb` u32, `total` one.
+        f.launch(
+            (1, 1, 1),
+            (ks::THREADS, 1, 1),
+            0,
+            &SortUqScanArgs {
+                counts: cp,
+                nb: nbb,
+                total: tp,
+            },
+        )?;
         let k = self.download(&total)?[0] as u32 as usize;
 
         let values = self.alloc::<T>(k)?;
@@ -146,27 +150,27 @@ impl Cuda {
             exact: done.special as i32,
             pad: 0,
         };
-        let f = self.unique_fn::<T>("sort_uq_write")?;
-        // SAFETY: `keys`, `perm` (written whenever the permutation is read: `all` or
+        let f = self.unique_fn::<T, _>("sort_uq_write")?;
+        // `keys`, `perm` (written whenever the permutation is read: `all` or
         // `special`) and `raw` hold `n` elements, `offsets` one per tile; the outputs hold
         // `k` values (one per run head) and `n` inverse entries.
-        unsafe {
-            self.launch(f, (nb as u32, 1, 1), (ks::THREADS, 1, 1), 0, &mut [arg(&a)])?;
-        }
+        f.launch((nb as u32, 1, 1), (ks::THREADS, 1, 1), 0, &a)?;
         if let Some((_, _, cnt)) = &extras {
             if k > 0 {
-                let f = self.sort_util_fn::<i64>("sort_uq_counts")?;
+                let f = self.sort_util_fn::<i64, _>("sort_uq_counts")?;
                 let (op_, sp, kk) = (self.ptr(cnt)?, self.ptr(&starts)?, k as i64);
-                // SAFETY: `cnt` and `starts` hold `k` elements.
-                unsafe {
-                    self.launch(
-                        f,
-                        (self.grid_for(k, 4), 1, 1),
-                        (BLOCK, 1, 1),
-                        0,
-                        &mut [arg(&op_), arg(&sp), arg(&kk), arg(&nn)],
-                    )?;
-                }
+                // `cnt` and `starts` hold `k` elements.
+                f.launch(
+                    (self.grid_for(k, 4), 1, 1),
+                    (BLOCK, 1, 1),
+                    0,
+                    &SortUqCountsArgs {
+                        counts: op_,
+                        starts: sp,
+                        k: kk,
+                        n: nn,
+                    },
+                )?;
             }
         }
         Ok((values, extras, k))
@@ -207,32 +211,29 @@ impl Cuda {
                 (&gathered, coalesce(op, &[&c])?.remove(0))
             }
         };
-        let f = self.function(
+        let f = self.kernel(
             &format!("sort|search|{}", cty::<T>()),
             "sort_searchsorted",
             || ks::search_program(cty::<T>()),
         )?;
         let (outp, vp, nvv, r) = (self.ptr(&out)?, self.ptr(vbuf)?, nv as i64, right as i32);
-        // SAFETY: `sorted` holds the `len` elements `sp + i * stride` (a view core checked),
+        // `sorted` holds the `len` elements `sp + i * stride` (a view core checked),
         // `vbuf` every offset of `vs`, `out` `nv` i64.
-        unsafe {
-            self.launch(
-                f,
-                (self.grid_for(nv, 1), 1, 1),
-                (BLOCK, 1, 1),
-                0,
-                &mut [
-                    arg(&outp),
-                    arg(&sp),
-                    arg(&len),
-                    arg(&stride),
-                    arg(&vp),
-                    arg(&vs),
-                    arg(&nvv),
-                    arg(&r),
-                ],
-            )?;
-        }
+        f.launch(
+            (self.grid_for(nv, 1), 1, 1),
+            (BLOCK, 1, 1),
+            0,
+            &SortSearchsortedArgs {
+                out: outp,
+                sorted: sp,
+                len,
+                stride,
+                vals: vp,
+                vs,
+                nv: nvv,
+                right: r,
+            },
+        )?;
         Ok(out)
     }
 }

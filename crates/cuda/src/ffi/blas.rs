@@ -8,8 +8,8 @@
 //! scales the results of Fourier transforms in place.
 //! Every raw cuBLAS call of the crate is in this file.
 
-use super::plan::Trans;
 use crate::device::Cuda;
+use crate::matmul::Trans;
 use cudarc::cublas::sys;
 use cuprite_core::{DType, Error, Result};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -128,12 +128,13 @@ fn op(t: Trans) -> sys::cublasOperation_t {
 /// Queues `C = op(A) op(B)` (alpha 1, beta 0: C is written, never read) for elements of
 /// `dtype` on the device's stream.
 ///
-/// # Safety
+/// # Caller's check
+/// As for kernel launches, device addresses are checked by the caller, once, before the call:
 /// `g` must describe memory of `dtype` elements that is valid on the device: for every batch
 /// item `z < batch`, the `op(A)` matrix at `a + z * stride_a` with leading dimension `lda`
 /// (likewise B), and C at `c + z * stride_c`, which must not overlap A or B nor itself across
 /// batch items. Leading dimensions must be at least the stored matrix's row count (and 1).
-pub(crate) unsafe fn gemm(dev: &Cuda, h: Handle, dtype: DType, g: &Gemm) -> Result<()> {
+pub(crate) fn gemm(dev: &Cuda, h: Handle, dtype: DType, g: &Gemm) -> Result<()> {
     dev.bind()?;
     let (h, ta, tb) = (h.0, op(g.transa), op(g.transb));
     if matches!(dtype, DType::F32 | DType::C64) {
@@ -290,9 +291,10 @@ pub(crate) unsafe fn gemm(dev: &Cuda, h: Handle, dtype: DType, g: &Gemm) -> Resu
 /// address `x`; a complex buffer is scaled as its `2 * len` real parts. Failures are reported
 /// as errors of `op`.
 ///
-/// # Safety
+/// # Caller's check
+/// As for kernel launches, device addresses are checked by the caller, once, before the call:
 /// `x` must be a device address of this device holding `n` elements of the type.
-pub(crate) unsafe fn scal(
+pub(crate) fn scal(
     dev: &Cuda,
     h: Handle,
     op: &'static str,

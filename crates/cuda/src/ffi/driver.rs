@@ -11,6 +11,69 @@ pub(crate) use sys::{
     CUcontext, CUdevice, CUdeviceptr, CUfunction, CUmemoryPool, CUmodule, CUstream,
 };
 
+/// Driver handles that may cross threads: the driver API is thread-safe, and the crate makes
+/// a handle's context current on the calling thread before every call that uses it.
+macro_rules! shared_handle {
+    ($($(#[$m:meta])* $name:ident($raw:ty);)*) => {$(
+        $(#[$m])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub(crate) struct $name(pub(crate) $raw);
+        // SAFETY: a driver handle is an opaque token of a process-wide driver object, usable
+        // from any thread with its context current (see above); the token itself is never
+        // mutated.
+        unsafe impl Send for $name {}
+        // SAFETY: as above.
+        unsafe impl Sync for $name {}
+    )*};
+}
+
+shared_handle! {
+    /// A retained primary context.
+    Ctx(CUcontext);
+    /// A stream of a context.
+    StreamRef(CUstream);
+    /// A device's memory pool.
+    Pool(CUmemoryPool);
+    /// A loaded module.
+    Module(CUmodule);
+    /// A kernel entry point of a loaded module, ready to launch on its device.
+    Func(CUfunction);
+}
+
+/// A stream owned by its holder: created in a context, destroyed on drop (after making that
+/// context current; when that fails the context is gone at process exit and so is the
+/// stream). Work already queued on it still completes.
+#[derive(Debug)]
+pub(crate) struct OwnedStream {
+    raw: StreamRef,
+    ctx: Ctx,
+}
+
+impl OwnedStream {
+    /// A new non-blocking stream in `ctx` (current on the calling thread).
+    pub(crate) fn new(ctx: Ctx) -> Result<OwnedStream> {
+        Ok(OwnedStream {
+            raw: StreamRef(stream_create()?),
+            ctx,
+        })
+    }
+
+    /// The stream handle.
+    pub(crate) fn raw(&self) -> CUstream {
+        self.raw.0
+    }
+}
+
+impl Drop for OwnedStream {
+    fn drop(&mut self) {
+        if make_current(self.ctx.0).is_ok() {
+            // SAFETY: the stream was created by `stream_create` in this context, is owned by
+            // this value alone and destroyed once, here.
+            let _ = unsafe { result::stream::destroy(self.raw.0) };
+        }
+    }
+}
+
 /// The lowest driver API version (`cuDriverGetVersion`) the bindings are built for.
 pub(crate) const MIN_DRIVER_VERSION: i32 = 13000;
 
@@ -154,15 +217,6 @@ pub(crate) fn stream_create() -> Result<CUstream> {
     result::stream::create(result::stream::StreamKind::NonBlocking).map_err(err("new_stream"))
 }
 
-/// Destroys a stream; work already queued on it still completes.
-///
-/// # Safety
-/// `stream` is a live stream of the current context, destroyed once and not used afterwards.
-pub(crate) unsafe fn stream_destroy(stream: CUstream) -> Result<()> {
-    // SAFETY: as the caller guarantees.
-    unsafe { result::stream::destroy(stream) }.map_err(err("Stream::drop"))
-}
-
 /// Waits for all work of the current context, on every stream.
 pub(crate) fn ctx_sync() -> Result<()> {
     result::ctx::synchronize().map_err(err("synchronize"))
@@ -183,20 +237,76 @@ pub(crate) fn order_streams(from: CUstream, to: CUstream) -> Result<()> {
     r.map_err(err("stream ordering"))
 }
 
-/// Makes work queued on `stream` from now on wait for `event`'s last record.
-///
-/// # Safety
-/// `event` is a live event and `stream` a live stream, both of the current context.
-pub(crate) unsafe fn stream_wait(stream: CUstream, event: sys::CUevent) -> Result<()> {
-    // SAFETY: as the caller guarantees.
-    unsafe {
-        result::stream::wait_event(
-            stream,
-            event,
-            sys::CUevent_wait_flags::CU_EVENT_WAIT_DEFAULT,
-        )
+/// A CUDA event with timing enabled (`CU_EVENT_DEFAULT`; `CU_EVENT_DISABLE_TIMING` would
+/// make `cuEventElapsedTime` fail), owned: destroyed on drop. Its calls take handles of the
+/// context it was created in, made current by the caller.
+#[derive(Debug)]
+pub(crate) struct Event(sys::CUevent);
+
+// SAFETY: an event is a driver handle usable from any thread with its context current; the
+// handle itself is never mutated.
+unsafe impl Send for Event {}
+// SAFETY: as above.
+unsafe impl Sync for Event {}
+
+impl Event {
+    /// A new event in the current context.
+    pub(crate) fn timing(op: &'static str) -> Result<Event> {
+        let ev = result::event::create(sys::CUevent_flags::CU_EVENT_DEFAULT).map_err(err(op))?;
+        Ok(Event(ev))
     }
-    .map_err(err("wait_event"))
+
+    /// Records the event on `stream` (a live stream of the event's context).
+    pub(crate) fn record(&self, stream: CUstream, op: &'static str) -> Result<()> {
+        // SAFETY: the event is live (owned); the stream is a live stream of its context.
+        unsafe { result::event::record(self.0, stream) }.map_err(err(op))
+    }
+
+    /// Waits until the work before the event's last record has finished.
+    pub(crate) fn synchronize(&self, op: &'static str) -> Result<()> {
+        // SAFETY: the event is live (owned).
+        unsafe { result::event::synchronize(self.0) }.map_err(err(op))
+    }
+
+    /// Whether the work before the event's last record has finished (never waits).
+    pub(crate) fn is_complete(&self, op: &'static str) -> Result<bool> {
+        // SAFETY: the event is live (owned).
+        match unsafe { result::event::query(self.0) } {
+            Ok(()) => Ok(true),
+            Err(e) if e.0 == sys::CUresult::CUDA_ERROR_NOT_READY => Ok(false),
+            Err(e) => Err(err(op)(e)),
+        }
+    }
+
+    /// Milliseconds between the records of `start` and `end` (both recorded, `end`
+    /// complete; the driver reports an error otherwise).
+    pub(crate) fn elapsed_ms(start: &Event, end: &Event, op: &'static str) -> Result<f32> {
+        // SAFETY: both events are live (owned) and were created with timing enabled.
+        unsafe { result::event::elapsed(start.0, end.0) }.map_err(err(op))
+    }
+
+    /// Makes work queued on `stream` (a live stream of the event's context) from now on
+    /// wait for the event's last record.
+    pub(crate) fn wait_on(&self, stream: CUstream) -> Result<()> {
+        // SAFETY: the event is live (owned); the stream is a live stream of its context.
+        unsafe {
+            result::stream::wait_event(
+                stream,
+                self.0,
+                sys::CUevent_wait_flags::CU_EVENT_WAIT_DEFAULT,
+            )
+        }
+        .map_err(err("wait_event"))
+    }
+}
+
+impl Drop for Event {
+    fn drop(&mut self) {
+        // SAFETY: the event is owned by this value alone and destroyed exactly once, here;
+        // the driver releases it once any pending record completes. A failure cannot be
+        // reported and leaks at most one event.
+        let _ = unsafe { result::event::destroy(self.0) };
+    }
 }
 
 /// Stream-ordered allocation from `pool`; `Err(DriverError)` keeps the code for OOM handling.

@@ -210,13 +210,14 @@ fn plan(dev: &Cuda, op: &'static str, plans: &mut Plans, key: Key) -> Result<sys
 /// Queues one batched transform of `layout` on the device's stream: `double` picks
 /// double precision, `inverse` the `+` sign (complex-to-complex only).
 ///
-/// # Safety
+/// # Caller's check
+/// As for kernel launches, device addresses are checked by the caller, once, before the call:
 /// `input` and `output` must be device addresses of this device holding every element the
 /// layout reaches, of the transform's input and output types (complex for `C2C`, real in
 /// and complex out for `R2C`, the reverse for `C2R`), aligned to their element size, and
 /// must not overlap. A `C2R` transform overwrites its input.
 #[allow(clippy::too_many_arguments)]
-pub(crate) unsafe fn exec(
+pub(crate) fn exec(
     dev: &Cuda,
     op: &'static str,
     kind: Kind,
