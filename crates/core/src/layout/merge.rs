@@ -14,7 +14,6 @@
 //! ```
 
 use super::Layout;
-use crate::error::{Error, Result};
 
 /// Dimensions walked in C order: lengths and signed strides in elements (no offset).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
@@ -228,46 +227,6 @@ impl Layout {
             reduced: reduced.merged(),
             base,
         }
-    }
-
-    /// Checks that every element of the view lies inside a buffer of `len` elements (an
-    /// empty view always does). The arithmetic is exact for any shape, stride and offset, so
-    /// an overflowing view is reported, never wrapped around.
-    ///
-    /// ```
-    /// use cuprite_core::Layout;
-    /// let l = Layout::new(vec![3, 2], vec![2, 1], 1);
-    /// assert!(l.check_bounds("op", 7).is_ok());
-    /// let e = l.check_bounds("op", 6).unwrap_err();
-    /// assert!(e.to_string().starts_with("op: a view of shape [3, 2]"), "{e}");
-    /// ```
-    pub fn check_bounds(&self, op: &'static str, len: usize) -> Result<()> {
-        if self.shape().contains(&0) {
-            return Ok(());
-        }
-        let (mut lo, mut hi) = (self.offset() as i128, self.offset() as i128);
-        for (&d, &s) in self.shape().iter().zip(self.strides()) {
-            let span = (d as i128 - 1) * s as i128;
-            if span < 0 {
-                lo += span;
-            } else {
-                hi += span;
-            }
-        }
-        if lo >= 0 && hi < len as i128 {
-            return Ok(());
-        }
-        let reach = if lo < 0 { lo } else { hi };
-        Err(Error::invalid(
-            op,
-            format!(
-                "a view of shape {:?}, strides {:?} and offset {} reaches element {reach} of \
-                 a buffer of {len} elements",
-                self.shape(),
-                self.strides(),
-                self.offset()
-            ),
-        ))
     }
 }
 
