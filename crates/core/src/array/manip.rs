@@ -450,6 +450,7 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
                 return Err(Error::invalid(OP, "number sections must be larger than 0"))
             }
             Sections::N(k) => {
+                crate::backend::check_host_alloc(k, 2 * std::mem::size_of::<Self>())?;
                 let (each, extra) = (n / k, n % k);
                 let mut start = 0;
                 (0..k)
@@ -561,8 +562,9 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
                         rhs: vec![v.len()],
                     });
                 }
-                let total: usize = v.iter().sum();
-                let mut idx = Vec::with_capacity(total);
+                let total = v.iter().try_fold(0usize, |a, &c| a.checked_add(c));
+                let total = total.ok_or_else(|| crate::backend::host_out_of_memory(usize::MAX))?;
+                let mut idx = crate::backend::host_vec(total)?;
                 for (i, &c) in v.iter().enumerate() {
                     idx.extend(std::iter::repeat_n(i as i64, c));
                 }
