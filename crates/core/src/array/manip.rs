@@ -452,6 +452,7 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
                 return Err(Error::invalid(OP, "number sections must be larger than 0"))
             }
             Sections::N(k) => {
+                crate::backend::check_host_alloc(k, 2 * std::mem::size_of::<Self>())?;
                 let (each, extra) = (n / k, n % k);
                 let mut start = 0;
                 (0..k)
@@ -569,7 +570,7 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
                 // The index list is as long as the axis, in i64s.
                 check_wide_shape(OP, &wide, x.itemsize())?;
                 let total = check_wide_shape(OP, &[total], 8)?[0];
-                let mut idx = Vec::with_capacity(total);
+                let mut idx = crate::backend::host_vec(total)?;
                 for (i, &c) in v.iter().enumerate() {
                     idx.extend(std::iter::repeat_n(i as i64, c));
                 }

@@ -4,7 +4,7 @@
 
 use super::Norm;
 use crate::array::Array;
-use crate::backend::{ArrayBackend, FftLanes};
+use crate::backend::{host_out_of_memory, ArrayBackend, FftLanes};
 use crate::dtype::{Element, Float};
 use crate::error::{Error, Result};
 use crate::layout::normalize_axis;
@@ -26,12 +26,34 @@ pub(crate) fn check_n(op: &'static str, n: Option<usize>, default: usize) -> Res
     Ok(n)
 }
 
+/// Checks that an array of `a`'s shape with axis `ax` of length `len` has an element count
+/// and a size in bytes that fit the address space, before anything is padded, planned or
+/// allocated: an overflowing length is [`Error::OutOfMemory`] with `requested` the size (or
+/// `usize::MAX`), as NumPy's `MemoryError`.
+fn check_len<T: Element, B: ArrayBackend>(a: &Array<T, B>, ax: usize, len: usize) -> Result<()> {
+    let count = a
+        .shape()
+        .iter()
+        .enumerate()
+        .map(|(i, &d)| if i == ax { len } else { d })
+        .try_fold(1usize, |p, d| p.checked_mul(d));
+    // The bound is the address space, not the host's memory: the buffer may live on a GPU,
+    // whose backend reports its own OutOfMemory.
+    let bytes = count.and_then(|c| c.checked_mul(std::mem::size_of::<T>()));
+    match bytes {
+        Some(b) if b <= isize::MAX as usize => Ok(()),
+        Some(b) => Err(host_out_of_memory(b)),
+        None => Err(host_out_of_memory(usize::MAX)),
+    }
+}
+
 /// `a` with axis `ax` cut to its first `len` elements or zero-padded at the end to `len`.
 pub(crate) fn resize_axis<T: Element, B: ArrayBackend>(
     a: &Array<T, B>,
     ax: usize,
     len: usize,
 ) -> Result<Array<T, B>> {
+    check_len(a, ax, len)?;
     let have = a.shape()[ax];
     if len == have {
         Ok(a.clone())
