@@ -14,7 +14,7 @@ mod gemm_int;
 
 use crate::buffer::CpuBuffer;
 use crate::Cpu;
-use cuprite_core::backend::MatmulOps;
+use cuprite_core::backend::{MatmulOps, MatmulPlan};
 use cuprite_core::{c128, c64, DType, Error, Layout, Numeric, Result};
 use rayon::prelude::*;
 use std::any::Any;
@@ -202,53 +202,6 @@ faer_kernel!(large_f64, f64, kernel_f64);
 faer_kernel!(large_c64, c64, kernel_c64);
 faer_kernel!(large_c128, c128, kernel_c128);
 
-/// Checks the primitive's contract; returns (batch shape, m, k, n).
-fn check(
-    la: &Layout,
-    lb: &Layout,
-    len_a: usize,
-    len_b: usize,
-) -> Result<(Vec<usize>, usize, usize, usize)> {
-    let r = la.ndim();
-    if r < 2
-        || lb.ndim() != r
-        || la.shape()[..r - 2] != lb.shape()[..r - 2]
-        || la.shape()[r - 1] != lb.shape()[r - 2]
-    {
-        return Err(Error::ShapeMismatch {
-            op: "matmul",
-            lhs: la.shape().to_vec(),
-            rhs: lb.shape().to_vec(),
-        });
-    }
-    for (l, len) in [(la, len_a), (lb, len_b)] {
-        if l.offset_range().is_some_and(|(_, hi)| hi > len) {
-            return Err(backend_err(&format!(
-                "layout {:?} (strides {:?}, offset {}) exceeds a buffer of {len}",
-                l.shape(),
-                l.strides(),
-                l.offset()
-            )));
-        }
-    }
-    Ok((
-        la.shape()[..r - 2].to_vec(),
-        la.shape()[r - 2],
-        la.shape()[r - 1],
-        lb.shape()[r - 1],
-    ))
-}
-
-/// Buffer offset of batch item `idx` (C order over `batch`) for a layout's batch strides.
-fn batch_offset(l: &Layout, batch: &[usize], mut idx: usize) -> usize {
-    let mut off = l.offset() as isize;
-    for (ax, &d) in batch.iter().enumerate().rev() {
-        off += (idx % d) as isize * l.strides()[ax];
-        idx /= d;
-    }
-    off as usize
-}
-
 /// Runs `kernel` over every batch item of `a @ b`, writing the C-contiguous output.
 fn batched<T: Numeric>(
     a: &[T],
@@ -257,26 +210,24 @@ fn batched<T: Numeric>(
     lb: &Layout,
     kernel: impl Kernel<T>,
 ) -> Result<Vec<T>> {
-    let (batch, m, k, n) = check(la, lb, a.len(), b.len())?;
-    let count: usize = batch.iter().product();
-    let mut out = crate::alloc::zeroed_vec(crate::alloc::checked_len(&[count, m, n])?)?;
+    let p = MatmulPlan::check(la, lb, a.len(), b.len())?;
+    let (count, m, k, n) = (p.count, p.m, p.k, p.n);
+    let mut out = crate::alloc::zeroed_vec(p.out_size())?;
     if out.is_empty() || k == 0 {
         return Ok(out);
     }
-    let r = la.ndim();
-    let (sa, sb) = (la.strides(), lb.strides());
     let run = |idx: usize, c: &mut [T]| {
         let ma = Mat {
             data: a,
-            off: batch_offset(la, &batch, idx),
-            rs: sa[r - 2],
-            cs: sa[r - 1],
+            off: p.a.offset_at(&p.batch, idx),
+            rs: p.a.rs,
+            cs: p.a.cs,
         };
         let mb = Mat {
             data: b,
-            off: batch_offset(lb, &batch, idx),
-            rs: sb[r - 2],
-            cs: sb[r - 1],
+            off: p.b.offset_at(&p.batch, idx),
+            rs: p.b.rs,
+            cs: p.b.cs,
         };
         if m * n * k <= TINY {
             gemm_direct(m, k, n, ma, mb, c);

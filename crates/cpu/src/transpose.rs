@@ -3,32 +3,19 @@
 //! line for every element. Copying square tiles instead reads and writes whole lines.
 
 use crate::par::PAR_MIN;
+use cuprite_core::layout::merge_axes;
 use cuprite_core::Layout;
 use rayon::prelude::*;
 
 /// Tile edge in elements.
 const TILE: usize = 32;
 
-/// Merges axes that are contiguous with each other and drops axes of length 1; returns
-/// (shape, strides) of an equivalent view.
+/// Merges axes that are contiguous with each other and drops axes of length 1 (core's
+/// [`merge_axes`]); returns (shape, strides) of an equivalent view.
 pub fn coalesce(layout: &Layout) -> (Vec<usize>, Vec<isize>) {
-    let mut shape: Vec<usize> = Vec::new();
-    let mut strides: Vec<isize> = Vec::new();
-    for (&d, &s) in layout.shape().iter().zip(layout.strides()) {
-        if d == 1 {
-            continue;
-        }
-        if let (Some(&ld), Some(&ls)) = (shape.last(), strides.last()) {
-            if ls == s * d as isize {
-                *shape.last_mut().unwrap() = ld * d;
-                *strides.last_mut().unwrap() = s;
-                continue;
-            }
-        }
-        shape.push(d);
-        strides.push(s);
-    }
-    (shape, strides)
+    let m = merge_axes(layout.shape(), &[layout.strides()]);
+    let strides = m.strides.into_iter().next().unwrap_or_default();
+    (m.shape, strides)
 }
 
 /// A transposed layout as a batch of 2-D transposes: `(batch shape, batch strides, rows,

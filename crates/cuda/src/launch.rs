@@ -2,7 +2,9 @@
 //! mirrors `Strided` in `kernels/src/common.cuh`, joint coalescing of the axes of several
 //! layouts of one shape, and launch sizes for grid-stride loops.
 
+use crate::buffer::CudaBuffer;
 use crate::device::Cuda;
+use cuprite_core::layout::merge_axes;
 use cuprite_core::{Error, Layout, Result};
 
 /// Most dimensions a strided kernel sees after coalescing.
@@ -33,53 +35,47 @@ impl Strided {
 pub(crate) fn coalesce(op: &'static str, layouts: &[&Layout]) -> Result<Vec<Strided>> {
     let shape = layouts[0].shape();
     debug_assert!(layouts.iter().all(|l| l.shape() == shape));
-    // Axes kept, outermost first: (len, stride per layout).
-    let mut axes: Vec<(usize, Vec<isize>)> = Vec::new();
-    if shape.contains(&0) {
-        axes.push((0, vec![0; layouts.len()]));
-    } else {
-        for (d, &n) in shape.iter().enumerate() {
-            if n == 1 {
-                continue;
-            }
-            let strides: Vec<isize> = layouts.iter().map(|l| l.strides()[d]).collect();
-            if let Some((pn, ps)) = axes.last_mut() {
-                let mergeable = ps.iter().zip(&strides).all(|(&p, &s)| p == s * n as isize);
-                if mergeable {
-                    *pn *= n;
-                    *ps = strides;
-                    continue;
-                }
-            }
-            axes.push((n, strides));
-        }
-    }
-    if axes.len() > MAX_DIMS {
+    let strides: Vec<&[isize]> = layouts.iter().map(|l| l.strides()).collect();
+    let m = merge_axes(shape, &strides);
+    if m.ndim() > MAX_DIMS {
         return Err(Error::invalid(
             op,
             format!(
                 "a view of shape {shape:?} needs {} strided dimensions on cuda (at most {MAX_DIMS}); \
                  make it contiguous first",
-                axes.len()
+                m.ndim()
             ),
         ));
     }
     Ok(layouts
         .iter()
-        .enumerate()
-        .map(|(i, l)| {
+        .zip(&m.strides)
+        .map(|(l, st)| {
             let mut s = Strided {
-                ndim: axes.len() as i32,
+                ndim: m.ndim() as i32,
                 offset: l.offset() as i64,
                 ..Default::default()
             };
-            for (d, (n, st)) in axes.iter().enumerate() {
-                s.shape[d] = *n as i64;
-                s.strides[d] = st[i] as i64;
+            for (d, (&n, &st)) in m.shape.iter().zip(st).enumerate() {
+                s.shape[d] = n as i64;
+                s.strides[d] = st as i64;
             }
             s
         })
         .collect())
+}
+
+/// Checks that the view `l` of `buf` lies inside the buffer (core's overflow-proof
+/// [`Layout::check_bounds`]) and that the buffer belongs to this device; every layout that
+/// reaches a kernel launch passes through it.
+pub(crate) fn check_view<T: cuprite_core::Element>(
+    dev: &Cuda,
+    op: &'static str,
+    buf: &CudaBuffer<T>,
+    l: &Layout,
+) -> Result<()> {
+    dev.check_buffer(buf, op)?;
+    l.check_bounds(op, buf.len())
 }
 
 /// Threads per block of the element-wise and memory kernels.

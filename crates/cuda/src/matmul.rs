@@ -26,7 +26,7 @@ use crate::ctype::cty;
 use crate::device::Cuda;
 pub(crate) use crate::ffi::blas as cublas;
 use crate::launch::{Strided, BLOCK, MAX_DIMS};
-use cuprite_core::backend::MatmulOps;
+use cuprite_core::backend::{MatmulOps, MatmulPlan};
 use cuprite_core::{DType, Element, Error, Layout, Numeric, Result};
 use params::GatherArgs;
 use plan::Axis;
@@ -34,45 +34,6 @@ pub(crate) use plan::Trans;
 
 fn backend_err(msg: String) -> Error {
     Error::Backend { op: "matmul", msg }
-}
-
-/// Checks the primitive's contract (as the CPU backend does); returns (batch shape, m, k, n).
-fn check(
-    la: &Layout,
-    lb: &Layout,
-    len_a: usize,
-    len_b: usize,
-) -> Result<(Vec<usize>, usize, usize, usize)> {
-    let r = la.ndim();
-    if r < 2
-        || lb.ndim() != r
-        || la.shape()[..r - 2] != lb.shape()[..r - 2]
-        || la.shape()[r - 1] != lb.shape()[r - 2]
-    {
-        return Err(Error::ShapeMismatch {
-            op: "matmul",
-            lhs: la.shape().to_vec(),
-            rhs: lb.shape().to_vec(),
-        });
-    }
-    for (l, len) in [(la, len_a), (lb, len_b)] {
-        if l.offset_range()
-            .is_some_and(|(lo, hi)| lo >= hi || hi > len)
-        {
-            return Err(backend_err(format!(
-                "layout {:?} (strides {:?}, offset {}) exceeds a buffer of {len}",
-                l.shape(),
-                l.strides(),
-                l.offset()
-            )));
-        }
-    }
-    Ok((
-        la.shape()[..r - 2].to_vec(),
-        la.shape()[r - 2],
-        la.shape()[r - 1],
-        lb.shape()[r - 1],
-    ))
 }
 
 /// The kernel view of `axes` (at most [`MAX_DIMS`]) for operand `which`, starting at `offset`.
@@ -233,17 +194,9 @@ impl MatmulOps for Cuda {
     ) -> Result<CudaBuffer<T>> {
         self.check_buffer(a, "matmul")?;
         self.check_buffer(b, "matmul")?;
-        let (batch, m, k, n) = check(la, lb, a.len(), b.len())?;
-        let total = batch
-            .iter()
-            .chain([&m, &n])
-            .try_fold(1usize, |acc, &d| acc.checked_mul(d))
-            .ok_or_else(|| {
-                Error::invalid(
-                    "matmul",
-                    format!("an output of {batch:?} x {m} x {n} elements overflows usize"),
-                )
-            })?;
+        let p = MatmulPlan::check(la, lb, a.len(), b.len())?;
+        let (batch, m, k, n) = (p.batch, p.m, p.k, p.n);
+        let total = p.count * m * n;
         if total == 0 {
             return self.alloc::<T>(0);
         }
@@ -266,27 +219,6 @@ impl MatmulOps for Cuda {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn contract_violations_are_errors() {
-        let l23 = Layout::contiguous(&[2, 3]);
-        assert!(matches!(
-            check(&l23, &l23, 6, 6),
-            Err(Error::ShapeMismatch { .. })
-        ));
-        let l32 = Layout::contiguous(&[3, 2]);
-        assert_eq!(check(&l23, &l32, 6, 6).unwrap(), (vec![], 2, 3, 2));
-        let too_far = Layout::new(vec![3, 2], vec![2, 1], 1);
-        let e = check(&l23, &too_far, 6, 6).unwrap_err();
-        assert!(e.to_string().contains("exceeds a buffer of 6"), "{e}");
-        let l1 = Layout::contiguous(&[3]);
-        assert!(check(&l1, &l1, 3, 3).is_err());
-        let lb = Layout::contiguous(&[2, 3, 2]);
-        assert!(check(&l23, &lb, 6, 12).is_err());
-        // Empty views are never out of range.
-        let e0 = Layout::new(vec![0, 3], vec![3, 1], 100);
-        assert_eq!(check(&e0, &l32, 0, 6).unwrap(), (vec![], 0, 3, 2));
-    }
 
     #[test]
     fn kernel_views_carry_one_operands_strides() {

@@ -30,10 +30,12 @@ mod tests_gpu;
 use crate::buffer::CudaBuffer;
 use crate::ctype::cty;
 use crate::device::Cuda;
+use crate::launch::check_view;
 use cuprite_core::backend::ReduceOps;
 use cuprite_core::ops::{registry, ReduceOp, ScanOp};
 use cuprite_core::{ArgKind, Element, Error, Layout, Result};
 use cuprite_kernels::reduce as kern;
+use plan::ToStrided;
 
 /// The name of an arg-reduction (its functor is `red_<name>`).
 fn arg_name(kind: ArgKind) -> &'static str {
@@ -105,7 +107,6 @@ fn check_input<T: Element>(
     lx: &Layout,
     axes: &[usize],
 ) -> Result<()> {
-    dev.check_buffer(x, op)?;
     if let Some(&a) = axes.iter().find(|&&a| a >= lx.ndim()) {
         return Err(Error::invalid(
             op,
@@ -115,21 +116,7 @@ fn check_input<T: Element>(
             ),
         ));
     }
-    match lx.offset_range() {
-        Some((_, end)) if end > x.len() => Err(Error::invalid(
-            op,
-            format!(
-                "a view of shape {:?}, strides {:?} and offset {} reaches element {} of a \
-                 buffer of {} elements",
-                lx.shape(),
-                lx.strides(),
-                lx.offset(),
-                end - 1,
-                x.len()
-            ),
-        )),
-        _ => Ok(()),
-    }
+    check_view(dev, op, x, lx)
 }
 
 impl ReduceOps for Cuda {

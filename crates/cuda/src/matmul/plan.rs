@@ -4,7 +4,7 @@
 //! batch splits into cuBLAS calls, the layout of an operand gathered to a contiguous buffer,
 //! and the launch shape of the integer GEMM kernels (which kernel, split-K, grid).
 
-use cuprite_core::layout::c_strides;
+use cuprite_core::layout::{c_strides, merge_axes};
 use cuprite_core::Layout;
 
 /// How cuBLAS reads an operand: as stored, or transposed.
@@ -59,34 +59,21 @@ pub(crate) struct Axis<const N: usize> {
     pub strides: [isize; N],
 }
 
-/// Jointly simplifies the axes of `N` views of one shape: drops axes of length 1 and merges
-/// an axis into the one before it when that holds in every view (`outer stride == inner
-/// stride * inner len`). The axes keep C order, so a linear index over the result addresses
+/// Jointly simplifies the axes of `N` views of one shape (core's [`merge_axes`]): drops axes
+/// of length 1 and merges an axis into the one before it when that holds in every view
+/// (`outer stride == inner stride * inner len`). The axes keep C order, so a linear index over the result addresses
 /// the same elements as over `shape`. No axes: one element; a shape with a 0 gives one axis
 /// of length 0.
 pub(crate) fn collapse<const N: usize>(shape: &[usize], strides: [&[isize]; N]) -> Vec<Axis<N>> {
-    if shape.contains(&0) {
-        return vec![Axis {
-            len: 0,
-            strides: [0; N],
-        }];
-    }
-    let mut axes: Vec<Axis<N>> = Vec::new();
-    for (d, &len) in shape.iter().enumerate() {
-        if len == 1 {
-            continue;
-        }
-        let s: [isize; N] = std::array::from_fn(|i| strides[i][d]);
-        if let Some(prev) = axes.last_mut() {
-            if (0..N).all(|i| prev.strides[i] == s[i] * len as isize) {
-                prev.len *= len;
-                prev.strides = s;
-                continue;
-            }
-        }
-        axes.push(Axis { len, strides: s });
-    }
-    axes
+    let m = merge_axes(shape, &strides);
+    m.shape
+        .iter()
+        .enumerate()
+        .map(|(d, &len)| Axis {
+            len,
+            strides: std::array::from_fn(|i| m.strides[i][d]),
+        })
+        .collect()
 }
 
 /// Number of index combinations of `axes`.

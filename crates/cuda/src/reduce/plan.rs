@@ -33,27 +33,17 @@ const MAX_SCAN_CHUNKS: usize = 2048;
 /// Elements per thread of a tile of the cooperative scan (`SCAN_V` in reduce.cu).
 pub(super) const SCAN_ITEMS: usize = 4;
 
-/// Dimensions in C order: lengths and signed strides in elements.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub(super) struct Dims {
-    pub shape: Vec<usize>,
-    pub strides: Vec<isize>,
-}
+pub(super) use cuprite_core::layout::Dims;
 
-impl Dims {
-    /// Number of positions.
-    pub fn size(&self) -> usize {
-        self.shape.iter().product()
-    }
-
-    /// Absolute stride of the innermost dimension (`usize::MAX` when there is none).
-    pub fn inner_stride(&self) -> usize {
-        self.strides.last().map_or(usize::MAX, |s| s.unsigned_abs())
-    }
-
+/// Kernel views of core's [`Dims`].
+pub(super) trait ToStrided {
     /// The dimensions as a kernel's strided view starting at `offset`; more than
     /// [`MAX_DIMS`] dimensions is an error naming `op`.
-    pub fn to_strided(&self, op: &'static str, offset: isize) -> Result<Strided> {
+    fn to_strided(&self, op: &'static str, offset: isize) -> Result<Strided>;
+}
+
+impl ToStrided for Dims {
+    fn to_strided(&self, op: &'static str, offset: isize) -> Result<Strided> {
         if self.shape.len() > MAX_DIMS {
             return Err(Error::invalid(
                 op,
@@ -77,60 +67,13 @@ impl Dims {
     }
 }
 
-/// Merges neighbours `(a, b)` with `stride[a] == stride[b] * shape[b]` (C order is kept).
-fn merge_adjacent(d: &mut Dims) {
-    let mut out = Dims::default();
-    for (&n, &s) in d.shape.iter().zip(&d.strides) {
-        if let (Some(pn), Some(ps)) = (out.shape.last_mut(), out.strides.last_mut()) {
-            if *ps == s * n as isize {
-                *pn *= n;
-                *ps = s;
-                continue;
-            }
-        }
-        out.shape.push(n);
-        out.strides.push(s);
-    }
-    *d = out;
-}
-
 /// Splits a view for a reduction of `axes` into kept dimensions (output order) and reduced
-/// dimensions, dropping axes of length 1 and merging neighbours; returns them with the base
-/// offset. With `reorder` (ops whose fold is associative and commutative), reduced axes of
-/// negative stride are flipped (the base moves to their last element) and the reduced axes
-/// are sorted by decreasing stride, so reversed or permuted views still read contiguous
-/// runs; without it (arg-reductions, whose positions must follow the view), they stay as
-/// they are.
+/// dimensions with the base offset: core's [`Layout::split_reduce`] (with `reorder`, for ops
+/// whose fold is associative and commutative, reduced axes are flipped to positive strides
+/// and sorted by decreasing stride; arg-reductions keep the view's order).
 pub(super) fn split(lx: &Layout, axes: &[usize], reorder: bool) -> (Dims, Dims, isize) {
-    let mut base = lx.offset() as isize;
-    let mut kept = Dims::default();
-    let mut red: Vec<(usize, isize)> = Vec::new();
-    for (ax, (&n, &s)) in lx.shape().iter().zip(lx.strides()).enumerate() {
-        if n == 1 {
-            continue;
-        }
-        if axes.contains(&ax) {
-            if reorder && s < 0 {
-                base += (n as isize - 1) * s;
-                red.push((n, -s));
-            } else {
-                red.push((n, s));
-            }
-        } else {
-            kept.shape.push(n);
-            kept.strides.push(s);
-        }
-    }
-    if reorder {
-        red.sort_by_key(|r| std::cmp::Reverse(r.1));
-    }
-    let mut red = Dims {
-        shape: red.iter().map(|r| r.0).collect(),
-        strides: red.iter().map(|r| r.1).collect(),
-    };
-    merge_adjacent(&mut kept);
-    merge_adjacent(&mut red);
-    (kept, red, base)
+    let s = lx.split_reduce(axes, reorder);
+    (s.kept, s.reduced, s.base)
 }
 
 /// The kernel that reduces.

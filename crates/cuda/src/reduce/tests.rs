@@ -1,7 +1,7 @@
 //! Tests of the reduction family without a GPU: the planning logic, the op-name tables, and
 //! (`--ignored`, needs libnvrtc) every program the trait methods can request compiling.
 
-use super::plan::{self, choose, choose_scan, split, Dims, Kernel, ScanKernel, Split};
+use super::plan::{self, choose, choose_scan, split, Dims, Kernel, ScanKernel, Split, ToStrided};
 use super::{arg_name, Program};
 use cuprite_core::ops::*;
 use cuprite_core::{c128, c64, ArgKind, Element, Layout};

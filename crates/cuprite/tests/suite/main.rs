@@ -29,6 +29,7 @@ mod products;
 mod random;
 mod random_differential;
 mod reduce;
+mod reduce_accuracy;
 mod rust_kernel;
 mod sort;
 #[cfg(feature = "cuda")]
