@@ -3,6 +3,8 @@
 //! for every backend, and calls a backend's primitives on flat buffers plus layouts. It never
 //! names a backend: `cuprite-cpu` and `cuprite-cuda` implement [`ArrayBackend`].
 
+#![forbid(unsafe_code)]
+
 pub mod array;
 pub mod backend;
 pub mod dtype;
