@@ -9,7 +9,7 @@ use crate::backend::ArrayBackend;
 use crate::dtype::{Element, Float, Inexact, Numeric, Real};
 use crate::error::{Error, Result};
 use crate::layout::{check_shape, check_wide_shape, Layout};
-use crate::ops::{Exp2, Le, Mul};
+use crate::ops::{Le, Pow};
 use std::any::Any;
 
 impl<T: Element, B: ArrayBackend> Array<T, B> {
@@ -460,7 +460,8 @@ impl<T: Inexact, B: ArrayBackend> Array<T, B> {
 
 impl<T: Float, B: ArrayBackend> Array<T, B> {
     /// NumPy's `logspace`: `base ** linspace(start, stop, num, endpoint)`, computed in f64
-    /// and rounded once to `T`. `base` must be positive.
+    /// and rounded once to `T`. Any `base` is allowed, as in NumPy: a negative base gives
+    /// signed values at integral exponents and NaN elsewhere, a zero base 0, 1 or inf.
     ///
     /// ```
     /// # use cuprite_core::*;
@@ -468,6 +469,8 @@ impl<T: Float, B: ArrayBackend> Array<T, B> {
     /// let a = Array::<f64, B>::logspace(0.0, 3.0, 4, true, 10.0, dev)?;
     /// let v = a.to_vec()?;
     /// assert!((v[3] - 1000.0).abs() < 1e-9);
+    /// let b = Array::<f64, B>::logspace(0.0, 2.0, 3, true, -2.0, dev)?;
+    /// assert_eq!(b.to_vec()?, vec![1.0, -2.0, 4.0]);
     /// # Ok(()) }
     /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
     /// ```
@@ -486,7 +489,7 @@ impl<T: Float, B: ArrayBackend> Array<T, B> {
             endpoint,
             dev,
         )?;
-        let p = y.scalar_op(Mul, base.to_f64_lossy().log2())?.map_op(Exp2)?;
+        let p = y.scalar_op_rev(Pow, base.to_f64_lossy())?;
         into_dtype(p)
     }
 }

@@ -200,19 +200,16 @@ fn format_values<T: Element>(data: &[T]) -> Vec<String> {
         DType::C64 | DType::C128 => {
             let re: Vec<f64> = scalars.iter().map(scalar_re).collect();
             let im: Vec<f64> = scalars.iter().map(scalar_im).collect();
-            let abs_im: Vec<f64> = im.iter().map(|v| v.abs()).collect();
-            let r = format_floats(&re);
-            let i = format_floats(&abs_im);
+            // NumPy formats the real parts as one float array and the imaginary parts as
+            // another with an explicit sign, each padded on its own; the `j` goes before
+            // the imaginary part's right padding.
+            let r = pad_left(format_floats(&re));
+            let i = pad_left(format_floats_signed(&im));
             r.iter()
                 .zip(&i)
-                .zip(&im)
-                .map(|((a, b), v)| {
-                    let sign = if v.is_sign_negative() && !v.is_nan() {
-                        '-'
-                    } else {
-                        '+'
-                    };
-                    format!("{a}{sign}{}j", b.trim())
+                .map(|(a, b)| {
+                    let t = b.trim_end();
+                    format!("{a}{t}j{}", &b[t.len()..])
                 })
                 .collect()
         }
@@ -238,6 +235,96 @@ fn format_values<T: Element>(data: &[T]) -> Vec<String> {
         *s = format!("{s:>width$}");
     }
     out
+}
+
+/// Like [`format_floats`] with a sign on every value (`+1.`, `-0.5`, `+nan`, `+inf`), as
+/// NumPy prints imaginary parts.
+fn format_floats_signed(values: &[f64]) -> Vec<String> {
+    let mut s = if use_scientific(values) {
+        format_scientific(values)
+    } else {
+        values.iter().map(|&v| format_float(v)).collect()
+    };
+    for x in s.iter_mut() {
+        if !x.starts_with('-') {
+            x.insert(0, '+');
+        }
+    }
+    align_floats(&mut s);
+    s
+}
+
+/// Right-aligns strings to their common width.
+fn pad_left(mut strs: Vec<String>) -> Vec<String> {
+    let width = strs.iter().map(|s| s.len()).max().unwrap_or(0);
+    for s in strs.iter_mut() {
+        *s = format!("{s:>width$}");
+    }
+    strs
+}
+
+/// One float as Python's `str()` prints NumPy's float scalars (the shortest string that
+/// reads back to the same value): positional for `1e-4 <= |v| < 1e16` and 0 (`5.0`, `0.1`),
+/// else scientific (`1e+20`, `1e-05`). `int_like` leaves `.0` off integral values (the
+/// parts of a complex scalar: `(1+2j)`).
+fn scalar_float_str(v: f64, single: bool, int_like: bool) -> String {
+    if v.is_nan() {
+        return "nan".into();
+    }
+    if v.is_infinite() {
+        return if v > 0.0 { "inf".into() } else { "-inf".into() };
+    }
+    let a = v.abs();
+    if v == 0.0 || (1e-4..1e16).contains(&a) {
+        let s = if single {
+            format!("{}", v as f32)
+        } else {
+            format!("{v}")
+        };
+        if s.contains('.') || int_like {
+            s
+        } else {
+            format!("{s}.0")
+        }
+    } else {
+        let s = if single {
+            format!("{:e}", v as f32)
+        } else {
+            format!("{v:e}")
+        };
+        let (m, e) = s.split_once('e').unwrap_or((&s, "0"));
+        let e: i32 = e.parse().unwrap_or(0);
+        let sign = if e < 0 { '-' } else { '+' };
+        format!("{m}e{sign}{:02}", e.unsigned_abs())
+    }
+}
+
+/// A 0-d array as NumPy's `str()` prints it: the scalar's own string (`5.0`, `1e+20`,
+/// `(1+2j)`, `2j`), not the array formatter's (`5.`).
+fn scalar_str<T: Element>(v: T) -> String {
+    let s = v.to_scalar();
+    let single = matches!(T::DTYPE, DType::F32 | DType::C64);
+    match T::DTYPE {
+        DType::F32 | DType::F64 => scalar_float_str(scalar_re(&s), single, false),
+        DType::C64 | DType::C128 => {
+            let (re, im) = (scalar_re(&s), scalar_im(&s));
+            let im_str = |x: f64| scalar_float_str(x, single, true);
+            if re == 0.0 && !re.is_sign_negative() {
+                return format!("{}j", im_str(im));
+            }
+            let sign = if im.is_sign_negative() && !im.is_nan() {
+                '-'
+            } else {
+                '+'
+            };
+            format!(
+                "({}{sign}{}j)",
+                scalar_float_str(re, single, true),
+                im_str(im.abs())
+            )
+        }
+        _ => format_values(&[v]).remove(0),
+    }
 }
 
 fn scalar_re(s: &Scalar) -> f64 {
@@ -345,7 +432,12 @@ fn default_dtype(d: DType) -> bool {
 impl<T: Element, B: BackendBase> fmt::Display for Array<T, B> {
     /// Like NumPy's `str(a)`; downloads only the printed elements.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match render(self, " ", 0) {
+        let text = if self.ndim() == 0 {
+            fetch(self).map(|p| scalar_str(p.data[0]))
+        } else {
+            render(self, " ", 0)
+        };
+        match text {
             Ok(s) => f.write_str(&s),
             Err(e) => write!(
                 f,

@@ -85,10 +85,22 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
         axes: Axes,
         keepdims: bool,
     ) -> Result<Array<K::Out, B>> {
-        let axes = axes.resolve(K::NAME, self.ndim())?;
+        self.reduce_no_identity_as(K::NAME, op, axes, keepdims)
+    }
+
+    /// [`Array::reduce_no_identity`] on behalf of the op `name` (a composition such as
+    /// `ptp`), which its errors name.
+    pub(crate) fn reduce_no_identity_as<K: ReduceOp<T>>(
+        &self,
+        name: &'static str,
+        op: K,
+        axes: Axes,
+        keepdims: bool,
+    ) -> Result<Array<K::Out, B>> {
+        let axes = axes.resolve(name, self.ndim())?;
         if axes.iter().any(|&a| self.shape()[a] == 0) {
             return Err(Error::invalid(
-                K::NAME,
+                name,
                 format!(
                     "zero-size array to reduction operation {} which has no identity \
                      (shape {:?}, axes {axes:?})",
@@ -295,10 +307,13 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
         Ok(Array::from_contiguous(buf, &shape, &self.device))
     }
 
-    /// Runs any [`ScanOp`] along `axis` (`None`: over the flattened array, as NumPy).
+    /// Runs any [`ScanOp`] along `axis` (`None`: over the flattened array, as NumPy). A 0-d
+    /// array gives a 1-d array of one element for `None`, `Some(0)` and `Some(-1)`.
     pub fn scan_op<K: ScanOp<T>>(&self, op: K, axis: Option<isize>) -> Result<Array<K::Out, B>> {
         let (src, ax) = match axis {
             None => (self.reshape(&[-1])?, 0),
+            // A 0-d array scans as a 1-d array of one element (NumPy: `[x]`).
+            Some(a) if self.ndim() == 0 => (self.reshape(&[1])?, normalize_axis(K::NAME, a, 1)?),
             Some(a) => (self.clone(), normalize_axis(K::NAME, a, self.ndim())?),
         };
         let buf = self.device.scan(op, &src.buf, &src.layout, ax)?;
@@ -400,9 +415,10 @@ impl<T: Real, B: ArrayBackend> Array<T, B> {
 
     /// `max - min` over `axes`.
     pub fn ptp_axes(&self, axes: impl Into<Axes>, keepdims: bool) -> Result<Self> {
+        const OP: &str = "ptp";
         let axes = axes.into();
-        let hi = self.reduce_no_identity(Max, axes.clone(), keepdims)?;
-        let lo = self.reduce_no_identity(Min, axes, keepdims)?;
+        let hi = self.reduce_no_identity_as(OP, Max, axes.clone(), keepdims)?;
+        let lo = self.reduce_no_identity_as(OP, Min, axes, keepdims)?;
         hi.zip_op(Sub, &lo)
     }
 }

@@ -66,14 +66,12 @@ pub struct OpDecl {
     pub rust: &'static str,
 }
 
-pub(super) mod sealed {
-    /// Implemented by the registry's macros only.
-    pub trait Sealed {}
-}
-
-/// An op declared in the registry (implemented by the registry's macros only, so every op
-/// of cuprite is in [`ELEMENTWISE`] or [`REDUCTIONS`]). Every op trait requires it.
-pub trait Declared: sealed::Sealed + Copy + Send + Sync + 'static {
+/// An op's declaration as a trait: every op trait requires it. cuprite's own ops get it
+/// from the registry's macros (so each of them is in [`ELEMENTWISE`] or [`REDUCTIONS`], and
+/// the backends' tests cover it); an op type of your own implements it by hand and runs on
+/// the backends that run any op by its `apply` (the CPU backend), while a device backend
+/// whose sources have no functor of that name returns an `Err` naming the op.
+pub trait Declared: Copy + Send + Sync + 'static {
     /// The op's declaration.
     const DECL: OpDecl;
     /// Values of the op worth testing on every backend: the op itself when it has no
@@ -344,7 +342,6 @@ macro_rules! declare_ops {
         $(#[$m])*
         #[derive(Clone, Copy, Debug, Default, PartialEq)]
         pub struct $ty;
-        impl $crate::ops::registry::sealed::Sealed for $ty {}
         impl $crate::ops::registry::Declared for $ty {
             const DECL: $crate::ops::registry::OpDecl = declare_ops!(@decl $ty, $name, $kind, $tol);
             fn examples() -> Vec<Self> {
@@ -354,8 +351,6 @@ macro_rules! declare_ops {
     };
     (@one [params] $(#[$m:meta])* $ty:ident $(<$g:ident>)?, $name:literal, $kind:ident,
         $tol:ident) => {
-        impl<$($g: $crate::dtype::Element)?> $crate::ops::registry::sealed::Sealed
-            for $ty $(<$g>)? {}
         impl<$($g: $crate::dtype::Element)?> $crate::ops::registry::Declared for $ty $(<$g>)? {
             const DECL: $crate::ops::registry::OpDecl =
                 declare_ops!(@decl $ty $(<$g>)?, $name, $kind, $tol);

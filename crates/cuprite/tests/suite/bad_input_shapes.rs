@@ -298,6 +298,18 @@ fn slices_with_extreme_steps<B: ArrayBackend>(dev: &B) {
 #[derive(Clone, Copy)]
 struct PanicAt(f64);
 
+impl cuprite::ops::Declared for PanicAt {
+    const DECL: cuprite::ops::registry::OpDecl = cuprite::ops::registry::OpDecl {
+        name: "panic_at",
+        kind: cuprite::ops::registry::OpKind::Unary,
+        tolerance: cuprite::ops::registry::Tolerance::Exact,
+        rust: "PanicAt",
+    };
+    fn examples() -> Vec<Self> {
+        vec![PanicAt(3.0)]
+    }
+}
+
 impl UnaryOp<f64> for PanicAt {
     type Out = f64;
     const NAME: &'static str = "panic_at";

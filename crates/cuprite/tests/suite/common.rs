@@ -32,16 +32,21 @@ fn scalar(v: &Value) -> Scalar {
     }
 }
 
+/// The path of fixture file `file`: under `CUPRITE_FIXTURES_DIR` when set (a bundle run
+/// elsewhere points at its own copy of the fixtures), else in this crate's `tests/fixtures`.
+pub fn fixture_path(file: &str) -> String {
+    let dir = std::env::var("CUPRITE_FIXTURES_DIR")
+        .unwrap_or_else(|_| format!("{}/tests/fixtures", env!("CARGO_MANIFEST_DIR")));
+    format!("{dir}/{file}")
+}
+
 fn load(topic: &str) -> Value {
     static CACHE: OnceLock<Mutex<HashMap<String, Value>>> = OnceLock::new();
     let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
     let mut map = cache.lock().unwrap();
     map.entry(topic.to_string())
         .or_insert_with(|| {
-            // A bundle run elsewhere points at its own copy of the fixtures.
-            let dir = std::env::var("CUPRITE_FIXTURES_DIR")
-                .unwrap_or_else(|_| format!("{}/tests/fixtures", env!("CARGO_MANIFEST_DIR")));
-            let path = format!("{dir}/{topic}.json");
+            let path = fixture_path(&format!("{topic}.json"));
             let text = std::fs::read_to_string(&path)
                 .unwrap_or_else(|e| panic!("fixture file {path}: {e}"));
             serde_json::from_str(&text).unwrap_or_else(|e| panic!("fixture file {path}: {e}"))

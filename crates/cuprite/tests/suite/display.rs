@@ -7,11 +7,9 @@ use cuprite::prelude::*;
 use serde_json::Value;
 
 fn expected(case: &str, which: &str) -> String {
-    let path = format!(
-        "{}/tests/fixtures/display_text.json",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let text = std::fs::read_to_string(path).unwrap();
+    let path = common::fixture_path("display_text.json");
+    let text =
+        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("fixture file {path}: {e}"));
     let v: Value = serde_json::from_str(&text).unwrap();
     v[case][which].as_str().unwrap().to_string()
 }
@@ -43,6 +41,55 @@ fn prints_like_numpy<B: ArrayBackend>(dev: &B) {
     check::<c128, B>(dev, "c128_vec");
 }
 
+/// 0-d and 1-d arrays of every dtype: `str()` of a 0-d array is the scalar's own string
+/// (`5.0`, `1e+20`, `(1+2j)`), and complex columns are padded as NumPy pads them.
+fn prints_scalars_and_vectors_like_numpy<B: ArrayBackend>(dev: &B) {
+    for case in [
+        "s0_f64_int",
+        "s0_f64_big",
+        "s0_f64_small",
+        "s0_f64_third",
+        "s0_f64_neg0",
+        "s0_f64_nan",
+        "s0_f64_ninf",
+        "s0_f64_1e15",
+        "s0_f64_1e16",
+        "s0_f64_1e_4",
+        "s0_f64_large",
+        "v_f64_one",
+        "v_f64_big",
+        "v_f64_mixed",
+    ] {
+        check::<f64, B>(dev, case);
+    }
+    for case in ["s0_f32_int", "s0_f32_third", "s0_f32_big", "v_f32_third"] {
+        check::<f32, B>(dev, case);
+    }
+    for case in [
+        "s0_c128",
+        "s0_c128_neg",
+        "s0_c128_imag",
+        "s0_c128_big",
+        "s0_c128_nan",
+        "s0_c128_neg0im",
+        "v_c128_pad",
+        "v_c128_frac",
+        "v_c128_sci",
+        "v_c128_nan",
+        "v_c128_neg0",
+    ] {
+        check::<c128, B>(dev, case);
+    }
+    check::<c64, B>(dev, "s0_c64");
+    check::<c64, B>(dev, "v_c64");
+    check::<i64, B>(dev, "s0_i64");
+    check::<i64, B>(dev, "v_i64");
+    check::<i32, B>(dev, "s0_i32");
+    check::<u8, B>(dev, "s0_u8");
+    check::<bool, B>(dev, "s0_bool");
+    check::<bool, B>(dev, "v_bool");
+}
+
 fn summarises_large_arrays<B: ArrayBackend>(dev: &B) {
     check::<i64, B>(dev, "big_1d");
     check::<f64, B>(dev, "big_2d");
@@ -55,4 +102,9 @@ fn prints_views<B: ArrayBackend>(dev: &B) {
     assert_eq!(format!("{}", a.t()), "[[  1   4]\n [-20   5]\n [300   6]]");
 }
 
-cuprite::test_backends!(prints_like_numpy, summarises_large_arrays, prints_views);
+cuprite::test_backends!(
+    prints_like_numpy,
+    prints_scalars_and_vectors_like_numpy,
+    summarises_large_arrays,
+    prints_views
+);

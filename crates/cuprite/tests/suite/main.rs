@@ -18,6 +18,7 @@ mod creation;
 mod differential;
 mod differential_linalg;
 mod display;
+mod edges;
 mod elementwise;
 mod fft;
 mod fft_differential;

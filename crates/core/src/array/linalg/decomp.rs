@@ -23,7 +23,7 @@ impl<T: Inexact, B: ArrayBackend> Array<T, B> {
     ///
     /// # Errors
     /// [`Error::LinAlg`](crate::Error::LinAlg) naming the first matrix that is not positive
-    /// definite; [`Error::InvalidArgument`](crate::Error::InvalidArgument) for non-square or
+    /// definite or holds a NaN or an infinity; [`Error::InvalidArgument`](crate::Error::InvalidArgument) for non-square or
     /// fewer than two dimensions.
     ///
     /// ```
@@ -42,8 +42,13 @@ impl<T: Inexact, B: ArrayBackend> Array<T, B> {
     pub fn cholesky(&self) -> Result<Self> {
         const OP: &str = "cholesky";
         let (_, n) = self.square_dims(OP)?;
-        let a = self.to_batch(OP)?;
         let dev = self.device();
+        if self.size() == 0 {
+            return Array::zeros(self.shape(), dev);
+        }
+        // Only the lower triangle is read.
+        self.tril(0)?.check_finite(OP)?;
+        let a = self.to_batch(OP)?;
         let (l, info) = dev.cholesky(&a.buf, a.count(), n)?;
         check_info(dev, &info, a.count(), OP, |k| {
             format!("matrix is not positive definite (leading minor of order {k})")
@@ -71,6 +76,14 @@ impl<T: Inexact, B: ArrayBackend> Array<T, B> {
         let complete = mode == QrMode::Complete;
         let k = if complete { m } else { m.min(n) };
         let dev = self.device();
+        if self.size() == 0 {
+            let q = if complete {
+                Array::eyes(&a.lead, m, dev)?
+            } else {
+                Array::zeros(&with_tail(&a.lead, &[m, k]), dev)?
+            };
+            return Ok((q, Array::zeros(&with_tail(&a.lead, &[k, n]), dev)?));
+        }
         let (q, r) = dev.qr(&a.buf, a.count(), m, n, complete)?;
         Ok((
             from_batch(q, &a.lead, m, k, dev)?,
@@ -83,7 +96,8 @@ impl<T: Inexact, B: ArrayBackend> Array<T, B> {
     /// `full_matrices`, else `m x k` and `k x n`, `k = min(m, n)`.
     ///
     /// # Errors
-    /// [`Error::LinAlg`](crate::Error::LinAlg) when the iteration did not converge.
+    /// [`Error::LinAlg`](crate::Error::LinAlg) when a matrix holds a NaN or an infinity or
+    /// the iteration did not converge.
     ///
     /// ```
     /// # use cuprite_core::*;
@@ -97,18 +111,44 @@ impl<T: Inexact, B: ArrayBackend> Array<T, B> {
     /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
     /// ```
     pub fn svd(&self, full_matrices: bool) -> Result<(Self, Array<T::RealPart, B>, Self)> {
-        const OP: &str = "svd";
-        let a = self.to_batch(OP)?;
+        self.svd_as("svd", full_matrices)
+    }
+
+    /// [`Array::svd`] on behalf of the op `op` (`pinv`, `lstsq`, ...), which its errors name.
+    #[allow(clippy::type_complexity)]
+    pub(crate) fn svd_as(
+        &self,
+        op: &'static str,
+        full_matrices: bool,
+    ) -> Result<(Self, Array<T::RealPart, B>, Self)> {
+        let a = self.to_batch(op)?;
         let (m, n, k) = (a.rows, a.cols, a.rows.min(a.cols));
         let dev = self.device();
+        if self.size() == 0 {
+            let s = Array::zeros(&with_tail(&a.lead, &[k]), dev)?;
+            return Ok(if full_matrices {
+                (
+                    Array::eyes(&a.lead, m, dev)?,
+                    s,
+                    Array::eyes(&a.lead, n, dev)?,
+                )
+            } else {
+                (
+                    Array::zeros(&with_tail(&a.lead, &[m, k]), dev)?,
+                    s,
+                    Array::zeros(&with_tail(&a.lead, &[k, n]), dev)?,
+                )
+            });
+        }
+        self.check_finite(op)?;
         let f = dev.svd(&a.buf, a.count(), m, n, Some(full_matrices))?;
-        check_info(dev, &f.info, a.count(), OP, |_| {
+        check_info(dev, &f.info, a.count(), op, |_| {
             "SVD did not converge".into()
         })?;
         let (cu, rv) = if full_matrices { (m, n) } else { (k, k) };
         let (Some(u), Some(vh)) = (f.u, f.vh) else {
             return Err(crate::Error::Backend {
-                op: OP,
+                op,
                 msg: "the backend returned no singular vectors".into(),
             });
         };
@@ -122,12 +162,21 @@ impl<T: Inexact, B: ArrayBackend> Array<T, B> {
     /// The singular values alone, non-increasing, shape `lead + [min(m, n)]` (NumPy's
     /// `linalg.svdvals`, `svd(a, compute_uv=False)`).
     pub fn svdvals(&self) -> Result<Array<T::RealPart, B>> {
-        const OP: &str = "svdvals";
-        let a = self.to_batch(OP)?;
+        self.svdvals_as("svdvals")
+    }
+
+    /// [`Array::svdvals`] on behalf of the op `op` (`matrix_rank`, `cond`, ...), which its
+    /// errors name.
+    pub(crate) fn svdvals_as(&self, op: &'static str) -> Result<Array<T::RealPart, B>> {
+        let a = self.to_batch(op)?;
         let k = a.rows.min(a.cols);
         let dev = self.device();
+        if self.size() == 0 {
+            return Array::zeros(&with_tail(&a.lead, &[k]), dev);
+        }
+        self.check_finite(op)?;
         let f = dev.svd(&a.buf, a.count(), a.rows, a.cols, None)?;
-        check_info(dev, &f.info, a.count(), OP, |_| {
+        check_info(dev, &f.info, a.count(), op, |_| {
             "SVD did not converge".into()
         })?;
         Ok(Array::from_contiguous(f.s, &with_tail(&a.lead, &[k]), dev))
@@ -135,6 +184,10 @@ impl<T: Inexact, B: ArrayBackend> Array<T, B> {
 
     /// Eigenvalues (ascending) and orthonormal eigenvectors (the columns of `V`) of Hermitian
     /// matrices, reading the lower triangle (NumPy's `linalg.eigh` with `UPLO='L'`).
+    ///
+    /// # Errors
+    /// [`Error::LinAlg`](crate::Error::LinAlg) when a matrix holds a NaN or an infinity or
+    /// the iteration did not converge.
     ///
     /// ```
     /// # use cuprite_core::*;
@@ -148,9 +201,17 @@ impl<T: Inexact, B: ArrayBackend> Array<T, B> {
     /// ```
     pub fn eigh(&self) -> Result<(Array<T::RealPart, B>, Self)> {
         const OP: &str = "eigh";
-        let (_, n) = self.square_dims(OP)?;
-        let a = self.to_batch(OP)?;
+        let (lead, n) = self.square_dims(OP)?;
         let dev = self.device();
+        if self.size() == 0 {
+            return Ok((
+                Array::zeros(&with_tail(&lead, &[n]), dev)?,
+                Array::zeros(self.shape(), dev)?,
+            ));
+        }
+        // Only the lower triangle is read.
+        self.tril(0)?.check_finite(OP)?;
+        let a = self.to_batch(OP)?;
         let f = dev.eigh(&a.buf, a.count(), n, true)?;
         check_info(dev, &f.info, a.count(), OP, |_| {
             "eigenvalues did not converge".into()
@@ -170,9 +231,14 @@ impl<T: Inexact, B: ArrayBackend> Array<T, B> {
     /// The eigenvalues of Hermitian matrices, ascending (NumPy's `linalg.eigvalsh`).
     pub fn eigvalsh(&self) -> Result<Array<T::RealPart, B>> {
         const OP: &str = "eigvalsh";
-        let (_, n) = self.square_dims(OP)?;
-        let a = self.to_batch(OP)?;
+        let (lead, n) = self.square_dims(OP)?;
         let dev = self.device();
+        if self.size() == 0 {
+            return Array::zeros(&with_tail(&lead, &[n]), dev);
+        }
+        // Only the lower triangle is read.
+        self.tril(0)?.check_finite(OP)?;
+        let a = self.to_batch(OP)?;
         let f = dev.eigh(&a.buf, a.count(), n, false)?;
         check_info(dev, &f.info, a.count(), OP, |_| {
             "eigenvalues did not converge".into()
@@ -200,9 +266,16 @@ impl<T: Inexact, B: ArrayBackend> Array<T, B> {
     #[allow(clippy::type_complexity)]
     pub fn eig(&self) -> Result<(Array<ComplexOf<T>, B>, Array<ComplexOf<T>, B>)> {
         const OP: &str = "eig";
-        let (_, n) = self.square_dims(OP)?;
-        let a = self.to_batch(OP)?;
+        let (lead, n) = self.square_dims(OP)?;
         let dev = self.device();
+        if self.size() == 0 {
+            return Ok((
+                Array::zeros(&with_tail(&lead, &[n]), dev)?,
+                Array::zeros(self.shape(), dev)?,
+            ));
+        }
+        self.check_finite(OP)?;
+        let a = self.to_batch(OP)?;
         let f = dev.eig(&a.buf, a.count(), n, true)?;
         check_info(dev, &f.info, a.count(), OP, |_| {
             "eigenvalues did not converge".into()
@@ -223,9 +296,13 @@ impl<T: Inexact, B: ArrayBackend> Array<T, B> {
     /// `linalg.eigvals`).
     pub fn eigvals(&self) -> Result<Array<ComplexOf<T>, B>> {
         const OP: &str = "eigvals";
-        let (_, n) = self.square_dims(OP)?;
-        let a = self.to_batch(OP)?;
+        let (lead, n) = self.square_dims(OP)?;
         let dev = self.device();
+        if self.size() == 0 {
+            return Array::zeros(&with_tail(&lead, &[n]), dev);
+        }
+        self.check_finite(OP)?;
+        let a = self.to_batch(OP)?;
         let f = dev.eig(&a.buf, a.count(), n, false)?;
         check_info(dev, &f.info, a.count(), OP, |_| {
             "eigenvalues did not converge".into()

@@ -130,6 +130,31 @@ impl<T: Inexact, B: ArrayBackend> Array<T, B> {
         })
     }
 
+    /// An [`Error::LinAlg`] naming `op` and the first matrix that holds a NaN or an
+    /// infinity: the iterative decompositions (SVD, eigen-decompositions) do not converge on
+    /// such input and would return NaNs, where NumPy raises.
+    pub(crate) fn check_finite(&self, op: &'static str) -> Result<()> {
+        if self.size() == 0 {
+            return Ok(());
+        }
+        let finite = self.isfinite()?.all_axes([-2isize, -1], false)?.to_vec()?;
+        match finite.iter().position(|&f| !f) {
+            Some(batch) => Err(Error::LinAlg {
+                op,
+                msg: "array must not contain infs or NaNs".into(),
+                batch,
+            }),
+            None => Ok(()),
+        }
+    }
+
+    /// Identity matrices of shape `lead + [n, n]` (the factors of empty decompositions).
+    pub(crate) fn eyes(lead: &[usize], n: usize, dev: &B) -> Result<Self> {
+        Array::<T, B>::eye(n, None, 0, dev)?
+            .broadcast_to(&with_tail(lead, &[n, n]))?
+            .copy()
+    }
+
     /// The diagonals of the last two axes, as a view of shape `lead + [min(m, n)]`.
     pub(crate) fn diagonals(&self) -> Self {
         let l = self.layout();

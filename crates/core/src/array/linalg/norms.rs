@@ -6,7 +6,7 @@ use crate::array::{Array, Axes};
 use crate::backend::ArrayBackend;
 use crate::dtype::Inexact;
 use crate::error::{Error, Result};
-use crate::ops::{Div, Ne, Pow};
+use crate::ops::{Div, Max, Min, Ne, Pow};
 use num_traits::{NumCast, Zero};
 
 /// The matrix norms of [`Array::matrix_norm`] and [`Array::cond`], NumPy's `ord` values.
@@ -48,7 +48,8 @@ impl<T: Inexact, B: ArrayBackend> Array<T, B> {
 
     /// The vector norm of order `ord` along `axes` (NumPy's `linalg.vector_norm`): `inf` is
     /// the largest magnitude, `-inf` the smallest, `0` the number of non-zero elements, any
-    /// other `p` is `sum(|x|^p)^(1/p)`.
+    /// other `p` is `sum(|x|^p)^(1/p)`. The norms of empty vectors are 0, except for `-inf`
+    /// (an error, as NumPy's).
     ///
     /// ```
     /// # use cuprite_core::*;
@@ -77,16 +78,13 @@ impl<T: Inexact, B: ArrayBackend> Array<T, B> {
             return Err(Error::invalid(OP, "ord must not be NaN"));
         }
         if ord.is_infinite() {
-            if a.size() == 0 {
-                return Err(Error::invalid(
-                    OP,
-                    format!("ord={ord} of an empty array of shape {:?}", self.shape()),
-                ));
-            }
-            return if ord > 0.0 {
-                a.max_axes(axes, keepdims)
+            return if ord < 0.0 {
+                a.reduce_no_identity_as(OP, Min, axes, keepdims)
+            } else if a.size() == 0 {
+                // The largest of no magnitudes is 0: a sum of zeros of the reduced shape.
+                a.sum_axes(axes, keepdims)
             } else {
-                a.min_axes(axes, keepdims)
+                a.reduce_no_identity_as(OP, Max, axes, keepdims)
             };
         }
         if ord == 0.0 {
@@ -104,7 +102,8 @@ impl<T: Inexact, B: ArrayBackend> Array<T, B> {
     }
 
     /// A matrix norm over the last two axes (NumPy's `linalg.matrix_norm`); shape: the
-    /// leading axes (with two axes of length 1 kept by `keepdims`).
+    /// leading axes (with two axes of length 1 kept by `keepdims`). Empty matrices have
+    /// norm 0 for the non-negative orders; the negative ones are an error, as NumPy's.
     ///
     /// ```
     /// # use cuprite_core::*;
@@ -127,17 +126,29 @@ impl<T: Inexact, B: ArrayBackend> Array<T, B> {
             }
         };
         let empty = m == 0 || n == 0;
+        let negative = matches!(
+            ord,
+            MatrixNorm::NegOne | MatrixNorm::NegTwo | MatrixNorm::NegInf
+        );
+        if empty && negative {
+            return Err(Error::invalid(
+                OP,
+                format!(
+                    "zero-size array to reduction operation minimum which has no identity \
+                     (ord={ord:?} of matrices of shape {:?})",
+                    self.shape()
+                ),
+            ));
+        }
+        if empty || self.size() == 0 {
+            let lead = &self.shape()[..self.ndim() - 2];
+            return keep(Array::zeros(lead, self.device())?);
+        }
         match ord {
             MatrixNorm::Frobenius => self.vector_norm(2.0, [-2isize, -1], keepdims),
-            MatrixNorm::Nuclear => keep(self.svdvals()?.sum_axes(-1, false)?),
+            MatrixNorm::Nuclear => keep(self.svdvals_as(OP)?.sum_axes(-1, false)?),
             MatrixNorm::Two | MatrixNorm::NegTwo => {
-                if empty {
-                    return Err(Error::invalid(
-                        OP,
-                        format!("ord=±2 of empty matrices of shape {:?}", self.shape()),
-                    ));
-                }
-                let s = self.svdvals()?;
+                let s = self.svdvals_as(OP)?;
                 keep(if ord == MatrixNorm::Two {
                     s.max_axes(-1, false)?
                 } else {
@@ -151,12 +162,6 @@ impl<T: Inexact, B: ArrayBackend> Array<T, B> {
                     _ => (-1, -2),
                 };
                 let sums = self.abs()?.sum_axes(sum_axis, true)?;
-                if sums.size() == 0 {
-                    return Err(Error::invalid(
-                        OP,
-                        format!("ord={ord:?} of empty matrices of shape {:?}", self.shape()),
-                    ));
-                }
                 let r = match ord {
                     MatrixNorm::One | MatrixNorm::Inf => sums.max_axes(pick_axis, true)?,
                     _ => sums.min_axes(pick_axis, true)?,
@@ -171,8 +176,14 @@ impl<T: Inexact, B: ArrayBackend> Array<T, B> {
     }
 
     /// The condition number (NumPy's `linalg.cond`): `None` is the 2-norm ratio
-    /// `s_max / s_min` from the singular values (infinite for singular matrices); a
-    /// [`MatrixNorm`] gives `norm(A) * norm(inv(A))` for square matrices.
+    /// `s_max / s_min` from the singular values; a [`MatrixNorm`] gives
+    /// `norm(A) * norm(inv(A))` for square matrices. Singular matrices give inf (NaN for a
+    /// matrix norm of a matrix holding a NaN).
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] for empty matrices (NumPy: "cond is not defined on empty
+    /// arrays"); [`Error::LinAlg`](crate::Error::LinAlg) for a NaN or an infinity with the
+    /// 2-norms, which come from the SVD.
     ///
     /// ```
     /// # use cuprite_core::*;
@@ -180,28 +191,59 @@ impl<T: Inexact, B: ArrayBackend> Array<T, B> {
     /// let a = Array::<f64, B>::from_vec(vec![2.0, 0.0, 0.0, 0.5], &[2, 2], dev)?;
     /// assert!((a.cond(None)?.item()? - 4.0).abs() < 1e-12);
     /// assert!((a.cond(Some(MatrixNorm::One))?.item()? - 4.0).abs() < 1e-12);
+    /// let singular = Array::<f64, B>::zeros(&[2, 2], dev)?;
+    /// assert_eq!(singular.cond(None)?.item()?, f64::INFINITY);
     /// # Ok(()) }
     /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
     /// ```
     pub fn cond(&self, p: Option<MatrixNorm>) -> Result<Array<T::RealPart, B>> {
         const OP: &str = "cond";
         self.matrix_dims(OP)?;
-        match p {
+        if self.size() == 0 {
+            return Err(Error::invalid(
+                OP,
+                format!(
+                    "cond is not defined on empty arrays (shape {:?})",
+                    self.shape()
+                ),
+            ));
+        }
+        let dev = self.device();
+        let r = match p {
             None | Some(MatrixNorm::Two) | Some(MatrixNorm::NegTwo) => {
-                let s = self.svdvals()?;
-                let (hi, lo) = (s.max_axes(-1, false)?, s.min_axes(-1, false)?);
+                let s = self.svdvals_as(OP)?;
+                let (hi, lo) = (
+                    s.reduce_no_identity_as(OP, Max, Axes::from(-1isize), false)?,
+                    s.reduce_no_identity_as(OP, Min, Axes::from(-1isize), false)?,
+                );
                 if p == Some(MatrixNorm::NegTwo) {
-                    lo.zip_op(Div, &hi)
+                    lo.zip_op(Div, &hi)?
                 } else {
-                    hi.zip_op(Div, &lo)
+                    hi.zip_op(Div, &lo)?
                 }
             }
             Some(ord) => {
-                self.square_dims(OP)?;
+                let (lead, n) = self.square_dims(OP)?;
+                // Singular matrices are inverted as identities, then given inf.
+                let singular = self.singular_mask(OP)?;
+                let eye = Array::eyes(&lead, n, dev)?;
+                let wide = singular.expand_dims([-2isize, -1])?;
+                let invertible = Array::where_(&wide, &eye, self)?;
                 let a = self.matrix_norm(ord, false)?;
-                let b = self.inv()?.matrix_norm(ord, false)?;
-                a.try_mul(&b)
+                let b = invertible.inv()?.matrix_norm(ord, false)?;
+                let inf = Array::scalar(real::<T>(f64::INFINITY), dev)?;
+                Array::where_(&singular, &inf, &a.try_mul(&b)?)?
             }
-        }
+        };
+        // As NumPy: NaN (0 / 0, inf * 0) becomes inf unless the matrix holds a NaN.
+        let has_nan = self.isnan()?.any_axes([-2isize, -1], false)?;
+        let to_inf = r.isnan()?.logical_and(&has_nan.logical_not()?)?;
+        let inf = Array::scalar(real::<T>(f64::INFINITY), dev)?;
+        Array::where_(&to_inf, &inf, &r)
     }
+}
+
+/// `x` in the real type of `T`.
+fn real<T: Inexact>(x: f64) -> T::RealPart {
+    <T::RealPart as NumCast>::from(x).unwrap_or_else(<T::RealPart as num_traits::Float>::nan)
 }

@@ -6,13 +6,18 @@ use crate::array::Array;
 use crate::backend::ArrayBackend;
 use crate::dtype::{Float, Inexact};
 use crate::error::{Error, Result};
-use crate::layout::broadcast_shapes;
+use crate::layout::{broadcast_shapes, shape_size};
 use crate::ops::{Div, Gt, Mul};
 use num_traits::{One, Zero};
 
 impl<T: Inexact, B: ArrayBackend> Array<T, B> {
-    /// LU factors of square matrices, with an error naming the first exactly singular one.
-    fn lu_checked(&self, op: &'static str) -> Result<(Batch<T, B>, B::Buffer<i32>)> {
+    /// LU factors of non-empty square matrices and, per matrix (shape: the leading axes),
+    /// whether it is exactly singular (a zero on the diagonal of `U`).
+    #[allow(clippy::type_complexity)]
+    fn lu_singular(
+        &self,
+        op: &'static str,
+    ) -> Result<(Batch<T, B>, B::Buffer<i32>, Array<bool, B>)> {
         let (_, n) = self.square_dims(op)?;
         let a = self.to_batch(op)?;
         let dev = self.device();
@@ -20,6 +25,21 @@ impl<T: Inexact, B: ArrayBackend> Array<T, B> {
         let lu = Batch { buf: lu, ..a };
         let f = from_batch(lu.buf.clone(), &lu.lead, n, n, dev)?;
         let zero = f.diagonals().eq_scalar(T::zero())?.any_axes(-1, false)?;
+        Ok((lu, ipiv, zero))
+    }
+
+    /// Per matrix (shape: the leading axes), whether it is exactly singular.
+    pub(crate) fn singular_mask(&self, op: &'static str) -> Result<Array<bool, B>> {
+        let (lead, n) = self.square_dims(op)?;
+        if n == 0 || shape_size(&lead) == 0 {
+            return Array::zeros(&lead, self.device());
+        }
+        Ok(self.lu_singular(op)?.2)
+    }
+
+    /// LU factors of square matrices, with an error naming the first exactly singular one.
+    fn lu_checked(&self, op: &'static str) -> Result<(Batch<T, B>, B::Buffer<i32>)> {
+        let (lu, ipiv, zero) = self.lu_singular(op)?;
         let singular = zero.to_vec()?;
         if let Some(batch) = singular.iter().position(|&s| s) {
             return Err(Error::LinAlg {
@@ -77,11 +97,15 @@ impl<T: Inexact, B: ArrayBackend> Array<T, B> {
         })?;
         let a = self.broadcast_to(&with_tail(&lead, &[n, n]))?;
         let b2 = b2.broadcast_to(&with_tail(&lead, &[n, k]))?;
-        let (lu, ipiv) = a.lu_checked(OP)?;
-        let bb = b2.to_batch(OP)?;
         let dev = self.device();
-        let x = dev.lu_solve(&lu.buf, &ipiv, &bb.buf, lu.count(), n, k)?;
-        let x = from_batch(x, &lead, n, k, dev)?;
+        let x = if n == 0 || k == 0 || shape_size(&lead) == 0 {
+            Array::zeros(&with_tail(&lead, &[n, k]), dev)?
+        } else {
+            let (lu, ipiv) = a.lu_checked(OP)?;
+            let bb = b2.to_batch(OP)?;
+            let x = dev.lu_solve(&lu.buf, &ipiv, &bb.buf, lu.count(), n, k)?;
+            from_batch(x, &lead, n, k, dev)?
+        };
         if vector {
             x.squeeze(-1)
         } else {
@@ -106,8 +130,11 @@ impl<T: Inexact, B: ArrayBackend> Array<T, B> {
     pub fn inv(&self) -> Result<Self> {
         const OP: &str = "inv";
         let (lead, n) = self.square_dims(OP)?;
-        let (lu, ipiv) = self.lu_checked(OP)?;
         let dev = self.device();
+        if self.size() == 0 {
+            return Array::zeros(self.shape(), dev);
+        }
+        let (lu, ipiv) = self.lu_checked(OP)?;
         let eye = Array::<T, B>::eye(n, None, 0, dev)?;
         let eye = eye.broadcast_to(&with_tail(&lead, &[n, n]))?.to_batch(OP)?;
         let x = dev.lu_solve(&lu.buf, &ipiv, &eye.buf, lu.count(), n, n)?;
@@ -126,7 +153,7 @@ impl<T: Inexact, B: ArrayBackend> Array<T, B> {
     }
 
     /// The determinant of square matrices (NumPy's `linalg.det`), from the LU
-    /// factorisation; exactly singular matrices give 0.
+    /// factorisation; exactly singular matrices give 0, `0 x 0` matrices 1.
     ///
     /// ```
     /// # use cuprite_core::*;
@@ -139,8 +166,11 @@ impl<T: Inexact, B: ArrayBackend> Array<T, B> {
     pub fn det(&self) -> Result<Self> {
         const OP: &str = "det";
         let (lead, n) = self.square_dims(OP)?;
-        let a = self.to_batch(OP)?;
         let dev = self.device();
+        if self.size() == 0 {
+            return Array::ones(&lead, dev);
+        }
+        let a = self.to_batch(OP)?;
         let (lu, ipiv) = dev.lu_factor(&a.buf, a.count(), n)?;
         let f = from_batch(lu, &lead, n, n, dev)?;
         let prod = f.diagonals().prod_axes(-1, false)?;
@@ -158,13 +188,17 @@ impl<T: Inexact, B: ArrayBackend> Array<T, B> {
 
     /// The sign (or, for complex matrices, the phase `det / |det|`) and the natural
     /// logarithm of the absolute value of the determinant (NumPy's `linalg.slogdet`), which
-    /// neither overflows nor underflows. Singular matrices give sign 0 and `-inf`.
+    /// neither overflows nor underflows. Singular matrices give sign 0 and `-inf`, `0 x 0`
+    /// matrices sign 1 and 0.
     #[allow(clippy::type_complexity)]
     pub fn slogdet(&self) -> Result<(Self, Array<T::RealPart, B>)> {
         const OP: &str = "slogdet";
         let (lead, n) = self.square_dims(OP)?;
-        let a = self.to_batch(OP)?;
         let dev = self.device();
+        if self.size() == 0 {
+            return Ok((Array::ones(&lead, dev)?, Array::zeros(&lead, dev)?));
+        }
+        let a = self.to_batch(OP)?;
         let (lu, ipiv) = dev.lu_factor(&a.buf, a.count(), n)?;
         let d = from_batch(lu, &lead, n, n, dev)?.diagonals();
         let mag = d.abs()?;
@@ -195,10 +229,10 @@ impl<T: Inexact, B: ArrayBackend> Array<T, B> {
         const OP: &str = "pinv";
         let (lead, m, n) = self.matrix_dims(OP)?;
         let dev = self.device();
-        if m == 0 || n == 0 {
+        if self.size() == 0 {
             return Array::zeros(&with_tail(&lead, &[n, m]), dev);
         }
-        let (u, s, vh) = self.svd(false)?;
+        let (u, s, vh) = self.svd_as(OP, false)?;
         let rcond = <T::RealPart as num_traits::NumCast>::from(rcond.unwrap_or(1e-15))
             .unwrap_or_else(T::RealPart::zero);
         let cutoff = s.max_axes(-1, true)?.scalar_op(Mul, rcond)?;
@@ -225,7 +259,10 @@ impl<T: Inexact, B: ArrayBackend> Array<T, B> {
 
     /// The rank of matrices: the number of singular values above `tol` (default
     /// `max(s) * max(m, n) * eps`, NumPy's). For a 1-d array, 1 unless every element is 0.
-    /// Shape: the leading axes.
+    /// Shape: the leading axes. Empty matrices have rank 0.
+    ///
+    /// # Errors
+    /// [`Error::LinAlg`] when a matrix holds a NaN or an infinity.
     pub fn matrix_rank(&self, tol: Option<f64>) -> Result<Array<i64, B>> {
         const OP: &str = "matrix_rank";
         let dev = self.device();
@@ -233,8 +270,11 @@ impl<T: Inexact, B: ArrayBackend> Array<T, B> {
             let nz = self.ne(&Array::scalar(T::zero(), dev)?)?.any()?;
             return nz.astype::<i64>();
         }
-        let (_, m, n) = self.matrix_dims(OP)?;
-        let s = self.svdvals()?;
+        let (lead, m, n) = self.matrix_dims(OP)?;
+        if self.size() == 0 {
+            return Array::zeros(&lead, dev);
+        }
+        let s = self.svdvals_as(OP)?;
         let cutoff = match tol {
             Some(t) => Array::scalar(real::<T>(t), dev)?,
             None => s.max_axes(-1, true)?.scalar_op(
@@ -242,9 +282,6 @@ impl<T: Inexact, B: ArrayBackend> Array<T, B> {
                 real::<T>(m.max(n) as f64) * <T::RealPart as num_traits::Float>::epsilon(),
             )?,
         };
-        if s.size() == 0 {
-            return Array::zeros(&s.shape()[..s.ndim() - 1], dev);
-        }
         s.zip_op(Gt, &cutoff)?.count_nonzero_axes(-1, false)
     }
 
@@ -253,6 +290,10 @@ impl<T: Inexact, B: ArrayBackend> Array<T, B> {
     /// `(x, residuals, rank, s)`: `residuals` holds the squared 2-norm of each column's
     /// residual when `rank == n < m`, else it is empty; singular values below
     /// `rcond * max(s)` count as zero (`rcond` defaults to `eps * max(m, n)`).
+    ///
+    /// # Errors
+    /// [`Error::LinAlg`] when `self` or `b` holds a NaN or an infinity;
+    /// [`Error::InvalidArgument`] for wrong dimensions.
     ///
     /// ```
     /// # use cuprite_core::*;
@@ -304,8 +345,11 @@ impl<T: Inexact, B: ArrayBackend> Array<T, B> {
         } else {
             b.clone()
         };
-        let k = b2.shape()[1];
-        let (u, s, vh) = self.svd(false)?;
+        if m == 0 || n == 0 {
+            return lstsq_empty(b, &b2, n, dev);
+        }
+        b2.check_finite(OP)?;
+        let (u, s, vh) = self.svd_as(OP, false)?;
         let smax = s.max_or_zero()?;
         let rc = rcond.unwrap_or(f64::EPSILON * m.max(n) as f64);
         let rc = real::<T>(rc);
@@ -338,7 +382,6 @@ impl<T: Inexact, B: ArrayBackend> Array<T, B> {
         } else {
             residuals
         };
-        let _ = k;
         Ok((x, residuals, rank, s))
     }
 
@@ -361,6 +404,9 @@ impl<T: Inexact, B: ArrayBackend> Array<T, B> {
         const OP: &str = "matrix_power";
         let (lead, k) = self.square_dims(OP)?;
         let dev = self.device();
+        if self.size() == 0 {
+            return Array::zeros(self.shape(), dev);
+        }
         if n == 0 {
             let eye = Array::<T, B>::eye(k, None, 0, dev)?;
             return eye.broadcast_to(&with_tail(&lead, &[k, k]))?.copy();
@@ -389,6 +435,42 @@ impl<T: Inexact, B: ArrayBackend> Array<T, B> {
             }),
         }
     }
+}
+
+/// [`Array::lstsq`] of an empty `[m, n]` matrix (`m` or `n` zero) and `b2`, `b` as a
+/// column matrix `[m, k]`: `x` is zero and of rank 0, the residuals (when `m > n = 0`) are
+/// the squared norms of the columns of `b`, as NumPy's.
+#[allow(clippy::type_complexity)]
+fn lstsq_empty<T: Inexact, B: ArrayBackend>(
+    b: &Array<T, B>,
+    b2: &Array<T, B>,
+    n: usize,
+    dev: &B,
+) -> Result<(
+    Array<T, B>,
+    Array<T::RealPart, B>,
+    usize,
+    Array<T::RealPart, B>,
+)> {
+    let (m, k) = (b2.shape()[0], b2.shape()[1]);
+    let x_shape: Vec<usize> = if b.ndim() == 1 { vec![n] } else { vec![n, k] };
+    let residuals = if m > n {
+        let r = b2.abs()?;
+        let r = r.try_mul(&r)?.sum_axes(0, false)?;
+        if b.ndim() == 1 {
+            r.reshape(&[1])?
+        } else {
+            r
+        }
+    } else {
+        Array::zeros(&[0], dev)?
+    };
+    Ok((
+        Array::zeros(&x_shape, dev)?,
+        residuals,
+        0,
+        Array::zeros(&[0], dev)?,
+    ))
 }
 
 /// `x` in the real type of `T`.

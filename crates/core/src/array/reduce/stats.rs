@@ -76,7 +76,18 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
         ddof: f64,
         keepdims: bool,
     ) -> Result<Array<MeanReal<T>, B>> {
-        let axes = axes.into().resolve("var", self.ndim())?;
+        self.var_as("var", axes.into(), ddof, keepdims)
+    }
+
+    /// [`Array::var_axes`] on behalf of the op `name` (`var` or `std`), which its errors name.
+    fn var_as(
+        &self,
+        name: &'static str,
+        axes: Axes,
+        ddof: f64,
+        keepdims: bool,
+    ) -> Result<Array<MeanReal<T>, B>> {
+        let axes = axes.resolve(name, self.ndim())?;
         let mean = self.reduce_resolved(Mean, &axes, true)?;
         let sq = self.as_mean()?.zip_op(AbsSqDiff, &mean)?;
         sq.reduce_resolved(DdofMean { ddof }, &axes, keepdims)
@@ -103,7 +114,8 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
         ddof: f64,
         keepdims: bool,
     ) -> Result<Array<MeanReal<T>, B>> {
-        self.var_axes(axes, ddof, keepdims)?.map_op(Sqrt)
+        self.var_as("std", axes.into(), ddof, keepdims)?
+            .map_op(Sqrt)
     }
 
     /// The reduced `axes` moved to the end and flattened into one: shape `(kept..., k)`, a
