@@ -13,6 +13,8 @@ mod cmath;
 mod compare;
 mod complex;
 mod math;
+mod math_extra;
+mod nanreduce;
 mod reduce;
 
 pub use arith::*;
@@ -21,6 +23,8 @@ pub use bitwise::*;
 pub use compare::*;
 pub use complex::*;
 pub use math::*;
+pub use math_extra::*;
+pub use nanreduce::*;
 pub use reduce::*;
 
 /// An element-wise function of one value.
