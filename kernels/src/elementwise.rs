@@ -61,6 +61,9 @@ pub const UNARY_OPS: &[&str] = &[
     "absolute",
     "sign",
     "round",
+    "deg2rad",
+    "rad2deg",
+    "signbit",
 ];
 
 /// Names of the binary ops with a functor in [`OPS`].
@@ -97,6 +100,11 @@ pub const BINARY_OPS: &[&str] = &[
     "isclose",
     "abs_sq_diff",
     "propagate_nan",
+    "logaddexp",
+    "logaddexp2",
+    "heaviside",
+    "nextafter",
+    "nan_sq_dev",
 ];
 
 const fn str_eq(a: &str, b: &str) -> bool {

@@ -47,6 +47,8 @@ fn reduce_template(name: &'static str) -> Result<&'static str> {
         "nanmean" => "OpNanMean",
         "var" => "OpDdofMean",
         "sum_abs_sq" => "OpSumAbsSq",
+        "nanprod" => "OpNanProd",
+        "nanvar" => "OpNanVar",
         _ => return Err(no_kernel(name)),
     })
 }
