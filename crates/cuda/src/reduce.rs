@@ -22,6 +22,8 @@ mod run;
 mod tests;
 #[cfg(test)]
 mod tests_gpu;
+#[cfg(test)]
+mod tests_gpu_nan;
 
 use crate::buffer::CudaBuffer;
 use crate::ctype::cty;

@@ -274,6 +274,14 @@ pub(super) fn all_cases() -> Cases {
     // reduce.rs
     probe!(c, |E| AbsSqDiff);
     probe!(c, |E| PropagateNan);
+    probe!(c, |E| LogAddExp);
+    probe!(c, |E| LogAddExp2);
+    probe!(c, |E| Signbit);
+    probe!(c, |E| Deg2Rad);
+    probe!(c, |E| Rad2Deg);
+    probe!(c, |E| Heaviside);
+    probe!(c, |E| NextAfter);
+    probe!(c, |E| NanSqDev);
     std::mem::take(c)
 }
 
