@@ -1,12 +1,13 @@
 //! The element-wise kernel family: [`SOURCE`] holds the map kernels (one variant per program,
-//! chosen by a `#define`), [`OPS`] a CUDA functor `op_<NAME>` for every element-wise op of
-//! cuprite-core (the `UnaryOp`/`BinaryOp` values, by their `NAME`), with the host's semantics
-//! for every element type the host accepts. [`UNARY_OPS`] and [`BINARY_OPS`] list the names
-//! the functors cover; [`source`] assembles a complete program.
+//! chosen by a `#define`), [`OPS`] a CUDA functor `op_<NAME>` ([`functor`]) for every
+//! element-wise op of cuprite-core (the `UnaryOp`/`BinaryOp` values declared in core's op
+//! registry, by their `NAME`), with the host's semantics for every element type the host
+//! accepts. [`functors`] lists the ops the source covers (a test of the CUDA backend checks
+//! it against the registry); [`source`] assembles a complete program.
 //!
 //! ```
-//! use cuprite_kernels::elementwise::{has_binary, source, Variant};
-//! assert!(has_binary("add") && !has_binary("sqrt"));
+//! use cuprite_kernels::elementwise::{has_functor, source, Variant};
+//! assert!(has_functor("add") && has_functor("sqrt") && !has_functor("sqr"));
 //! let src = source(Variant::ScalarInplace, Some("multiply"), "double", "double");
 //! assert!(src.contains("#define OP op_multiply") && src.contains("#define EW_SCALAR_INPLACE 1"));
 //! ```
@@ -18,129 +19,31 @@ pub const SOURCE: &str = include_str!("elementwise.cu");
 /// kernel family may include them after `COMMON` to apply an element-wise op by name.
 pub const OPS: &str = concat!(include_str!("ops_math.cuh"), "\n", include_str!("ops.cuh"));
 
-/// Names of the unary ops with a functor in [`OPS`].
-pub const UNARY_OPS: &[&str] = &[
-    "negative",
-    "clip",
-    "invert",
-    "logical_not",
-    "isnan",
-    "isinf",
-    "isfinite",
-    "real",
-    "imag",
-    "conjugate",
-    "angle",
-    "sqrt",
-    "exp",
-    "exp2",
-    "sin",
-    "cos",
-    "tan",
-    "sinh",
-    "cosh",
-    "tanh",
-    "reciprocal",
-    "log",
-    "log2",
-    "log10",
-    "arcsin",
-    "arccos",
-    "arctan",
-    "arcsinh",
-    "arccosh",
-    "arctanh",
-    "cbrt",
-    "expm1",
-    "log1p",
-    "floor",
-    "ceil",
-    "trunc",
-    "rint",
-    "square",
-    "absolute",
-    "sign",
-    "round",
-    "deg2rad",
-    "rad2deg",
-    "signbit",
-];
-
-/// Names of the binary ops with a functor in [`OPS`].
-pub const BINARY_OPS: &[&str] = &[
-    "add",
-    "subtract",
-    "multiply",
-    "true_divide",
-    "floor_divide",
-    "remainder",
-    "power",
-    "arctan2",
-    "hypot",
-    "copysign",
-    "fmod",
-    "bitwise_and",
-    "bitwise_or",
-    "bitwise_xor",
-    "left_shift",
-    "right_shift",
-    "equal",
-    "not_equal",
-    "less",
-    "less_equal",
-    "greater",
-    "greater_equal",
-    "maximum",
-    "minimum",
-    "fmax",
-    "fmin",
-    "logical_and",
-    "logical_or",
-    "logical_xor",
-    "isclose",
-    "abs_sq_diff",
-    "propagate_nan",
-    "logaddexp",
-    "logaddexp2",
-    "heaviside",
-    "nextafter",
-    "nan_sq_dev",
-];
-
-const fn str_eq(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
+/// The name of the functor of the element-wise op `name` (its `NAME`): `op_<name>`.
+pub fn functor(name: &str) -> String {
+    format!("op_{name}")
 }
 
-const fn contains(list: &[&str], name: &str) -> bool {
-    let mut i = 0;
-    while i < list.len() {
-        if str_eq(list[i], name) {
-            return true;
-        }
-        i += 1;
-    }
-    false
+/// The ops with a functor in [`OPS`], by name, in source order: every `CUPRITE_UNARY(name,`,
+/// `CUPRITE_BINARY(name,` and `CUPRITE_INEXACT(name,` at the start of a line and every
+/// `template <class E> struct op_name`.
+pub fn functors() -> Vec<&'static str> {
+    const MACROS: [&str; 3] = ["CUPRITE_UNARY(", "CUPRITE_BINARY(", "CUPRITE_INEXACT("];
+    OPS.lines()
+        .filter_map(|line| {
+            let rest = MACROS
+                .iter()
+                .find_map(|m| line.strip_prefix(m))
+                .or_else(|| line.strip_prefix("template <class E> struct op_"))?;
+            let end = rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))?;
+            Some(&rest[..end])
+        })
+        .collect()
 }
 
-/// True when [`OPS`] has a functor for the unary op `name` (usable in `const` context).
-pub const fn has_unary(name: &str) -> bool {
-    contains(UNARY_OPS, name)
-}
-
-/// True when [`OPS`] has a functor for the binary op `name` (usable in `const` context).
-pub const fn has_binary(name: &str) -> bool {
-    contains(BINARY_OPS, name)
+/// True when [`OPS`] has a functor for the op `name`.
+pub fn has_functor(name: &str) -> bool {
+    functors().contains(&name)
 }
 
 /// One kernel variant of [`SOURCE`].
@@ -209,7 +112,7 @@ impl Variant {
 /// The complete program of `variant` for the op `op` (`None` for [`Variant::Where`]) on
 /// elements of CUDA type `t` with results of CUDA type `out` (`"double"`, `"bool"`).
 pub fn source(variant: Variant, op: Option<&str>, t: &str, out: &str) -> String {
-    let functor = op.map(|name| format!("op_{name}"));
+    let functor = op.map(functor);
     let mut defines = vec![("T", t), ("OUT", out), (variant.define(), "1")];
     if let Some(f) = &functor {
         defines.push(("OP", f.as_str()));
@@ -225,26 +128,22 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_listed_op_has_a_functor() {
-        for name in UNARY_OPS.iter().chain(BINARY_OPS) {
-            let defined = [
-                format!("CUPRITE_UNARY({name},"),
-                format!("CUPRITE_BINARY({name},"),
-                format!("CUPRITE_INEXACT({name},"),
-                format!("struct op_{name} "),
-            ]
-            .iter()
-            .any(|d| OPS.contains(d.as_str()));
-            assert!(defined, "no functor op_{name} in ops.cuh");
+    fn functors_are_read_from_the_source() {
+        let f = functors();
+        // Each definition form: CUPRITE_BINARY, CUPRITE_UNARY, CUPRITE_INEXACT, a struct.
+        for name in [
+            "add", "negative", "sqrt", "arctanh", "isclose", "round", "clip",
+        ] {
+            assert!(f.contains(&name), "{name}");
         }
-        assert!(!UNARY_OPS.iter().any(|u| BINARY_OPS.contains(u)));
-    }
-
-    #[test]
-    fn lookups_are_exact() {
-        assert!(has_unary("sqrt") && has_unary("round") && !has_unary("sqr"));
-        assert!(has_binary("propagate_nan") && !has_binary("add "));
-        const { assert!(has_binary("isclose") && !has_unary("isclose")) };
+        // The helper macros' own definitions are not functors.
+        assert!(!f.iter().any(|n| *n == "NAME" || n.is_empty()));
+        let mut sorted = f.clone();
+        sorted.sort();
+        sorted.dedup();
+        assert_eq!(sorted.len(), f.len(), "a functor defined twice");
+        assert!(has_functor("propagate_nan") && !has_functor("add "));
+        assert_eq!(functor("less"), "op_less");
     }
 
     #[test]

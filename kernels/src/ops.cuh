@@ -1,7 +1,11 @@
 // ops.cuh: one functor per element-wise op of cuprite-core (the UnaryOp and BinaryOp values
-// of crates/core/src/ops/*.rs), named `op_<NAME>` after the op's NAME, with the host's
-// semantics for every element type the host accepts (integer wrapping, NumPy's division and
-// shift rules, NaN propagation, num-complex's complex functions; see ops_math.cuh).
+// declared in crates/core/src/ops/registry.rs), named `op_<NAME>` after the op's NAME, with
+// the host's semantics for every element type the host accepts (integer wrapping, NumPy's
+// division and shift rules, NaN propagation, num-complex's complex functions; see
+// ops_math.cuh). Define each at the start of a line, as `CUPRITE_UNARY(name, ...`,
+// `CUPRITE_BINARY(name, ...`, `CUPRITE_INEXACT(name, ...` or `template <class E> struct
+// op_name`: that is how `functors()` (kernels/src/elementwise.rs) finds them, and a test of
+// crates/cuda checks that every declared op has one and every one is declared.
 //
 // Interface (for any kernel family): `OP<E>` is a class template over the element type with
 //  - `typedef ... out;` the result type (E, bool, or the real type of a complex E);

@@ -14,7 +14,10 @@
 //!   memory or short, else a warp or block scanning tiles; long lanes are cut into chunks
 //!   (chunk totals, a carry pass, then the scan from each chunk's prefix).
 //!
-//! The CUDA source is `kernels/src/reduce.cu`, one program per (op, element type).
+//! The CUDA source is `kernels/src/reduce.cu`, one program per (op, element type), after
+//! the op's device functor of `kernels/src/reduce_ops.cuh`: `red_<NAME>` for a reduction
+//! and an arg-reduction, `scan_<NAME>` for a scan, named after the op's declaration in core's
+//! op registry (a test, no GPU needed, checks that every declared op has its functor).
 
 mod plan;
 mod run;
@@ -22,99 +25,57 @@ mod run;
 mod tests;
 #[cfg(test)]
 mod tests_gpu;
-#[cfg(test)]
-mod tests_gpu_nan;
 
 use crate::buffer::CudaBuffer;
 use crate::ctype::cty;
 use crate::device::Cuda;
 use cuprite_core::backend::ReduceOps;
-use cuprite_core::ops::{ReduceOp, ScanOp};
+use cuprite_core::ops::{registry, ReduceOp, ScanOp};
 use cuprite_core::{ArgKind, Element, Error, Layout, Result};
+use cuprite_kernels::reduce as kern;
 
-/// The C template implementing the reduction op called `name` (its `ReduceOp::NAME`).
-fn reduce_template(name: &'static str) -> Result<&'static str> {
-    Ok(match name {
-        "sum" => "OpSum",
-        "nansum" => "OpNanSum",
-        "prod" => "OpProd",
-        "mean" => "OpMean",
-        "min" => "OpMin",
-        "max" => "OpMax",
-        "nanmin" => "OpNanMin",
-        "nanmax" => "OpNanMax",
-        "all" => "OpAll",
-        "any" => "OpAny",
-        "count_nonzero" => "OpCountNonzero",
-        "nanmean" => "OpNanMean",
-        "var" => "OpDdofMean",
-        "sum_abs_sq" => "OpSumAbsSq",
-        "nanprod" => "OpNanProd",
-        "nanvar" => "OpNanVar",
-        _ => return Err(no_kernel(name)),
-    })
-}
-
-/// The C template implementing the scan op called `name`.
-fn scan_template(name: &'static str) -> Result<&'static str> {
-    match name {
-        "cumsum" => Ok("ScanSum"),
-        "cumprod" => Ok("ScanProd"),
-        _ => Err(no_kernel(name)),
-    }
-}
-
-fn no_kernel(name: &'static str) -> Error {
-    Error::invalid(name, format!("the op {name} has no cuda kernel"))
-}
-
-/// NumPy's name and the C template of an arg-reduction.
-fn arg_names(kind: ArgKind) -> (&'static str, &'static str) {
-    match kind {
-        ArgKind::Max => ("argmax", "OpArgMax"),
-        ArgKind::Min => ("argmin", "OpArgMin"),
-    }
+/// The name of an arg-reduction (its functor is `red_<name>`).
+fn arg_name(kind: ArgKind) -> &'static str {
+    registry::arg_reduction_name(kind)
 }
 
 /// A program of the family: its module key and its source (`section` selects the reduction
-/// or the scan kernels).
+/// or the scan kernels, `functor` the op's device functor of reduce_ops.cuh, named after the
+/// op's `NAME`).
 pub(super) struct Program {
     key: String,
     section: &'static str,
-    template: &'static str,
+    functor: String,
     t: &'static str,
     out: &'static str,
 }
 
 impl Program {
-    fn new(
-        section: &'static str,
-        template: &'static str,
-        t: &'static str,
-        out: &'static str,
-    ) -> Self {
+    fn new(section: &'static str, functor: String, t: &'static str, out: &'static str) -> Self {
         Program {
-            key: format!("reduce|{template}|{t}|{out}"),
+            key: format!("reduce|{functor}|{t}|{out}"),
             section,
-            template,
+            functor,
             t,
             out,
         }
     }
 
-    fn reduce<T: Element, O: Element>(template: &'static str) -> Self {
+    /// The program of the reduction or arg-reduction called `name`.
+    fn reduce<T: Element, O: Element>(name: &str) -> Self {
         Program::new(
-            cuprite_kernels::reduce::REDUCE_SECTION,
-            template,
+            kern::REDUCE_SECTION,
+            kern::reduce_functor(name),
             cty::<T>(),
             cty::<O>(),
         )
     }
 
-    fn scan<T: Element, O: Element>(template: &'static str) -> Self {
+    /// The program of the scan called `name`.
+    fn scan<T: Element, O: Element>(name: &str) -> Self {
         Program::new(
-            cuprite_kernels::reduce::SCAN_SECTION,
-            template,
+            kern::SCAN_SECTION,
+            kern::scan_functor(name),
             cty::<T>(),
             cty::<O>(),
         )
@@ -123,12 +84,12 @@ impl Program {
     /// The full CUDA C source.
     fn source(&self) -> String {
         cuprite_kernels::program(
-            &[cuprite_kernels::reduce::SOURCE],
+            &[kern::OPS, kern::SOURCE],
             &[
                 (self.section, "1"),
                 ("T", self.t),
                 ("OUT", self.out),
-                ("OP", self.template),
+                ("OP", &self.functor),
             ],
         )
     }
@@ -179,7 +140,7 @@ impl ReduceOps for Cuda {
         axes: &[usize],
     ) -> Result<CudaBuffer<K::Out>> {
         check_input(self, K::NAME, x, lx, axes)?;
-        let prog = Program::reduce::<T, K::Out>(reduce_template(K::NAME)?);
+        let prog = Program::reduce::<T, K::Out>(K::NAME);
         let param = op
             .params()
             .first()
@@ -215,7 +176,7 @@ impl ReduceOps for Cuda {
         lx: &Layout,
         axis: usize,
     ) -> Result<CudaBuffer<i64>> {
-        let (name, template) = arg_names(kind);
+        let name = arg_name(kind);
         check_input(self, name, x, lx, &[axis])?;
         let n = lx.shape()[axis];
         let n_out: usize = (0..lx.ndim())
@@ -239,7 +200,7 @@ impl ReduceOps for Cuda {
             count: n,
             param: 0.0,
         };
-        self.run_reduction(&Program::reduce::<T, i64>(template), x, &job)
+        self.run_reduction(&Program::reduce::<T, i64>(name), x, &job)
     }
 
     fn scan<T: Element, K: ScanOp<T>>(
@@ -250,7 +211,44 @@ impl ReduceOps for Cuda {
         axis: usize,
     ) -> Result<CudaBuffer<K::Out>> {
         check_input(self, K::NAME, x, lx, &[axis])?;
-        let prog = Program::scan::<T, K::Out>(scan_template(K::NAME)?);
+        let prog = Program::scan::<T, K::Out>(K::NAME);
         self.run_scan(K::NAME, &prog, x, lx, axis)
+    }
+}
+
+#[cfg(test)]
+mod registry_tests {
+    use super::*;
+    use cuprite_core::ops::registry::OpKind;
+
+    /// Runs without a GPU: a reduction declared without its device functor (or a functor
+    /// left behind by a removed op) fails here, never in a user's program.
+    #[test]
+    fn every_declared_reduction_has_a_device_functor_and_back() {
+        let defined = kern::functors();
+        let mut declared: Vec<String> = registry::REDUCTIONS
+            .iter()
+            .map(|d| match d.kind {
+                OpKind::Scan => kern::scan_functor(d.name),
+                _ => kern::reduce_functor(d.name),
+            })
+            .collect();
+        declared.extend(registry::ARG_REDUCTIONS.iter().map(|&(kind, _)| {
+            let p = Program::reduce::<f64, i64>(arg_name(kind));
+            p.functor
+        }));
+        for f in &declared {
+            assert!(
+                defined.contains(&f.as_str()),
+                "{f}: the op is declared in crates/core/src/ops/registry.rs, but \
+                 kernels/src/reduce_ops.cuh defines no `template <class E> struct {f}`"
+            );
+        }
+        for f in &defined {
+            assert!(
+                declared.contains(&f.to_string()),
+                "{f} in kernels/src/reduce_ops.cuh belongs to no op of the registry"
+            );
+        }
     }
 }

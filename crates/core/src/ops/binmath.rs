@@ -2,19 +2,9 @@
 //! `fmod`, and `clip` with scalar bounds. Integer arithmetic wraps and never panics;
 //! complex `power` follows NumPy's `npy_cpow` (exact small integer powers, `0 ** w` rules).
 
-use super::{op_struct, BinaryOp, Maximum, Minimum, UnaryOp};
-use crate::dtype::{Float, Numeric, Real, Scalar};
+use super::{Atan2, BinaryOp, Copysign, Fmod, Hypot, Maximum, Minimum, Pow, UnaryOp};
+use crate::dtype::{Element, Float, Numeric, Real, Scalar};
 use num_complex::Complex;
-
-op_struct!(
-    /// `a ** b`. Integers: exponentiation by squaring, wrapping on overflow, `0 ** 0 == 1`;
-    /// a negative exponent gives the integer part of the exact result (`1` for a base of 1,
-    /// `±1` for -1, `0` otherwise, including a base of 0) — NumPy raises an error instead,
-    /// which [`crate::Array::pow_scalar`] reproduces for scalar exponents. Floats: C `pow`.
-    /// Complex: NumPy's `npy_cpow` (repeated multiplication for integer exponents below 100
-    /// in magnitude, `0 ** w` is 0 for `Re(w) > 0` and NaN otherwise).
-    Pow
-);
 
 macro_rules! int_pow {
     ($name:ident, $t:ty) => {
@@ -96,7 +86,6 @@ fn complex_pow<F: Float>(a: Complex<F>, b: Complex<F>) -> Complex<F> {
 
 impl<T: Numeric> BinaryOp<T> for Pow {
     type Out = T;
-    const NAME: &'static str = "power";
     #[inline(always)]
     fn apply(&self, a: T, b: T) -> T {
         let s = match (a.to_scalar(), b.to_scalar()) {
@@ -116,11 +105,9 @@ impl<T: Numeric> BinaryOp<T> for Pow {
 
 /// Defines binary ops of two real floats returning the same type.
 macro_rules! float_binary {
-    ($($(#[$m:meta])* $name:ident, $numpy:literal, |$a:ident, $b:ident| $body:expr;)*) => {$(
-        op_struct!($(#[$m])* $name);
+    ($($name:ident, |$a:ident, $b:ident| $body:expr;)*) => {$(
         impl<T: Float> BinaryOp<T> for $name {
             type Out = T;
-            const NAME: &'static str = $numpy;
             #[inline(always)]
             fn apply(&self, $a: T, $b: T) -> T {
                 $body
@@ -130,22 +117,13 @@ macro_rules! float_binary {
 }
 
 float_binary! {
-    /// The angle of the point `(b, a)`: `atan2(a, b)` in `[-pi, pi]`, signed zeros respected.
-    Atan2, "arctan2", |a, b| num_traits::Float::atan2(a, b);
-    /// `sqrt(a^2 + b^2)` without overflow; infinite if either is infinite, even with a NaN.
-    Hypot, "hypot", |a, b| num_traits::Float::hypot(a, b);
-    /// The magnitude of `a` with the sign bit of `b`.
-    Copysign, "copysign", |a, b| num_traits::Float::copysign(a, b);
+    Atan2, |a, b| num_traits::Float::atan2(a, b);
+    Hypot, |a, b| num_traits::Float::hypot(a, b);
+    Copysign, |a, b| num_traits::Float::copysign(a, b);
 }
 
-op_struct!(
-    /// C's remainder `fmod(a, b)`: the sign of the dividend `a`. Integers: `a % 0 == 0` and
-    /// `MIN % -1 == 0` (wrapping), as NumPy; floats: NaN for a zero divisor.
-    Fmod
-);
 impl<T: Real> BinaryOp<T> for Fmod {
     type Out = T;
-    const NAME: &'static str = "fmod";
     #[inline(always)]
     fn apply(&self, a: T, b: T) -> T {
         let s = match (a.to_scalar(), b.to_scalar()) {
@@ -175,9 +153,30 @@ pub struct Clip<T> {
     pub hi: T,
 }
 
+impl<T: Element> Clip<T> {
+    /// Bounds worth testing (the registry's examples): ordinary, crossed (`lo > hi`) and a
+    /// NaN bound.
+    pub(crate) fn parameter_examples() -> Vec<Self> {
+        let v = super::registry::example_value::<T>;
+        vec![
+            Clip {
+                lo: v(-1.5),
+                hi: v(7.0),
+            },
+            Clip {
+                lo: v(5.0),
+                hi: v(2.0),
+            },
+            Clip {
+                lo: v(f64::NAN),
+                hi: v(100.0),
+            },
+        ]
+    }
+}
+
 impl<T: Real> UnaryOp<T> for Clip<T> {
     type Out = T;
-    const NAME: &'static str = "clip";
     #[inline(always)]
     fn apply(&self, x: T) -> T {
         Minimum.apply(Maximum.apply(x, self.lo), self.hi)

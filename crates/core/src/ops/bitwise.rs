@@ -1,7 +1,7 @@
 //! Bitwise ops: `bitwise_and/or/xor`, `invert` on integers and bool (the [`Bitwise`]
 //! trait), `left_shift`/`right_shift` on integers with NumPy's out-of-range rules.
 
-use super::{op_struct, BinaryOp, UnaryOp};
+use super::{BinaryOp, BitAnd, BitNot, BitOr, BitXor, LeftShift, RightShift, UnaryOp};
 use crate::dtype::{Element, Integer};
 
 /// Element types with bitwise logic: bool and the integers (every [`Integer`] is one).
@@ -54,38 +54,10 @@ impl Bitwise for bool {
     }
 }
 
-op_struct!(
-    /// `a & b`.
-    BitAnd
-);
-op_struct!(
-    /// `a | b`.
-    BitOr
-);
-op_struct!(
-    /// `a ^ b`.
-    BitXor
-);
-op_struct!(
-    /// `!a` (NumPy's `invert`).
-    BitNot
-);
-op_struct!(
-    /// `a << b`; 0 when `b` is negative or not below the bit width (NumPy's rule), bits
-    /// shifted past the top are dropped.
-    LeftShift
-);
-op_struct!(
-    /// `a >> b` (arithmetic for signed types); when `b` is negative or not below the bit
-    /// width the result is -1 for negative `a` and 0 otherwise (NumPy's rule).
-    RightShift
-);
-
 macro_rules! bit_binary {
-    ($($name:ident, $numpy:literal, $m:ident;)*) => {$(
+    ($($name:ident, $m:ident;)*) => {$(
         impl<T: Bitwise> BinaryOp<T> for $name {
             type Out = T;
-            const NAME: &'static str = $numpy;
             #[inline(always)]
             fn apply(&self, a: T, b: T) -> T {
                 a.$m(b)
@@ -94,14 +66,13 @@ macro_rules! bit_binary {
     )*};
 }
 bit_binary! {
-    BitAnd, "bitwise_and", bit_and;
-    BitOr, "bitwise_or", bit_or;
-    BitXor, "bitwise_xor", bit_xor;
+    BitAnd, bit_and;
+    BitOr, bit_or;
+    BitXor, bit_xor;
 }
 
 impl<T: Bitwise> UnaryOp<T> for BitNot {
     type Out = T;
-    const NAME: &'static str = "invert";
     #[inline(always)]
     fn apply(&self, x: T) -> T {
         x.bit_not()
@@ -117,7 +88,6 @@ fn shift_count<T: Integer>(b: T) -> Option<usize> {
 
 impl<T: Integer> BinaryOp<T> for LeftShift {
     type Out = T;
-    const NAME: &'static str = "left_shift";
     #[inline(always)]
     fn apply(&self, a: T, b: T) -> T {
         match shift_count(b) {
@@ -129,7 +99,6 @@ impl<T: Integer> BinaryOp<T> for LeftShift {
 
 impl<T: Integer> BinaryOp<T> for RightShift {
     type Out = T;
-    const NAME: &'static str = "right_shift";
     #[inline(always)]
     fn apply(&self, a: T, b: T) -> T {
         match shift_count(b) {

@@ -2,71 +2,16 @@
 //! `maximum`/`minimum`, NaN-ignoring `fmax`/`fmin`, truthiness-based logical ops, the
 //! classifications `isnan`/`isinf`/`isfinite` and NumPy's `isclose`.
 
-use super::{op_struct, BinaryOp, UnaryOp};
+use super::{
+    BinaryOp, Eq, Fmax, Fmin, Ge, Gt, IsFinite, IsInf, IsNan, Le, LogicalAnd, LogicalNot,
+    LogicalOr, LogicalXor, Lt, Maximum, Minimum, Ne, UnaryOp,
+};
 use crate::dtype::{c128, Element, Numeric, Real, Scalar};
 
-op_struct!(
-    /// `a == b`.
-    Eq
-);
-op_struct!(
-    /// `a != b`.
-    Ne
-);
-op_struct!(
-    /// `a < b`.
-    Lt
-);
-op_struct!(
-    /// `a <= b`.
-    Le
-);
-op_struct!(
-    /// `a > b`.
-    Gt
-);
-op_struct!(
-    /// `a >= b`.
-    Ge
-);
-op_struct!(
-    /// The larger value; NaN if either is NaN (NumPy's `maximum`).
-    Maximum
-);
-op_struct!(
-    /// The smaller value; NaN if either is NaN (NumPy's `minimum`).
-    Minimum
-);
-op_struct!(
-    /// The larger value, ignoring a NaN (NumPy's `fmax`).
-    Fmax
-);
-op_struct!(
-    /// The smaller value, ignoring a NaN (NumPy's `fmin`).
-    Fmin
-);
-op_struct!(
-    /// Both truthy.
-    LogicalAnd
-);
-op_struct!(
-    /// Either truthy.
-    LogicalOr
-);
-op_struct!(
-    /// Exactly one truthy.
-    LogicalXor
-);
-op_struct!(
-    /// Not truthy.
-    LogicalNot
-);
-
 macro_rules! cmp_op {
-    ($name:ident, $bound:ident, $numpy:literal, $op:tt) => {
+    ($name:ident, $bound:ident, $op:tt) => {
         impl<T: $bound> BinaryOp<T> for $name {
             type Out = bool;
-            const NAME: &'static str = $numpy;
             #[inline(always)]
             fn apply(&self, a: T, b: T) -> bool {
                 a $op b
@@ -74,16 +19,15 @@ macro_rules! cmp_op {
         }
     };
 }
-cmp_op!(Eq, Element, "equal", ==);
-cmp_op!(Ne, Element, "not_equal", !=);
-cmp_op!(Lt, Real, "less", <);
-cmp_op!(Le, Real, "less_equal", <=);
-cmp_op!(Gt, Real, "greater", >);
-cmp_op!(Ge, Real, "greater_equal", >=);
+cmp_op!(Eq, Element, ==);
+cmp_op!(Ne, Element, !=);
+cmp_op!(Lt, Real, <);
+cmp_op!(Le, Real, <=);
+cmp_op!(Gt, Real, >);
+cmp_op!(Ge, Real, >=);
 
 impl<T: Real> BinaryOp<T> for Maximum {
     type Out = T;
-    const NAME: &'static str = "maximum";
     #[inline(always)]
     fn apply(&self, a: T, b: T) -> T {
         if a.is_nan_value() || a >= b {
@@ -95,7 +39,6 @@ impl<T: Real> BinaryOp<T> for Maximum {
 }
 impl<T: Real> BinaryOp<T> for Minimum {
     type Out = T;
-    const NAME: &'static str = "minimum";
     #[inline(always)]
     fn apply(&self, a: T, b: T) -> T {
         if a.is_nan_value() || a <= b {
@@ -107,7 +50,6 @@ impl<T: Real> BinaryOp<T> for Minimum {
 }
 impl<T: Real> BinaryOp<T> for Fmax {
     type Out = T;
-    const NAME: &'static str = "fmax";
     #[inline(always)]
     fn apply(&self, a: T, b: T) -> T {
         if b.is_nan_value() || a >= b {
@@ -119,7 +61,6 @@ impl<T: Real> BinaryOp<T> for Fmax {
 }
 impl<T: Real> BinaryOp<T> for Fmin {
     type Out = T;
-    const NAME: &'static str = "fmin";
     #[inline(always)]
     fn apply(&self, a: T, b: T) -> T {
         if b.is_nan_value() || a <= b {
@@ -132,7 +73,6 @@ impl<T: Real> BinaryOp<T> for Fmin {
 
 impl<T: Element> BinaryOp<T> for LogicalAnd {
     type Out = bool;
-    const NAME: &'static str = "logical_and";
     #[inline(always)]
     fn apply(&self, a: T, b: T) -> bool {
         a.is_truthy() && b.is_truthy()
@@ -140,7 +80,6 @@ impl<T: Element> BinaryOp<T> for LogicalAnd {
 }
 impl<T: Element> BinaryOp<T> for LogicalOr {
     type Out = bool;
-    const NAME: &'static str = "logical_or";
     #[inline(always)]
     fn apply(&self, a: T, b: T) -> bool {
         a.is_truthy() || b.is_truthy()
@@ -148,7 +87,6 @@ impl<T: Element> BinaryOp<T> for LogicalOr {
 }
 impl<T: Element> BinaryOp<T> for LogicalXor {
     type Out = bool;
-    const NAME: &'static str = "logical_xor";
     #[inline(always)]
     fn apply(&self, a: T, b: T) -> bool {
         a.is_truthy() != b.is_truthy()
@@ -156,30 +94,14 @@ impl<T: Element> BinaryOp<T> for LogicalXor {
 }
 impl<T: Element> UnaryOp<T> for LogicalNot {
     type Out = bool;
-    const NAME: &'static str = "logical_not";
     #[inline(always)]
     fn apply(&self, x: T) -> bool {
         !x.is_truthy()
     }
 }
 
-op_struct!(
-    /// NaN (a complex value with a NaN part); always false for bool and integers.
-    IsNan
-);
-op_struct!(
-    /// Positive or negative infinity (a complex value with an infinite part); always false
-    /// for bool and integers.
-    IsInf
-);
-op_struct!(
-    /// Neither NaN nor infinite (complex: both parts); always true for bool and integers.
-    IsFinite
-);
-
 impl<T: Element> UnaryOp<T> for IsNan {
     type Out = bool;
-    const NAME: &'static str = "isnan";
     #[inline(always)]
     fn apply(&self, x: T) -> bool {
         x.is_nan_value()
@@ -187,7 +109,6 @@ impl<T: Element> UnaryOp<T> for IsNan {
 }
 impl<T: Element> UnaryOp<T> for IsInf {
     type Out = bool;
-    const NAME: &'static str = "isinf";
     #[inline(always)]
     fn apply(&self, x: T) -> bool {
         match x.to_scalar() {
@@ -201,7 +122,6 @@ impl<T: Element> UnaryOp<T> for IsInf {
 }
 impl<T: Element> UnaryOp<T> for IsFinite {
     type Out = bool;
-    const NAME: &'static str = "isfinite";
     #[inline(always)]
     fn apply(&self, x: T) -> bool {
         match x.to_scalar() {
@@ -237,9 +157,23 @@ impl Default for IsClose {
     }
 }
 
+impl IsClose {
+    /// Tolerances worth testing (the registry's examples): NumPy's defaults, and wide ones
+    /// with `equal_nan`.
+    pub(crate) fn parameter_examples() -> Vec<Self> {
+        vec![
+            IsClose::default(),
+            IsClose {
+                rtol: 0.25,
+                atol: 0.5,
+                equal_nan: true,
+            },
+        ]
+    }
+}
+
 impl<T: Numeric> BinaryOp<T> for IsClose {
     type Out = bool;
-    const NAME: &'static str = "isclose";
     #[inline(always)]
     fn apply(&self, a: T, b: T) -> bool {
         let (x, y) = (a.cast::<c128>(), b.cast::<c128>());

@@ -3,30 +3,12 @@
 //! and `angle` is 0 or pi, `atan2(0, x)`, as NumPy); `conj` on every [`Numeric`] type, the
 //! identity on real and integer ones.
 
-use super::{op_struct, UnaryOp};
+use super::{Angle, Conj, Im, Re, UnaryOp};
 use crate::dtype::{Inexact, Numeric, Scalar};
 use num_complex::ComplexFloat;
 
-op_struct!(
-    /// The real part (the value itself for real floats).
-    Re
-);
-op_struct!(
-    /// The imaginary part (zero for real floats).
-    Im
-);
-op_struct!(
-    /// The complex conjugate (the value itself for real and integer types).
-    Conj
-);
-op_struct!(
-    /// The argument `atan2(im, re)` in `[-pi, pi]` (pi for negative reals and for -0.0).
-    Angle
-);
-
 impl<T: Inexact> UnaryOp<T> for Re {
     type Out = <T as Inexact>::RealPart;
-    const NAME: &'static str = "real";
     #[inline(always)]
     fn apply(&self, x: T) -> Self::Out {
         ComplexFloat::re(x)
@@ -34,7 +16,6 @@ impl<T: Inexact> UnaryOp<T> for Re {
 }
 impl<T: Inexact> UnaryOp<T> for Im {
     type Out = <T as Inexact>::RealPart;
-    const NAME: &'static str = "imag";
     #[inline(always)]
     fn apply(&self, x: T) -> Self::Out {
         ComplexFloat::im(x)
@@ -42,7 +23,6 @@ impl<T: Inexact> UnaryOp<T> for Im {
 }
 impl<T: Numeric> UnaryOp<T> for Conj {
     type Out = T;
-    const NAME: &'static str = "conjugate";
     #[inline(always)]
     fn apply(&self, x: T) -> T {
         // The identity on real and integer types (the match folds away per type).
@@ -55,7 +35,6 @@ impl<T: Numeric> UnaryOp<T> for Conj {
 }
 impl<T: Inexact> UnaryOp<T> for Angle {
     type Out = <T as Inexact>::RealPart;
-    const NAME: &'static str = "angle";
     #[inline(always)]
     fn apply(&self, x: T) -> Self::Out {
         num_traits::Float::atan2(ComplexFloat::im(x), ComplexFloat::re(x))

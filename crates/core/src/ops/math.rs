@@ -4,17 +4,19 @@
 //! differs by type family (`abs`, `sign`, rounding of integers) dispatch on
 //! [`Element::to_scalar`], a match that monomorphisation folds to the one arm of the type.
 
-use super::{cmath, op_struct, UnaryOp};
+use super::{
+    cmath, Abs, Acos, Acosh, Asin, Asinh, Atan, Atanh, Cbrt, Ceil, Cos, Cosh, Exp, Exp2, Expm1,
+    Floor, Log, Log10, Log1p, Log2, Reciprocal, RoundHalfEven, Sign, Sin, Sinh, Sqrt, Square, Tan,
+    Tanh, Trunc, UnaryOp,
+};
 use crate::dtype::{Element, Float, Inexact, Numeric, Real, Scalar};
 use num_complex::{Complex, ComplexFloat};
 
 /// Defines unary ops valid for every [`Inexact`] type, returning the same type.
 macro_rules! inexact_unary {
-    ($($(#[$m:meta])* $name:ident, $numpy:literal, |$x:ident| $body:expr;)*) => {$(
-        op_struct!($(#[$m])* $name);
+    ($($name:ident, |$x:ident| $body:expr;)*) => {$(
         impl<T: Inexact> UnaryOp<T> for $name {
             type Out = T;
-            const NAME: &'static str = $numpy;
             #[inline(always)]
             fn apply(&self, $x: T) -> T {
                 $body
@@ -25,11 +27,9 @@ macro_rules! inexact_unary {
 
 /// Defines unary ops valid for real floats only, returning the same type.
 macro_rules! float_unary {
-    ($($(#[$m:meta])* $name:ident, $numpy:literal, |$x:ident| $body:expr;)*) => {$(
-        op_struct!($(#[$m])* $name);
+    ($($name:ident, |$x:ident| $body:expr;)*) => {$(
         impl<T: Float> UnaryOp<T> for $name {
             type Out = T;
-            const NAME: &'static str = $numpy;
             #[inline(always)]
             fn apply(&self, $x: T) -> T {
                 $body
@@ -39,36 +39,24 @@ macro_rules! float_unary {
 }
 
 inexact_unary! {
-    /// Square root (NaN for negative reals).
-    Sqrt, "sqrt", |x| ComplexFloat::sqrt(x);
-    /// `e^x`.
-    Exp, "exp", |x| ComplexFloat::exp(x);
-    /// `2^x`.
-    Exp2, "exp2", |x| ComplexFloat::exp2(x);
-    /// Sine.
-    Sin, "sin", |x| ComplexFloat::sin(x);
-    /// Cosine.
-    Cos, "cos", |x| ComplexFloat::cos(x);
-    /// Tangent.
-    Tan, "tan", |x| ComplexFloat::tan(x);
-    /// Hyperbolic sine.
-    Sinh, "sinh", |x| ComplexFloat::sinh(x);
-    /// Hyperbolic cosine.
-    Cosh, "cosh", |x| ComplexFloat::cosh(x);
-    /// Hyperbolic tangent.
-    Tanh, "tanh", |x| ComplexFloat::tanh(x);
-    /// `1 / x`.
-    Reciprocal, "reciprocal", |x| ComplexFloat::recip(x);
+    Sqrt, |x| ComplexFloat::sqrt(x);
+    Exp, |x| ComplexFloat::exp(x);
+    Exp2, |x| ComplexFloat::exp2(x);
+    Sin, |x| ComplexFloat::sin(x);
+    Cos, |x| ComplexFloat::cos(x);
+    Tan, |x| ComplexFloat::tan(x);
+    Sinh, |x| ComplexFloat::sinh(x);
+    Cosh, |x| ComplexFloat::cosh(x);
+    Tanh, |x| ComplexFloat::tanh(x);
+    Reciprocal, |x| ComplexFloat::recip(x);
 }
 
 /// Defines unary ops valid for every [`Inexact`] type with one kernel for real floats and
 /// one for complex values (each generic over the float type).
 macro_rules! inexact_split {
-    ($($(#[$m:meta])* $name:ident, $numpy:literal, $real:path, $cplx:path;)*) => {$(
-        op_struct!($(#[$m])* $name);
+    ($($name:ident, $real:path, $cplx:path;)*) => {$(
         impl<T: Inexact> UnaryOp<T> for $name {
             type Out = T;
-            const NAME: &'static str = $numpy;
             #[inline(always)]
             fn apply(&self, x: T) -> T {
                 let s = match x.to_scalar() {
@@ -86,43 +74,29 @@ macro_rules! inexact_split {
 }
 
 inexact_split! {
-    /// Natural logarithm (complex: principal branch, accurate near `|z| = 1`).
-    Log, "log", num_traits::Float::ln, cmath::c_ln;
-    /// Base-2 logarithm.
-    Log2, "log2", num_traits::Float::log2, cmath::c_log2;
-    /// Base-10 logarithm.
-    Log10, "log10", num_traits::Float::log10, cmath::c_log10;
-    /// Inverse sine (complex: C99 branch cuts, a signed zero picks the side).
-    Asin, "arcsin", num_traits::Float::asin, cmath::c_asin;
-    /// Inverse cosine (complex: C99 branch cuts).
-    Acos, "arccos", num_traits::Float::acos, cmath::c_acos;
-    /// Inverse tangent (complex: C99 branch cuts).
-    Atan, "arctan", num_traits::Float::atan, cmath::c_atan;
-    /// Inverse hyperbolic sine (no overflow for huge reals; complex: C99 branch cuts).
-    Asinh, "arcsinh", cmath::real_asinh, cmath::c_asinh;
-    /// Inverse hyperbolic cosine (no overflow for huge reals; complex: C99 branch cuts).
-    Acosh, "arccosh", cmath::real_acosh, cmath::c_acosh;
-    /// Inverse hyperbolic tangent (complex: C99 branch cuts).
-    Atanh, "arctanh", num_traits::Float::atanh, cmath::c_atanh;
+    Log, num_traits::Float::ln, cmath::c_ln;
+    Log2, num_traits::Float::log2, cmath::c_log2;
+    Log10, num_traits::Float::log10, cmath::c_log10;
+    Asin, num_traits::Float::asin, cmath::c_asin;
+    Acos, num_traits::Float::acos, cmath::c_acos;
+    Atan, num_traits::Float::atan, cmath::c_atan;
+    Asinh, cmath::real_asinh, cmath::c_asinh;
+    Acosh, cmath::real_acosh, cmath::c_acosh;
+    Atanh, num_traits::Float::atanh, cmath::c_atanh;
 }
 
 float_unary! {
-    /// Cube root.
-    Cbrt, "cbrt", |x| num_traits::Float::cbrt(x);
-    /// `e^x - 1`, accurate near zero.
-    Expm1, "expm1", |x| num_traits::Float::exp_m1(x);
-    /// `ln(1 + x)`, accurate near zero.
-    Log1p, "log1p", |x| num_traits::Float::ln_1p(x);
+    Cbrt, |x| num_traits::Float::cbrt(x);
+    Expm1, |x| num_traits::Float::exp_m1(x);
+    Log1p, |x| num_traits::Float::ln_1p(x);
 }
 
 /// Defines unary ops valid for every [`Real`] type: floats apply `$f`, integers are returned
 /// unchanged (NumPy 2 keeps integer dtypes in `floor`, `ceil`, `trunc`, `rint`).
 macro_rules! real_rounding {
-    ($($(#[$m:meta])* $name:ident, $numpy:literal, $f32:path, $f64:path;)*) => {$(
-        op_struct!($(#[$m])* $name);
+    ($($name:ident, $f32:path, $f64:path;)*) => {$(
         impl<T: Real> UnaryOp<T> for $name {
             type Out = T;
-            const NAME: &'static str = $numpy;
             #[inline(always)]
             fn apply(&self, x: T) -> T {
                 match x.to_scalar() {
@@ -136,14 +110,10 @@ macro_rules! real_rounding {
 }
 
 real_rounding! {
-    /// Largest integer not above `x` (integers unchanged).
-    Floor, "floor", f32::floor, f64::floor;
-    /// Smallest integer not below `x` (integers unchanged).
-    Ceil, "ceil", f32::ceil, f64::ceil;
-    /// Integer part, rounding toward zero (integers unchanged).
-    Trunc, "trunc", f32::trunc, f64::trunc;
-    /// Nearest integer, halves to even (NumPy's `round`/`rint`; integers unchanged).
-    RoundHalfEven, "rint", f32::round_ties_even, f64::round_ties_even;
+    Floor, f32::floor, f64::floor;
+    Ceil, f32::ceil, f64::ceil;
+    Trunc, f32::trunc, f64::trunc;
+    RoundHalfEven, f32::round_ties_even, f64::round_ties_even;
 }
 
 /// Rounds to the nearest integer with ties to even, as NumPy's `rint`.
@@ -162,27 +132,16 @@ pub fn round_half_even<T: Float>(x: T) -> T {
     num_traits::Float::copysign(r, x)
 }
 
-op_struct!(
-    /// `x * x`.
-    Square
-);
 impl<T: Numeric> UnaryOp<T> for Square {
     type Out = T;
-    const NAME: &'static str = "square";
     #[inline(always)]
     fn apply(&self, x: T) -> T {
         x.mul(x)
     }
 }
 
-op_struct!(
-    /// Absolute value: integers wrap at `MIN` (`abs(i32::MIN) == i32::MIN`, as NumPy), floats
-    /// clear the sign bit, complex values give their modulus `hypot(re, im)` as a real number.
-    Abs
-);
 impl<T: Numeric> UnaryOp<T> for Abs {
     type Out = T::Real;
-    const NAME: &'static str = "absolute";
     #[inline(always)]
     fn apply(&self, x: T) -> T::Real {
         let s = match x.to_scalar() {
@@ -199,15 +158,8 @@ impl<T: Numeric> UnaryOp<T> for Abs {
     }
 }
 
-op_struct!(
-    /// Sign: -1, 0 or 1 for integers and floats (NaN stays NaN, `sign(-0.0)` is `0.0`);
-    /// `z / |z|` for complex values as NumPy 2 (0 for 0, NaN for NaN, the direction of the
-    /// infinite part when one part is infinite, NaN when both are).
-    Sign
-);
 impl<T: Numeric> UnaryOp<T> for Sign {
     type Out = T;
-    const NAME: &'static str = "sign";
     #[inline(always)]
     fn apply(&self, x: T) -> T {
         let s = match x.to_scalar() {
@@ -269,9 +221,19 @@ pub struct RoundDecimals {
     pub decimals: i32,
 }
 
+impl RoundDecimals {
+    /// Decimals worth testing (the registry's examples): places, tens and hundreds, and
+    /// counts beyond every type's range.
+    pub(crate) fn parameter_examples() -> Vec<Self> {
+        [0, 2, -1, -3, -19, -20, 40]
+            .into_iter()
+            .map(|decimals| RoundDecimals { decimals })
+            .collect()
+    }
+}
+
 impl<T: Real> UnaryOp<T> for RoundDecimals {
     type Out = T;
-    const NAME: &'static str = "round";
     #[inline(always)]
     fn apply(&self, x: T) -> T {
         let d = self.decimals;

@@ -3,7 +3,9 @@
 //! `signbit`, `deg2rad`/`rad2deg` (`x * (pi / 180)` with the constant rounded to the
 //! element type from f64, as `npy_deg2rad`), `heaviside` and a bit-exact `nextafter`.
 
-use super::{op_struct, BinaryOp, UnaryOp};
+use super::{
+    BinaryOp, Deg2Rad, Heaviside, LogAddExp, LogAddExp2, NextAfter, Rad2Deg, Signbit, UnaryOp,
+};
 use crate::dtype::{Float, Real, Scalar};
 
 /// NumPy's `npy_logaddexp` (`BASE2` false) or `npy_logaddexp2` (true) on one float type.
@@ -36,41 +38,24 @@ fn log_add_exp<F: Float>(x: F, y: F, base2: bool) -> F {
     }
 }
 
-op_struct!(
-    /// `log(exp(a) + exp(b))` without overflow (NumPy's `logaddexp`): equal infinities give
-    /// themselves, a NaN propagates, arguments far apart give the larger one exactly.
-    LogAddExp
-);
 impl<T: Float> BinaryOp<T> for LogAddExp {
     type Out = T;
-    const NAME: &'static str = "logaddexp";
     #[inline(always)]
     fn apply(&self, a: T, b: T) -> T {
         log_add_exp(a, b, false)
     }
 }
 
-op_struct!(
-    /// `log2(2^a + 2^b)` without overflow (NumPy's `logaddexp2`).
-    LogAddExp2
-);
 impl<T: Float> BinaryOp<T> for LogAddExp2 {
     type Out = T;
-    const NAME: &'static str = "logaddexp2";
     #[inline(always)]
     fn apply(&self, a: T, b: T) -> T {
         log_add_exp(a, b, true)
     }
 }
 
-op_struct!(
-    /// True where the sign bit is set (floats: `-0.0` and NaNs with the sign bit too;
-    /// integers: `x < 0`; u8: never).
-    Signbit
-);
 impl<T: Real> UnaryOp<T> for Signbit {
     type Out = bool;
-    const NAME: &'static str = "signbit";
     #[inline(always)]
     fn apply(&self, x: T) -> bool {
         match x.to_scalar() {
@@ -84,42 +69,24 @@ impl<T: Real> UnaryOp<T> for Signbit {
     }
 }
 
-op_struct!(
-    /// Degrees to radians: `x * (pi / 180)`, the constant computed in f64 and rounded to the
-    /// element type (NumPy's `npy_deg2rad`; its `radians` is the same function).
-    Deg2Rad
-);
 impl<T: Float> UnaryOp<T> for Deg2Rad {
     type Out = T;
-    const NAME: &'static str = "deg2rad";
     #[inline(always)]
     fn apply(&self, x: T) -> T {
         x * T::from_f64(std::f64::consts::PI / 180.0)
     }
 }
 
-op_struct!(
-    /// Radians to degrees: `x * (180 / pi)`, the constant computed in f64 and rounded to the
-    /// element type (NumPy's `npy_rad2deg`; its `degrees` is the same function).
-    Rad2Deg
-);
 impl<T: Float> UnaryOp<T> for Rad2Deg {
     type Out = T;
-    const NAME: &'static str = "rad2deg";
     #[inline(always)]
     fn apply(&self, x: T) -> T {
         x * T::from_f64(180.0 / std::f64::consts::PI)
     }
 }
 
-op_struct!(
-    /// The Heaviside step `heaviside(x, h0)`: 0 for `x < 0`, `h0` for `x == 0` (either zero),
-    /// 1 for `x > 0`, NaN for a NaN `x` (NumPy's `npy_heaviside`).
-    Heaviside
-);
 impl<T: Float> BinaryOp<T> for Heaviside {
     type Out = T;
-    const NAME: &'static str = "heaviside";
     #[inline(always)]
     fn apply(&self, x: T, h0: T) -> T {
         if num_traits::Float::is_nan(x) {
@@ -159,15 +126,8 @@ macro_rules! next_after {
 next_after!(next_after_f32, f32, u32);
 next_after!(next_after_f64, f64, u64);
 
-op_struct!(
-    /// The next representable value after `a` toward `b` (C's `nextafter`): `b` when equal
-    /// (so `nextafter(0.0, -0.0) == -0.0`), the smallest subnormal of the right sign from
-    /// either zero, NaN for a NaN operand.
-    NextAfter
-);
 impl<T: Float> BinaryOp<T> for NextAfter {
     type Out = T;
-    const NAME: &'static str = "nextafter";
     #[inline(always)]
     fn apply(&self, a: T, b: T) -> T {
         let s = match (a.to_scalar(), b.to_scalar()) {

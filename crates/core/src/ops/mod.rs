@@ -3,6 +3,10 @@
 //! runs `apply` in monomorphised loops; a device backend looks the op up by its `NAME` and
 //! generates the same expression in its kernel language. Core picks the op; backends only
 //! iterate.
+//!
+//! Every op is declared once in the [`registry`] (its struct, `NAME`, kind and tolerance
+//! class); the family files (`arith.rs`, `math.rs`, ...) implement the op traits with the
+//! scalar semantics.
 
 use crate::dtype::{Element, Scalar};
 
@@ -16,23 +20,27 @@ mod math;
 mod math_extra;
 mod nanreduce;
 mod reduce;
+pub mod registry;
 
-pub use arith::*;
 pub use binmath::*;
 pub use bitwise::*;
 pub use compare::*;
-pub use complex::*;
 pub use math::*;
-pub use math_extra::*;
 pub use nanreduce::*;
 pub use reduce::*;
+pub use registry::Declared;
+
+use registry::declare_ops;
+crate::elementwise_ops!(declare_ops);
+crate::reduction_ops!(declare_ops);
 
 /// An element-wise function of one value.
-pub trait UnaryOp<T: Element>: Copy + Send + Sync + 'static {
+pub trait UnaryOp<T: Element>: Declared + Copy + Send + Sync + 'static {
     /// The output element type.
     type Out: Element;
-    /// A stable name (`"sin"`, `"abs"`) identifying the op to every backend.
-    const NAME: &'static str;
+    /// A stable name (NumPy's where NumPy has the op) identifying the op to every backend:
+    /// its [`registry`] declaration's.
+    const NAME: &'static str = registry::name_of(Self::DECL, registry::OpKind::Unary);
     /// The op on one value.
     fn apply(&self, x: T) -> Self::Out;
     /// The op's parameters, in declaration order (`Clip`: `lo, hi`; `IsClose`: `rtol, atol,
@@ -44,11 +52,12 @@ pub trait UnaryOp<T: Element>: Copy + Send + Sync + 'static {
 }
 
 /// An element-wise function of two values of the same type.
-pub trait BinaryOp<T: Element>: Copy + Send + Sync + 'static {
+pub trait BinaryOp<T: Element>: Declared + Copy + Send + Sync + 'static {
     /// The output element type.
     type Out: Element;
-    /// A stable name (`"add"`, `"lt"`) identifying the op to every backend.
-    const NAME: &'static str;
+    /// A stable name (NumPy's where NumPy has the op) identifying the op to every backend:
+    /// its [`registry`] declaration's.
+    const NAME: &'static str = registry::name_of(Self::DECL, registry::OpKind::Binary);
     /// The op on one pair of values.
     fn apply(&self, a: T, b: T) -> Self::Out;
     /// The op's parameters, in declaration order (`Clip`: `lo, hi`; `IsClose`: `rtol, atol,
@@ -63,13 +72,14 @@ pub trait BinaryOp<T: Element>: Copy + Send + Sync + 'static {
 ///
 /// `fold` and `combine` must be associative and commutative up to rounding, so backends may
 /// split the input in any order and use several accumulators.
-pub trait ReduceOp<T: Element>: Copy + Send + Sync + 'static {
+pub trait ReduceOp<T: Element>: Declared + Copy + Send + Sync + 'static {
     /// The accumulator.
     type Acc: Copy + Send + Sync + 'static;
     /// The output element type.
     type Out: Element;
-    /// A stable name identifying the op to every backend.
-    const NAME: &'static str;
+    /// A stable name (NumPy's where NumPy has the op) identifying the op to every backend:
+    /// its [`registry`] declaration's.
+    const NAME: &'static str = registry::name_of(Self::DECL, registry::OpKind::Reduce);
     /// The accumulator of no elements.
     fn init(&self) -> Self::Acc;
     /// Adds one element to an accumulator.
@@ -87,23 +97,14 @@ pub trait ReduceOp<T: Element>: Copy + Send + Sync + 'static {
 }
 
 /// An inclusive scan (cumulative op): `out[i] = step(out[i-1], x[i])`, `out[-1] = init`.
-pub trait ScanOp<T: Element>: Copy + Send + Sync + 'static {
+pub trait ScanOp<T: Element>: Declared + Copy + Send + Sync + 'static {
     /// The output element type.
     type Out: Element;
-    /// A stable name identifying the op to every backend.
-    const NAME: &'static str;
+    /// A stable name (NumPy's where NumPy has the op) identifying the op to every backend:
+    /// its [`registry`] declaration's.
+    const NAME: &'static str = registry::name_of(Self::DECL, registry::OpKind::Scan);
     /// The value before the first element.
     fn init(&self) -> Self::Out;
     /// One step of the scan.
     fn step(&self, acc: Self::Out, x: T) -> Self::Out;
 }
-
-/// Defines a zero-sized op struct with a doc comment.
-macro_rules! op_struct {
-    ($(#[$m:meta])* $name:ident) => {
-        $(#[$m])*
-        #[derive(Clone, Copy, Debug, Default, PartialEq)]
-        pub struct $name;
-    };
-}
-pub(crate) use op_struct;

@@ -4,19 +4,12 @@
 //! negative), and [`NanVar`], which sums the unmarked deviations and divides by
 //! `count - ddof`, giving NaN where that is not positive (NumPy's `nanvar` rules).
 
-use super::{op_struct, BinaryOp, ReduceOp};
+use super::{BinaryOp, NanProd, NanSqDev, ReduceOp};
 use crate::dtype::{Element, Float, Inexact, Numeric, Scalar};
-
-op_struct!(
-    /// Product in the accumulation type treating NaN as one (NumPy's `nanprod`; bool and
-    /// integers: their `prod`, in i64).
-    NanProd
-);
 
 impl<T: Element> ReduceOp<T> for NanProd {
     type Acc = T::Accum;
     type Out = T::Accum;
-    const NAME: &'static str = "nanprod";
     #[inline(always)]
     fn init(&self) -> T::Accum {
         T::Accum::ONE
@@ -39,16 +32,8 @@ impl<T: Element> ReduceOp<T> for NanProd {
     }
 }
 
-op_struct!(
-    /// `|x - mean|^2` in the real type, or `-1` where `x` is NaN (complex: either part): the
-    /// marked squared deviations that [`NanVar`] sums. A deviation that is NaN for another
-    /// reason (`inf - inf`) stays NaN and poisons the lane, as in NumPy.
-    NanSqDev
-);
-
 impl<T: Inexact> BinaryOp<T> for NanSqDev {
     type Out = T::RealPart;
-    const NAME: &'static str = "nan_sq_dev";
     #[inline(always)]
     fn apply(&self, x: T, mean: T) -> T::RealPart {
         if x.is_nan_value() {
@@ -74,10 +59,20 @@ pub struct NanVar {
     pub ddof: f64,
 }
 
+impl NanVar {
+    /// Degrees of freedom worth testing (the registry's examples): none, one, and more than
+    /// the elements of a small reduction.
+    pub(crate) fn parameter_examples() -> Vec<Self> {
+        [0.0, 1.0, 200.0]
+            .into_iter()
+            .map(|ddof| NanVar { ddof })
+            .collect()
+    }
+}
+
 impl<T: Float> ReduceOp<T> for NanVar {
     type Acc = (T, usize);
     type Out = T;
-    const NAME: &'static str = "nanvar";
     #[inline(always)]
     fn init(&self) -> (T, usize) {
         (T::ZERO, 0)

@@ -2,71 +2,20 @@
 //! count_nonzero, the NaN-ignoring variants, cumsum/cumprod, and the small helper ops the
 //! composed statistics (var/std, median, quantile) are built from.
 
-use super::{op_struct, BinaryOp, ReduceOp, ScanOp};
+use super::{
+    AbsSqDiff, All, Any, BinaryOp, CountNonzero, CumProd, CumSum, Max, Mean, Min, NanMax, NanMean,
+    NanMin, NanSum, Prod, PropagateNan, ReduceOp, ScanOp, Sum, SumAbsSq,
+};
 use crate::dtype::{Element, Float, Inexact, Numeric, Real};
 use crate::Scalar;
-
-op_struct!(
-    /// Sum in the accumulation type (`i64` for bool and integers).
-    Sum
-);
-op_struct!(
-    /// Product in the accumulation type.
-    Prod
-);
-op_struct!(
-    /// Arithmetic mean in the mean type (`f64` for bool and integers).
-    Mean
-);
-op_struct!(
-    /// Smallest value; NaN if any is NaN. Empty input has no identity (core rejects it).
-    Min
-);
-op_struct!(
-    /// Largest value; NaN if any is NaN. Empty input has no identity (core rejects it).
-    Max
-);
-op_struct!(
-    /// Smallest non-NaN value (NaN if all are NaN).
-    NanMin
-);
-op_struct!(
-    /// Largest non-NaN value (NaN if all are NaN).
-    NanMax
-);
-op_struct!(
-    /// Sum treating NaN as zero.
-    NanSum
-);
-op_struct!(
-    /// Every value truthy.
-    All
-);
-op_struct!(
-    /// Some value truthy.
-    Any
-);
-op_struct!(
-    /// Number of truthy values.
-    CountNonzero
-);
-op_struct!(
-    /// Inclusive running sum in the accumulation type.
-    CumSum
-);
-op_struct!(
-    /// Inclusive running product in the accumulation type.
-    CumProd
-);
 
 /// Folds in the accumulation type with `$step` (`add`/`mul`) from `$init`, skipping NaN
 /// when `$skip_nan`.
 macro_rules! accumulate {
-    ($name:ident, $numpy:literal, $init:ident, $step:ident, skip_nan = $skip_nan:literal) => {
+    ($name:ident, $init:ident, $step:ident, skip_nan = $skip_nan:literal) => {
         impl<T: Element> ReduceOp<T> for $name {
             type Acc = T::Accum;
             type Out = T::Accum;
-            const NAME: &'static str = $numpy;
             #[inline(always)]
             fn init(&self) -> T::Accum {
                 T::Accum::$init
@@ -90,14 +39,13 @@ macro_rules! accumulate {
         }
     };
 }
-accumulate!(Sum, "sum", ZERO, add, skip_nan = false);
-accumulate!(NanSum, "nansum", ZERO, add, skip_nan = true);
-accumulate!(Prod, "prod", ONE, mul, skip_nan = false);
+accumulate!(Sum, ZERO, add, skip_nan = false);
+accumulate!(NanSum, ZERO, add, skip_nan = true);
+accumulate!(Prod, ONE, mul, skip_nan = false);
 
 impl<T: Element> ReduceOp<T> for Mean {
     type Acc = T::Mean;
     type Out = T::Mean;
-    const NAME: &'static str = "mean";
     #[inline(always)]
     fn init(&self) -> T::Mean {
         T::Mean::ZERO
@@ -117,11 +65,10 @@ impl<T: Element> ReduceOp<T> for Mean {
 }
 
 macro_rules! extremum {
-    ($name:ident, $numpy:literal, $init:ident, $better:tt, nan_propagates = $prop:literal) => {
+    ($name:ident, $init:ident, $better:tt, nan_propagates = $prop:literal) => {
         impl<T: Real> ReduceOp<T> for $name {
             type Acc = T;
             type Out = T;
-            const NAME: &'static str = $numpy;
             #[inline(always)]
             fn init(&self) -> T {
                 if !$prop && T::DTYPE.is_float() {
@@ -159,17 +106,16 @@ macro_rules! extremum {
         }
     };
 }
-extremum!(Min, "min", max_value, <=, nan_propagates = true);
-extremum!(Max, "max", min_value, >=, nan_propagates = true);
-extremum!(NanMin, "nanmin", max_value, <=, nan_propagates = false);
-extremum!(NanMax, "nanmax", min_value, >=, nan_propagates = false);
+extremum!(Min, max_value, <=, nan_propagates = true);
+extremum!(Max, min_value, >=, nan_propagates = true);
+extremum!(NanMin, max_value, <=, nan_propagates = false);
+extremum!(NanMax, min_value, >=, nan_propagates = false);
 
 macro_rules! bool_reduce {
-    ($name:ident, $numpy:literal, $init:literal, |$a:ident, $x:ident| $fold:expr, |$p:ident, $q:ident| $comb:expr) => {
+    ($name:ident, $init:literal, |$a:ident, $x:ident| $fold:expr, |$p:ident, $q:ident| $comb:expr) => {
         impl<T: Element> ReduceOp<T> for $name {
             type Acc = bool;
             type Out = bool;
-            const NAME: &'static str = $numpy;
             #[inline(always)]
             fn init(&self) -> bool {
                 $init
@@ -189,13 +135,12 @@ macro_rules! bool_reduce {
         }
     };
 }
-bool_reduce!(All, "all", true, |a, x| a & x.is_truthy(), |p, q| p & q);
-bool_reduce!(Any, "any", false, |a, x| a | x.is_truthy(), |p, q| p | q);
+bool_reduce!(All, true, |a, x| a & x.is_truthy(), |p, q| p & q);
+bool_reduce!(Any, false, |a, x| a | x.is_truthy(), |p, q| p | q);
 
 impl<T: Element> ReduceOp<T> for CountNonzero {
     type Acc = i64;
     type Out = i64;
-    const NAME: &'static str = "count_nonzero";
     #[inline(always)]
     fn init(&self) -> i64 {
         0
@@ -214,26 +159,6 @@ impl<T: Element> ReduceOp<T> for CountNonzero {
     }
 }
 
-op_struct!(
-    /// Mean of the non-NaN values in the mean type (NaN when every value is NaN).
-    NanMean
-);
-op_struct!(
-    /// `|a - b|^2` in the real type: the squared deviation behind `var` (complex values give
-    /// `re^2 + im^2` of the difference, as NumPy).
-    AbsSqDiff
-);
-op_struct!(
-    /// Sum of squared magnitudes `sum(|x|^2)` in one pass, as a real value (the square of
-    /// the 2-norm; `sqrt` of it is `np.linalg.norm` of a vector).
-    SumAbsSq
-);
-op_struct!(
-    /// `probe` where `probe` is NaN, else `a`: marks the lanes of a sorted reduction whose
-    /// last (largest) element is NaN, as NumPy's median and quantile do.
-    PropagateNan
-);
-
 /// Sum divided by `max(count - ddof, 0)`: the last step of `var` (a sum of squared
 /// deviations over `count - ddof` degrees of freedom; zero degrees give inf or NaN, as NumPy).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -242,10 +167,20 @@ pub struct DdofMean {
     pub ddof: f64,
 }
 
+impl DdofMean {
+    /// Degrees of freedom worth testing (the registry's examples): none, one, and more
+    /// than the elements of a small reduction.
+    pub(crate) fn parameter_examples() -> Vec<Self> {
+        [0.0, 1.0, 200.0]
+            .into_iter()
+            .map(|ddof| DdofMean { ddof })
+            .collect()
+    }
+}
+
 impl<T: Element> ReduceOp<T> for NanMean {
     type Acc = (T::Mean, usize);
     type Out = T::Mean;
-    const NAME: &'static str = "nanmean";
     #[inline(always)]
     fn init(&self) -> (T::Mean, usize) {
         (T::Mean::ZERO, 0)
@@ -271,7 +206,6 @@ impl<T: Element> ReduceOp<T> for NanMean {
 impl<T: Float> ReduceOp<T> for DdofMean {
     type Acc = T;
     type Out = T;
-    const NAME: &'static str = "var";
     #[inline(always)]
     fn init(&self) -> T {
         T::ZERO
@@ -296,7 +230,6 @@ impl<T: Float> ReduceOp<T> for DdofMean {
 impl<T: Inexact> ReduceOp<T> for SumAbsSq {
     type Acc = T::RealPart;
     type Out = T::RealPart;
-    const NAME: &'static str = "sum_abs_sq";
     #[inline(always)]
     fn init(&self) -> T::RealPart {
         T::RealPart::ZERO
@@ -323,7 +256,6 @@ impl<T: Inexact> ReduceOp<T> for SumAbsSq {
 
 impl<T: Inexact> BinaryOp<T> for AbsSqDiff {
     type Out = T::RealPart;
-    const NAME: &'static str = "abs_sq_diff";
     #[inline(always)]
     fn apply(&self, a: T, b: T) -> T::RealPart {
         let d = a - b;
@@ -339,7 +271,6 @@ impl<T: Inexact> BinaryOp<T> for AbsSqDiff {
 
 impl<T: Float> BinaryOp<T> for PropagateNan {
     type Out = T;
-    const NAME: &'static str = "propagate_nan";
     #[inline(always)]
     fn apply(&self, a: T, probe: T) -> T {
         if probe.is_nan_value() {
@@ -352,7 +283,6 @@ impl<T: Float> BinaryOp<T> for PropagateNan {
 
 impl<T: Element> ScanOp<T> for CumSum {
     type Out = T::Accum;
-    const NAME: &'static str = "cumsum";
     #[inline(always)]
     fn init(&self) -> T::Accum {
         T::Accum::ZERO
@@ -365,7 +295,6 @@ impl<T: Element> ScanOp<T> for CumSum {
 
 impl<T: Element> ScanOp<T> for CumProd {
     type Out = T::Accum;
-    const NAME: &'static str = "cumprod";
     #[inline(always)]
     fn init(&self) -> T::Accum {
         T::Accum::ONE

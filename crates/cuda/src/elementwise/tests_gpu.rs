@@ -3,13 +3,15 @@
 //! zeros, infinities, NaN, integer extremes) through every kernel path — contiguous with and
 //! without an aligned vector head, strided, broadcast, reversed, transposed, 0-d, empty, in
 //! place — and is compared with the host's `apply`: bit for bit (any NaN equals any NaN),
-//! except for results of transcendental functions, which may differ by a few ulps between
-//! CUDA's math library and the host's.
+//! except for ops of the tolerance class `Approx` in core's op registry (results of
+//! transcendental functions, which may differ by a few ulps between CUDA's math library and
+//! the host's).
 
 use super::probe::{all_cases, Runner};
 use crate::buffer::CudaBuffer;
 use crate::device::Cuda;
 use cuprite_core::backend::ElementwiseOps;
+use cuprite_core::ops::registry::Tolerance;
 use cuprite_core::{c128, c64, Element, Layout, Result};
 use std::fmt::Debug;
 
@@ -210,46 +212,13 @@ impl TestElem for c64 {
     const RTOL: f64 = 1e-4;
 }
 
-/// Ops whose results come from CUDA's math library (or depend on it), compared with a
-/// tolerance; everything else must match bit for bit.
-const APPROX: &[&str] = &[
-    "sqrt",
-    "exp",
-    "exp2",
-    "sin",
-    "cos",
-    "tan",
-    "sinh",
-    "cosh",
-    "tanh",
-    "log",
-    "log2",
-    "log10",
-    "arcsin",
-    "arccos",
-    "arctan",
-    "arcsinh",
-    "arccosh",
-    "arctanh",
-    "cbrt",
-    "expm1",
-    "log1p",
-    "power",
-    "arctan2",
-    "hypot",
-    "angle",
-    "absolute",
-    "sign",
-    "reciprocal",
-    "logaddexp",
-    "logaddexp2",
-];
-
-fn rtol<O: TestElem>(name: &str) -> f64 {
-    if APPROX.contains(&name) {
-        O::RTOL
-    } else {
-        0.0
+/// The relative tolerance of results of the tolerance class `tol` (the op's registry
+/// declaration): 0 (bit for bit) for exact ops, the type's for ops whose results come from
+/// CUDA's math library (or depend on it).
+fn rtol<O: TestElem>(tol: Tolerance) -> f64 {
+    match tol {
+        Tolerance::Exact => 0.0,
+        Tolerance::Approx => O::RTOL,
     }
 }
 
@@ -378,14 +347,14 @@ fn upload<T: Element>(dev: &Cuda, data: &[T]) -> CudaBuffer<T> {
 /// Checks `unary` through every read view.
 pub(super) fn check_unary<T: TestElem, O: TestElem>(
     dev: &Cuda,
-    name: &str,
+    tol: Tolerance,
     host: &dyn Fn(T) -> O,
     gpu: &UnaryFn<'_, T, O>,
 ) -> Vec<String> {
     let mut fails = Vec::new();
     let data = tiled(&T::values(), 1100);
     let buf = upload(dev, &data);
-    let rt = rtol::<O>(name);
+    let rt = rtol::<O>(tol);
     for (what, l) in read_views(data.len()) {
         let x = gather(&data, &l);
         let want: Vec<O> = x.iter().map(|&v| host(v)).collect();
@@ -398,13 +367,13 @@ pub(super) fn check_unary<T: TestElem, O: TestElem>(
 /// Checks `unary_inplace` through every write view (elements outside stay unchanged).
 pub(super) fn check_unary_inplace<T: TestElem>(
     dev: &Cuda,
-    name: &str,
+    tol: Tolerance,
     host: &dyn Fn(T) -> T,
     gpu: &dyn Fn(&mut CudaBuffer<T>, &Layout) -> Result<()>,
 ) -> Vec<String> {
     let mut fails = Vec::new();
     let data = tiled(&T::values(), 1100);
-    let rt = rtol::<T>(name);
+    let rt = rtol::<T>(tol);
     for (what, l) in write_views(data.len()) {
         let mut want = data.clone();
         for o in offsets(&l) {
@@ -429,13 +398,13 @@ fn pairs<T: TestElem>() -> (Vec<T>, Vec<T>, Vec<T>) {
 /// `binary_scalar` in both orders.
 pub(super) fn check_binary<T: TestElem, O: TestElem>(
     dev: &Cuda,
-    name: &str,
+    tol: Tolerance,
     host: &dyn Fn(T, T) -> O,
     gpu: &BinaryFn<'_, T, O>,
     gpu_scalar: &ScalarFn<'_, T, O>,
 ) -> Vec<String> {
     let mut fails = Vec::new();
-    let rt = rtol::<O>(name);
+    let rt = rtol::<O>(tol);
     let (v, a, b) = pairs::<T>();
     let (m, n) = (v.len(), a.len());
     let padded = |x: &[T], pad: usize| {
@@ -546,13 +515,13 @@ pub(super) fn check_binary<T: TestElem, O: TestElem>(
 /// contiguous, broadcast or strided.
 pub(super) fn check_binary_inplace<T: TestElem>(
     dev: &Cuda,
-    name: &str,
+    tol: Tolerance,
     host: &dyn Fn(T, T) -> T,
     gpu: &BinaryInplaceFn<'_, T>,
     gpu_scalar: &ScalarInplaceFn<'_, T>,
 ) -> Vec<String> {
     let mut fails = Vec::new();
-    let rt = rtol::<T>(name);
+    let rt = rtol::<T>(tol);
     let (v, a, b) = pairs::<T>();
     let (m, n) = (v.len(), a.len());
     let vb = upload(dev, &v);

@@ -2,7 +2,7 @@
 //! (`--ignored`, needs libnvrtc) every program the trait methods can request compiling.
 
 use super::plan::{self, choose, choose_scan, split, Dims, Kernel, ScanKernel, Split};
-use super::{arg_names, reduce_template, scan_template, Program};
+use super::{arg_name, Program};
 use cuprite_core::ops::*;
 use cuprite_core::{c128, c64, ArgKind, Element, Layout};
 
@@ -202,28 +202,28 @@ fn too_many_dimensions_are_an_error() {
 }
 
 #[test]
-fn op_names_map_to_templates() {
-    assert_eq!(reduce_template("var").unwrap(), "OpDdofMean");
-    assert_eq!(scan_template("cumprod").unwrap(), "ScanProd");
-    assert_eq!(arg_names(ArgKind::Min), ("argmin", "OpArgMin"));
-    let e = reduce_template("median").unwrap_err();
-    assert!(e.to_string().contains("no cuda kernel"), "{e}");
-    assert!(scan_template("cummax").is_err());
-    let p = Program::reduce::<u8, i64>("OpSum");
-    assert_eq!(p.key, "reduce|OpSum|u8|i64");
-    assert!(p.source().contains("#define OUT i64"));
+fn op_names_map_to_functors() {
+    assert_eq!(red::<f64, _>(DdofMean { ddof: 1.0 }).functor, "red_var");
+    assert_eq!(scan::<u8, _>(CumProd).functor, "scan_cumprod");
+    assert_eq!(arg::<f32>(ArgKind::Min).functor, "red_argmin");
+    let p = Program::reduce::<u8, i64>("sum");
+    assert_eq!(p.key, "reduce|red_sum|u8|i64");
+    let src = p.source();
+    assert!(src.contains("#define OUT i64") && src.contains("#define OP red_sum"));
+    let functor_at = src.find("struct red_sum ").expect("the functor");
+    assert!(functor_at < src.find("red_rows_1(").expect("the kernels"));
 }
 
 fn red<T: Element, K: ReduceOp<T>>(_: K) -> Program {
-    Program::reduce::<T, K::Out>(reduce_template(K::NAME).unwrap())
+    Program::reduce::<T, K::Out>(K::NAME)
 }
 
 fn scan<T: Element, K: ScanOp<T>>(_: K) -> Program {
-    Program::scan::<T, K::Out>(scan_template(K::NAME).unwrap())
+    Program::scan::<T, K::Out>(K::NAME)
 }
 
 fn arg<T: Element>(kind: ArgKind) -> Program {
-    Program::reduce::<T, i64>(arg_names(kind).1)
+    Program::reduce::<T, i64>(arg_name(kind))
 }
 
 /// Every program the trait methods can ask for: each op with each element type its Rust

@@ -1,0 +1,453 @@
+//! The op registry: every element-wise op, reduction and scan of cuprite is declared here,
+//! once, by one line of [`elementwise_ops!`](crate::elementwise_ops) or
+//! [`reduction_ops!`](crate::reduction_ops):
+//!
+//! ```text
+//! /// `a + b` (wrapping for integers).        <- the op struct's documentation
+//! Add, "add", Binary, Exact;                 <- struct, NumPy name, kind, tolerance class
+//! Clip<E>, "clip", Unary, Exact, params;     <- a struct with parameters, written by hand
+//! ```
+//!
+//! From a line come the zero-sized op struct (ops with `params` are written by hand in their
+//! family file, with their fields and an inherent `parameter_examples()`), its [`Declared`]
+//! impl — hence the `NAME` of its [`UnaryOp`](super::UnaryOp)/[`BinaryOp`](super::BinaryOp)/
+//! [`ReduceOp`](super::ReduceOp)/[`ScanOp`](super::ScanOp) impl, which the family file writes
+//! with the scalar semantics — and the tables [`ELEMENTWISE`] and [`REDUCTIONS`]. Backends and
+//! tests walk the same lists: the CUDA backend names each op's device functor after its
+//! `NAME` (`op_<name>`, `red_<name>`, `scan_<name>`) and its tests check that every declared
+//! op has one, probe every op on a GPU and take the comparison's tolerance from the class.
+//!
+//! ```
+//! use cuprite_core::ops::registry::{self, Declared, OpKind, Tolerance};
+//! use cuprite_core::ops::{BinaryOp, Hypot, Sum};
+//! assert_eq!(<Hypot as BinaryOp<f64>>::NAME, "hypot");
+//! assert_eq!(Hypot::DECL.tolerance, Tolerance::Approx);
+//! assert_eq!(registry::find("sum").map(|d| d.kind), Some(OpKind::Reduce));
+//! assert_eq!(Sum::DECL.rust, "Sum");
+//! ```
+
+use crate::backend::ArgKind;
+use crate::dtype::{Element, Scalar};
+
+/// What an op computes, i.e. which op trait its family file implements for it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum OpKind {
+    /// [`UnaryOp`](super::UnaryOp): one value in, one out.
+    Unary,
+    /// [`BinaryOp`](super::BinaryOp): two values of one type in, one out.
+    Binary,
+    /// [`ReduceOp`](super::ReduceOp): a reduction over axes.
+    Reduce,
+    /// [`ScanOp`](super::ScanOp): an inclusive scan along an axis.
+    Scan,
+}
+
+/// How a backend's results are compared with the host's reference in the backends' tests.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Tolerance {
+    /// Bit for bit (any NaN equal to any NaN): integer, logical, rounding and selection ops.
+    Exact,
+    /// Within a few units in the last place: a float result that comes from (or depends on)
+    /// a math library (`sin`, `hypot`, the modulus of a complex value), or whose rounding
+    /// depends on the order of accumulation (sums, means, products).
+    Approx,
+}
+
+/// One op's declaration, as data.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct OpDecl {
+    /// The op's `NAME`: NumPy's name where NumPy has the op (`"true_divide"`, `"arcsin"`).
+    pub name: &'static str,
+    /// Which op trait the op implements.
+    pub kind: OpKind,
+    /// How tests compare a backend's results with the host's.
+    pub tolerance: Tolerance,
+    /// The op's Rust type as declared (`"Add"`, `"Clip<E>"`).
+    pub rust: &'static str,
+}
+
+pub(super) mod sealed {
+    /// Implemented by the registry's macros only.
+    pub trait Sealed {}
+}
+
+/// An op declared in the registry (implemented by the registry's macros only, so every op
+/// of cuprite is in [`ELEMENTWISE`] or [`REDUCTIONS`]). Every op trait requires it.
+pub trait Declared: sealed::Sealed + Copy + Send + Sync + 'static {
+    /// The op's declaration.
+    const DECL: OpDecl;
+    /// Values of the op worth testing on every backend: the op itself when it has no
+    /// parameters, a few parameter values (edge cases included) otherwise.
+    fn examples() -> Vec<Self>;
+}
+
+/// The `NAME` of an op declared as `decl` whose trait is of kind `kind`; a compile-time
+/// error (const evaluation) when the declaration names another kind.
+pub const fn name_of(decl: OpDecl, kind: OpKind) -> &'static str {
+    if decl.kind as u8 != kind as u8 {
+        panic!("an op implements an op trait of another kind than its registry declaration");
+    }
+    decl.name
+}
+
+/// A value of `T` converted from an f64 as the host's casts convert it (for examples).
+pub(crate) fn example_value<T: Element>(x: f64) -> T {
+    T::from_scalar(Scalar::F64(x))
+}
+
+/// Calls the macro `$callback` with the list of every element-wise op, one entry per op:
+///
+/// ```text
+/// $(#[doc])* Struct $(<E>)?, "name", Unary | Binary, Exact | Approx $(, params)?;
+/// ```
+///
+/// `E` stands for the element type in generic ops (`Clip<E>`): a callback that defines a
+/// type `E` before using the entry's type gets the op for that element type. Ops marked
+/// `params` are structs with fields written by hand in their family file.
+#[macro_export]
+macro_rules! elementwise_ops {
+    ($callback:ident) => {
+        $callback! {
+            // ---- arith.rs
+            /// `a + b` (wrapping for integers).
+            Add, "add", Binary, Exact;
+            /// `a - b` (wrapping for integers).
+            Sub, "subtract", Binary, Exact;
+            /// `a * b` (wrapping for integers).
+            Mul, "multiply", Binary, Exact;
+            /// True division `a / b` of inexact values (integers are cast to f64 first by the
+            /// caller).
+            Div, "true_divide", Binary, Exact;
+            /// Python's floor division `a // b`.
+            FloorDiv, "floor_divide", Binary, Exact;
+            /// Python's remainder `a % b` (the sign of `b`), NumPy's `remainder`.
+            Rem, "remainder", Binary, Exact;
+            /// `-x` (wrapping for integers).
+            Neg, "negative", Unary, Exact;
+            // ---- binmath.rs
+            /// `a ** b`. Integers: exponentiation by squaring, wrapping on overflow,
+            /// `0 ** 0 == 1`; a negative exponent gives the integer part of the exact result
+            /// (`1` for a base of 1, `±1` for -1, `0` otherwise, including a base of 0) —
+            /// NumPy raises an error instead, which [`crate::Array::pow_scalar`] reproduces
+            /// for scalar exponents. Floats: C `pow`. Complex: NumPy's `npy_cpow` (repeated
+            /// multiplication for integer exponents below 100 in magnitude, `0 ** w` is 0 for
+            /// `Re(w) > 0` and NaN otherwise).
+            Pow, "power", Binary, Approx;
+            /// The angle of the point `(b, a)`: `atan2(a, b)` in `[-pi, pi]`, signed zeros
+            /// respected.
+            Atan2, "arctan2", Binary, Approx;
+            /// `sqrt(a^2 + b^2)` without overflow; infinite if either is infinite, even with
+            /// a NaN.
+            Hypot, "hypot", Binary, Approx;
+            /// The magnitude of `a` with the sign bit of `b`.
+            Copysign, "copysign", Binary, Exact;
+            /// C's remainder `fmod(a, b)`: the sign of the dividend `a`. Integers:
+            /// `a % 0 == 0` and `MIN % -1 == 0` (wrapping), as NumPy; floats: NaN for a zero
+            /// divisor.
+            Fmod, "fmod", Binary, Exact;
+            // `clip` with scalar bounds (binmath.rs).
+            Clip<E>, "clip", Unary, Exact, params;
+            // ---- bitwise.rs
+            /// `a & b`.
+            BitAnd, "bitwise_and", Binary, Exact;
+            /// `a | b`.
+            BitOr, "bitwise_or", Binary, Exact;
+            /// `a ^ b`.
+            BitXor, "bitwise_xor", Binary, Exact;
+            /// `!a` (NumPy's `invert`).
+            BitNot, "invert", Unary, Exact;
+            /// `a << b`; 0 when `b` is negative or not below the bit width (NumPy's rule),
+            /// bits shifted past the top are dropped.
+            LeftShift, "left_shift", Binary, Exact;
+            /// `a >> b` (arithmetic for signed types); when `b` is negative or not below the
+            /// bit width the result is -1 for negative `a` and 0 otherwise (NumPy's rule).
+            RightShift, "right_shift", Binary, Exact;
+            // ---- compare.rs
+            /// `a == b`.
+            Eq, "equal", Binary, Exact;
+            /// `a != b`.
+            Ne, "not_equal", Binary, Exact;
+            /// `a < b`.
+            Lt, "less", Binary, Exact;
+            /// `a <= b`.
+            Le, "less_equal", Binary, Exact;
+            /// `a > b`.
+            Gt, "greater", Binary, Exact;
+            /// `a >= b`.
+            Ge, "greater_equal", Binary, Exact;
+            /// The larger value; NaN if either is NaN (NumPy's `maximum`).
+            Maximum, "maximum", Binary, Exact;
+            /// The smaller value; NaN if either is NaN (NumPy's `minimum`).
+            Minimum, "minimum", Binary, Exact;
+            /// The larger value, ignoring a NaN (NumPy's `fmax`).
+            Fmax, "fmax", Binary, Exact;
+            /// The smaller value, ignoring a NaN (NumPy's `fmin`).
+            Fmin, "fmin", Binary, Exact;
+            /// Both truthy.
+            LogicalAnd, "logical_and", Binary, Exact;
+            /// Either truthy.
+            LogicalOr, "logical_or", Binary, Exact;
+            /// Exactly one truthy.
+            LogicalXor, "logical_xor", Binary, Exact;
+            /// Not truthy.
+            LogicalNot, "logical_not", Unary, Exact;
+            /// NaN (a complex value with a NaN part); always false for bool and integers.
+            IsNan, "isnan", Unary, Exact;
+            /// Positive or negative infinity (a complex value with an infinite part); always
+            /// false for bool and integers.
+            IsInf, "isinf", Unary, Exact;
+            /// Neither NaN nor infinite (complex: both parts); always true for bool and
+            /// integers.
+            IsFinite, "isfinite", Unary, Exact;
+            // NumPy's `isclose` with its tolerances (compare.rs).
+            IsClose, "isclose", Binary, Exact, params;
+            // ---- complex.rs
+            /// The real part (the value itself for real floats).
+            Re, "real", Unary, Exact;
+            /// The imaginary part (zero for real floats).
+            Im, "imag", Unary, Exact;
+            /// The complex conjugate (the value itself for real and integer types).
+            Conj, "conjugate", Unary, Exact;
+            /// The argument `atan2(im, re)` in `[-pi, pi]` (pi for negative reals and for
+            /// -0.0).
+            Angle, "angle", Unary, Approx;
+            // ---- math.rs
+            /// Square root (NaN for negative reals).
+            Sqrt, "sqrt", Unary, Approx;
+            /// `e^x`.
+            Exp, "exp", Unary, Approx;
+            /// `2^x`.
+            Exp2, "exp2", Unary, Approx;
+            /// Sine.
+            Sin, "sin", Unary, Approx;
+            /// Cosine.
+            Cos, "cos", Unary, Approx;
+            /// Tangent.
+            Tan, "tan", Unary, Approx;
+            /// Hyperbolic sine.
+            Sinh, "sinh", Unary, Approx;
+            /// Hyperbolic cosine.
+            Cosh, "cosh", Unary, Approx;
+            /// Hyperbolic tangent.
+            Tanh, "tanh", Unary, Approx;
+            /// `1 / x`.
+            Reciprocal, "reciprocal", Unary, Approx;
+            /// Natural logarithm (complex: principal branch, accurate near `|z| = 1`).
+            Log, "log", Unary, Approx;
+            /// Base-2 logarithm.
+            Log2, "log2", Unary, Approx;
+            /// Base-10 logarithm.
+            Log10, "log10", Unary, Approx;
+            /// Inverse sine (complex: C99 branch cuts, a signed zero picks the side).
+            Asin, "arcsin", Unary, Approx;
+            /// Inverse cosine (complex: C99 branch cuts).
+            Acos, "arccos", Unary, Approx;
+            /// Inverse tangent (complex: C99 branch cuts).
+            Atan, "arctan", Unary, Approx;
+            /// Inverse hyperbolic sine (no overflow for huge reals; complex: C99 branch cuts).
+            Asinh, "arcsinh", Unary, Approx;
+            /// Inverse hyperbolic cosine (no overflow for huge reals; complex: C99 branch
+            /// cuts).
+            Acosh, "arccosh", Unary, Approx;
+            /// Inverse hyperbolic tangent (complex: C99 branch cuts).
+            Atanh, "arctanh", Unary, Approx;
+            /// Cube root.
+            Cbrt, "cbrt", Unary, Approx;
+            /// `e^x - 1`, accurate near zero.
+            Expm1, "expm1", Unary, Approx;
+            /// `ln(1 + x)`, accurate near zero.
+            Log1p, "log1p", Unary, Approx;
+            /// Largest integer not above `x` (integers unchanged).
+            Floor, "floor", Unary, Exact;
+            /// Smallest integer not below `x` (integers unchanged).
+            Ceil, "ceil", Unary, Exact;
+            /// Integer part, rounding toward zero (integers unchanged).
+            Trunc, "trunc", Unary, Exact;
+            /// Nearest integer, halves to even (NumPy's `round`/`rint`; integers unchanged).
+            RoundHalfEven, "rint", Unary, Exact;
+            /// `x * x`.
+            Square, "square", Unary, Exact;
+            /// Absolute value: integers wrap at `MIN` (`abs(i32::MIN) == i32::MIN`, as
+            /// NumPy), floats clear the sign bit, complex values give their modulus
+            /// `hypot(re, im)` as a real number.
+            Abs, "absolute", Unary, Approx;
+            /// Sign: -1, 0 or 1 for integers and floats (NaN stays NaN, `sign(-0.0)` is
+            /// `0.0`); `z / |z|` for complex values as NumPy 2 (0 for 0, NaN for NaN, the
+            /// direction of the infinite part when one part is infinite, NaN when both are).
+            Sign, "sign", Unary, Approx;
+            // Rounding to decimals (math.rs).
+            RoundDecimals, "round", Unary, Exact, params;
+            // ---- reduce.rs: the element-wise helpers of the composed statistics
+            /// `|a - b|^2` in the real type: the squared deviation behind `var` (complex
+            /// values give `re^2 + im^2` of the difference, as NumPy).
+            AbsSqDiff, "abs_sq_diff", Binary, Exact;
+            /// `probe` where `probe` is NaN, else `a`: marks the lanes of a sorted reduction
+            /// whose last (largest) element is NaN, as NumPy's median and quantile do.
+            PropagateNan, "propagate_nan", Binary, Exact;
+            // ---- math_extra.rs and nanreduce.rs
+            /// `log(exp(a) + exp(b))` without overflow (NumPy's `logaddexp`): equal infinities give
+            /// themselves, a NaN propagates, arguments far apart give the larger one exactly.
+            LogAddExp, "logaddexp", Binary, Approx;
+            /// `log2(2^a + 2^b)` without overflow (NumPy's `logaddexp2`).
+            LogAddExp2, "logaddexp2", Binary, Approx;
+            /// True where the sign bit is set (floats: `-0.0` and NaNs with the sign bit too;
+            /// integers: `x < 0`; u8: never).
+            Signbit, "signbit", Unary, Exact;
+            /// Degrees to radians: `x * (pi / 180)`, the constant computed in f64 and rounded to the
+            /// element type (NumPy's `npy_deg2rad`; its `radians` is the same function).
+            Deg2Rad, "deg2rad", Unary, Exact;
+            /// Radians to degrees: `x * (180 / pi)`, the constant computed in f64 and rounded to the
+            /// element type (NumPy's `npy_rad2deg`; its `degrees` is the same function).
+            Rad2Deg, "rad2deg", Unary, Exact;
+            /// The Heaviside step `heaviside(x, h0)`: 0 for `x < 0`, `h0` for `x == 0` (either zero),
+            /// 1 for `x > 0`, NaN for a NaN `x` (NumPy's `npy_heaviside`).
+            Heaviside, "heaviside", Binary, Exact;
+            /// The next representable value after `a` toward `b` (C's `nextafter`): `b` when equal
+            /// (so `nextafter(0.0, -0.0) == -0.0`), the smallest subnormal of the right sign from
+            /// either zero, NaN for a NaN operand.
+            NextAfter, "nextafter", Binary, Exact;
+            /// `|x - mean|^2` in the real type, or `-1` where `x` is NaN (complex: either part): the
+            /// marked squared deviations that [`NanVar`] sums. A deviation that is NaN for another
+            /// reason (`inf - inf`) stays NaN and poisons the lane, as in NumPy.
+            NanSqDev, "nan_sq_dev", Binary, Exact;
+        }
+    };
+}
+
+/// Calls the macro `$callback` with the list of every reduction and scan, in the form of
+/// [`elementwise_ops!`](crate::elementwise_ops) with the kinds `Reduce` and `Scan`.
+#[macro_export]
+macro_rules! reduction_ops {
+    ($callback:ident) => {
+        $callback! {
+            /// Sum in the accumulation type (`i64` for bool and integers).
+            Sum, "sum", Reduce, Approx;
+            /// Sum treating NaN as zero.
+            NanSum, "nansum", Reduce, Approx;
+            /// Product in the accumulation type.
+            Prod, "prod", Reduce, Approx;
+            /// Arithmetic mean in the mean type (`f64` for bool and integers).
+            Mean, "mean", Reduce, Approx;
+            /// Smallest value; NaN if any is NaN. Empty input has no identity (core rejects
+            /// it).
+            Min, "min", Reduce, Exact;
+            /// Largest value; NaN if any is NaN. Empty input has no identity (core rejects
+            /// it).
+            Max, "max", Reduce, Exact;
+            /// Smallest non-NaN value (NaN if all are NaN).
+            NanMin, "nanmin", Reduce, Exact;
+            /// Largest non-NaN value (NaN if all are NaN).
+            NanMax, "nanmax", Reduce, Exact;
+            /// Every value truthy.
+            All, "all", Reduce, Exact;
+            /// Some value truthy.
+            Any, "any", Reduce, Exact;
+            /// Number of truthy values.
+            CountNonzero, "count_nonzero", Reduce, Exact;
+            /// Mean of the non-NaN values in the mean type (NaN when every value is NaN).
+            NanMean, "nanmean", Reduce, Approx;
+            /// Sum of squared magnitudes `sum(|x|^2)` in one pass, as a real value (the
+            /// square of the 2-norm; `sqrt` of it is `np.linalg.norm` of a vector).
+            SumAbsSq, "sum_abs_sq", Reduce, Approx;
+            // var's last step: a sum over `count - ddof` degrees of freedom (reduce.rs).
+            DdofMean, "var", Reduce, Approx, params;
+            /// Product in the accumulation type treating NaN as one (NumPy's `nanprod`; bool and
+            /// integers: their `prod`, in i64).
+            NanProd, "nanprod", Reduce, Approx;
+            // nanvar's last step over the deviations marked by nan_sq_dev (nanreduce.rs).
+            NanVar, "nanvar", Reduce, Approx, params;
+            /// Inclusive running sum in the accumulation type.
+            CumSum, "cumsum", Scan, Approx;
+            /// Inclusive running product in the accumulation type.
+            CumProd, "cumprod", Scan, Approx;
+        }
+    };
+}
+
+/// Declares the ops of a registry list: the structs of unit ops and every op's [`Declared`]
+/// (invoked by `ops/mod.rs`, where the op structs live).
+macro_rules! declare_ops {
+    ($( $(#[$m:meta])* $ty:ident $(<$g:ident>)?, $name:literal, $kind:ident, $tol:ident
+        $(, $params:ident)?; )*) => {
+        $( declare_ops!(@one [$($params)?] $(#[$m])* $ty $(<$g>)?, $name, $kind, $tol); )*
+    };
+    (@one [] $(#[$m:meta])* $ty:ident, $name:literal, $kind:ident, $tol:ident) => {
+        $(#[$m])*
+        #[derive(Clone, Copy, Debug, Default, PartialEq)]
+        pub struct $ty;
+        impl $crate::ops::registry::sealed::Sealed for $ty {}
+        impl $crate::ops::registry::Declared for $ty {
+            const DECL: $crate::ops::registry::OpDecl = declare_ops!(@decl $ty, $name, $kind, $tol);
+            fn examples() -> Vec<Self> {
+                vec![$ty]
+            }
+        }
+    };
+    (@one [params] $(#[$m:meta])* $ty:ident $(<$g:ident>)?, $name:literal, $kind:ident,
+        $tol:ident) => {
+        impl<$($g: $crate::dtype::Element)?> $crate::ops::registry::sealed::Sealed
+            for $ty $(<$g>)? {}
+        impl<$($g: $crate::dtype::Element)?> $crate::ops::registry::Declared for $ty $(<$g>)? {
+            const DECL: $crate::ops::registry::OpDecl =
+                declare_ops!(@decl $ty $(<$g>)?, $name, $kind, $tol);
+            fn examples() -> Vec<Self> {
+                Self::parameter_examples()
+            }
+        }
+    };
+    (@decl $ty:ident $(<$g:ident>)?, $name:literal, $kind:ident, $tol:ident) => {
+        $crate::ops::registry::OpDecl {
+            name: $name,
+            kind: $crate::ops::registry::OpKind::$kind,
+            tolerance: $crate::ops::registry::Tolerance::$tol,
+            rust: concat!(stringify!($ty) $(, "<", stringify!($g), ">")?),
+        }
+    };
+}
+pub(super) use declare_ops;
+
+/// The declarations of a registry list, as a slice.
+macro_rules! decl_table {
+    ($( $(#[$m:meta])* $ty:ident $(<$g:ident>)?, $name:literal, $kind:ident, $tol:ident
+        $(, $params:ident)?; )*) => {
+        &[$( declare_ops!(@decl $ty $(<$g>)?, $name, $kind, $tol) ),*]
+    };
+}
+
+/// Every element-wise op (kinds `Unary` and `Binary`), in declaration order.
+pub const ELEMENTWISE: &[OpDecl] = crate::elementwise_ops!(decl_table);
+
+/// Every reduction and scan (kinds `Reduce` and `Scan`), in declaration order.
+pub const REDUCTIONS: &[OpDecl] = crate::reduction_ops!(decl_table);
+
+/// Declares the arg-reductions: each [`ArgKind`] with its NumPy name.
+macro_rules! arg_reductions {
+    ($($kind:ident => $name:literal),* $(,)?) => {
+        /// Every arg-reduction (the [`ArgKind`]s) with its name; a backend names its device
+        /// code after the name (the CUDA backend: `red_<name>`).
+        pub const ARG_REDUCTIONS: &[(ArgKind, &str)] = &[$((ArgKind::$kind, $name)),*];
+
+        /// The name of an arg-reduction (`"argmin"`, `"argmax"`).
+        pub const fn arg_reduction_name(kind: ArgKind) -> &'static str {
+            match kind {
+                $(ArgKind::$kind => $name,)*
+            }
+        }
+    };
+}
+
+arg_reductions! {
+    Min => "argmin",
+    Max => "argmax",
+}
+
+/// The declaration of the op called `name` (element-wise, reduction or scan).
+pub fn find(name: &str) -> Option<&'static OpDecl> {
+    ELEMENTWISE
+        .iter()
+        .chain(REDUCTIONS)
+        .find(|d| d.name == name)
+}
+
+#[cfg(test)]
+mod tests;
