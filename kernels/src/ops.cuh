@@ -301,6 +301,40 @@ CUPRITE_BINARY(abs_sq_diff, CUPRITE_REAL,
 // Float: `probe` (b) where it is NaN, else a.
 CUPRITE_BINARY(propagate_nan, E, return b != b ? b : a;)
 
+// ---- math_extra.rs -----------------------------------------------------------------------------
+
+// Float.
+CUPRITE_BINARY(logaddexp, E, return log_add_exp(a, b, false);)
+CUPRITE_BINARY(logaddexp2, E, return log_add_exp(a, b, true);)
+// Constants computed in f64 and rounded to E (NumPy's npy_deg2rad / npy_rad2deg).
+CUPRITE_UNARY(deg2rad, E, return x * (E)(3.14159265358979323846 / 180.0);)
+CUPRITE_UNARY(rad2deg, E, return x * (E)(180.0 / 3.14159265358979323846);)
+// NaN for a NaN x, h0 (b) for either zero, else 0 or 1 (NumPy's npy_heaviside).
+CUPRITE_BINARY(heaviside, E,
+    if (a != a) return flt<E>::nan();
+    if (a == (E)0) return b;
+    return a < (E)0 ? (E)0 : (E)1;)
+CUPRITE_BINARY(nextafter, E, return next_after(a, b);)
+// Real: the sign bit of floats, x < 0 for integers.
+CUPRITE_UNARY(signbit, bool,
+    if constexpr (is_float<E>::value) return flt<E>::signbit(x);
+    else if constexpr (is_same<E, u8>::value) return false;
+    else return x < (E)0;)
+
+// ---- nanreduce.rs helpers ---------------------------------------------------------------------
+
+// Inexact: |x - mean|^2 as a real value, -1 where x is NaN (the marks OpNanVar skips).
+CUPRITE_BINARY(nan_sq_dev, CUPRITE_REAL,
+    typedef CUPRITE_REAL Rt;
+    if (is_nan_value(a)) return (Rt)-1;
+    if constexpr (is_cplx<E>::value) {
+        CUPRITE_REAL re = a.re - b.re, im = a.im - b.im;
+        return xmul(re, re) + xmul(im, im);
+    } else {
+        E d = a - b;
+        return d * d;
+    })
+
 #undef CUPRITE_UNARY
 #undef CUPRITE_BINARY
 #undef CUPRITE_REAL

@@ -464,3 +464,38 @@ template <class R> __device__ __forceinline__ R float_round(R v, int d) {
     R f = (R)powi_f64(10.0, (int)(0u - (unsigned)d));
     return m_rint(v / f) * f;
 }
+
+// ---- math_extra.rs: logaddexp, nextafter --------------------------------------------------
+
+// NumPy's npy_logaddexp (BASE2 false) / npy_logaddexp2 (true), as the host's `log_add_exp`:
+// equal arguments (equal infinities included) add log(2) or 1, else the larger plus
+// log1p(exp(-|d|)), NaN as x - y.
+template <class R> __device__ __forceinline__ R log_add_exp(R x, R y, bool base2) {
+    if (x == y) return base2 ? x + (R)1 : x + (R)CUPRITE_LN_2;
+    R d = x - y;
+    if (d > (R)0 || d <= (R)0) {
+        R big = d > (R)0 ? x : y;
+        R t = d > (R)0 ? -d : d;
+        R tail = base2 ? xmul(m_log1p(m_exp2(t)), (R)CUPRITE_LOG2_E) : m_log1p(m_exp(t));
+        return big + tail;
+    }
+    return d;
+}
+
+// C's nextafter on the bits, as the host's `next_after_f32`/`next_after_f64`.
+__device__ __forceinline__ float next_after(float x, float y) {
+    if (x != x || y != y) return x + y;
+    if (x == y) return y;
+    if (x == 0.0f) return copysignf(__int_as_float(1), y);
+    unsigned b = __float_as_uint(x);
+    bool up = (y > x) == (x > 0.0f);
+    return __uint_as_float(up ? b + 1u : b - 1u);
+}
+__device__ __forceinline__ double next_after(double x, double y) {
+    if (x != x || y != y) return x + y;
+    if (x == y) return y;
+    if (x == 0.0) return copysign(__longlong_as_double(1LL), y);
+    unsigned long long b = (unsigned long long)__double_as_longlong(x);
+    bool up = (y > x) == (x > 0.0);
+    return __longlong_as_double((long long)(up ? b + 1ull : b - 1ull));
+}

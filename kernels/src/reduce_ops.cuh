@@ -243,6 +243,50 @@ template <class E, bool MAX> struct OpArg {
 template <class E> struct red_argmin : OpArg<E, false> {};
 template <class E> struct red_argmax : OpArg<E, true> {};
 
+// ---------- NaN-ignoring products and variances (mirror crates/core/src/ops/nanreduce.rs) ----------
+
+// nanprod in the accumulation type, NaN counting as one (bool and integers: prod).
+template <class E> struct red_nanprod {
+    typedef typename accum_of<E>::type Acc;
+    typedef Acc Out;
+    RED_FN Acc init() { return cast<Acc>(1); }
+    RED_FN Acc combine(Acc a, Acc b) { return r_mul(a, b); }
+    RED_FN Acc fold(Acc a, E x, i64) {
+        if (r_isnan(x)) return a;
+        return r_mul(a, cast<Acc>(x));
+    }
+    RED_FN Out finish(Acc a, i64, double) { return a; }
+};
+
+// nanvar's last step over the marked squared deviations of nan_sq_dev: (sum, count) of the
+// values that are not -1, then sum / (count - ddof), NaN where that is not positive;
+// `param` is ddof.
+template <class E> struct red_nanvar {
+    typedef NanMeanAcc<E> Acc;
+    typedef E Out;
+    RED_FN Acc init() {
+        Acc a;
+        a.s = (E)0;
+        a.n = 0;
+        return a;
+    }
+    RED_FN Acc combine(Acc a, Acc b) {
+        a.s = a.s + b.s;
+        a.n += b.n;
+        return a;
+    }
+    RED_FN Acc fold(Acc a, E x, i64) {
+        if (x < (E)0) return a;
+        a.s = a.s + x;
+        a.n += 1;
+        return a;
+    }
+    RED_FN Out finish(Acc a, i64, double ddof) {
+        double dof = (double)a.n - ddof;
+        return dof > 0.0 ? a.s / (E)dof : r_nan<E>();
+    }
+};
+
 // ---------- Scan ops ----------
 
 // cumsum / cumprod in the accumulation type: out[i] = combine(out[i - 1], lift(x[i])).

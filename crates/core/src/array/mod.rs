@@ -12,6 +12,8 @@ mod linalg;
 mod manip;
 mod mask;
 mod math;
+mod math_extra;
+mod nanreduce;
 mod operators;
 mod products;
 mod reduce;

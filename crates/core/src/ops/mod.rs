@@ -17,6 +17,8 @@ mod cmath;
 mod compare;
 mod complex;
 mod math;
+mod math_extra;
+mod nanreduce;
 mod reduce;
 pub mod registry;
 
@@ -24,6 +26,7 @@ pub use binmath::*;
 pub use bitwise::*;
 pub use compare::*;
 pub use math::*;
+pub use nanreduce::*;
 pub use reduce::*;
 pub use registry::Declared;
 

@@ -282,6 +282,32 @@ macro_rules! elementwise_ops {
             /// `probe` where `probe` is NaN, else `a`: marks the lanes of a sorted reduction
             /// whose last (largest) element is NaN, as NumPy's median and quantile do.
             PropagateNan, "propagate_nan", Binary, Exact;
+            // ---- math_extra.rs and nanreduce.rs
+            /// `log(exp(a) + exp(b))` without overflow (NumPy's `logaddexp`): equal infinities give
+            /// themselves, a NaN propagates, arguments far apart give the larger one exactly.
+            LogAddExp, "logaddexp", Binary, Approx;
+            /// `log2(2^a + 2^b)` without overflow (NumPy's `logaddexp2`).
+            LogAddExp2, "logaddexp2", Binary, Approx;
+            /// True where the sign bit is set (floats: `-0.0` and NaNs with the sign bit too;
+            /// integers: `x < 0`; u8: never).
+            Signbit, "signbit", Unary, Exact;
+            /// Degrees to radians: `x * (pi / 180)`, the constant computed in f64 and rounded to the
+            /// element type (NumPy's `npy_deg2rad`; its `radians` is the same function).
+            Deg2Rad, "deg2rad", Unary, Exact;
+            /// Radians to degrees: `x * (180 / pi)`, the constant computed in f64 and rounded to the
+            /// element type (NumPy's `npy_rad2deg`; its `degrees` is the same function).
+            Rad2Deg, "rad2deg", Unary, Exact;
+            /// The Heaviside step `heaviside(x, h0)`: 0 for `x < 0`, `h0` for `x == 0` (either zero),
+            /// 1 for `x > 0`, NaN for a NaN `x` (NumPy's `npy_heaviside`).
+            Heaviside, "heaviside", Binary, Exact;
+            /// The next representable value after `a` toward `b` (C's `nextafter`): `b` when equal
+            /// (so `nextafter(0.0, -0.0) == -0.0`), the smallest subnormal of the right sign from
+            /// either zero, NaN for a NaN operand.
+            NextAfter, "nextafter", Binary, Exact;
+            /// `|x - mean|^2` in the real type, or `-1` where `x` is NaN (complex: either part): the
+            /// marked squared deviations that [`NanVar`] sums. A deviation that is NaN for another
+            /// reason (`inf - inf`) stays NaN and poisons the lane, as in NumPy.
+            NanSqDev, "nan_sq_dev", Binary, Exact;
         }
     };
 }
@@ -323,6 +349,11 @@ macro_rules! reduction_ops {
             SumAbsSq, "sum_abs_sq", Reduce, Approx;
             // var's last step: a sum over `count - ddof` degrees of freedom (reduce.rs).
             DdofMean, "var", Reduce, Approx, params;
+            /// Product in the accumulation type treating NaN as one (NumPy's `nanprod`; bool and
+            /// integers: their `prod`, in i64).
+            NanProd, "nanprod", Reduce, Approx;
+            // nanvar's last step over the deviations marked by nan_sq_dev (nanreduce.rs).
+            NanVar, "nanvar", Reduce, Approx, params;
             /// Inclusive running sum in the accumulation type.
             CumSum, "cumsum", Scan, Approx;
             /// Inclusive running product in the accumulation type.

@@ -26,6 +26,7 @@ mod index;
 mod linalg;
 mod manip;
 mod mask;
+mod new_math;
 mod products;
 mod random;
 mod random_differential;

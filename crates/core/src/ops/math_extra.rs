@@ -1,0 +1,190 @@
+//! More element-wise functions with NumPy's exact formulas: `logaddexp`/`logaddexp2`
+//! (`npy_logaddexp`: `max + log1p(exp(-|x - y|))`, no overflow, equal infinities kept),
+//! `signbit`, `deg2rad`/`rad2deg` (`x * (pi / 180)` with the constant rounded to the
+//! element type from f64, as `npy_deg2rad`), `heaviside` and a bit-exact `nextafter`.
+
+use super::{
+    BinaryOp, Deg2Rad, Heaviside, LogAddExp, LogAddExp2, NextAfter, Rad2Deg, Signbit, UnaryOp,
+};
+use crate::dtype::{Float, Real, Scalar};
+
+/// NumPy's `npy_logaddexp` (`BASE2` false) or `npy_logaddexp2` (true) on one float type.
+#[inline(always)]
+fn log_add_exp<F: Float>(x: F, y: F, base2: bool) -> F {
+    use num_traits::Float as F_;
+    if x == y {
+        // Equal infinities give themselves (no inf - inf); finite values add log(2).
+        return if base2 {
+            x + F::one()
+        } else {
+            x + F::from_f64(std::f64::consts::LN_2)
+        };
+    }
+    let d = x - y;
+    let tail = |t: F| {
+        if base2 {
+            F_::ln_1p(F_::exp2(t)) * F::from_f64(std::f64::consts::LOG2_E)
+        } else {
+            F_::ln_1p(F_::exp(t))
+        }
+    };
+    if d > F::zero() {
+        x + tail(-d)
+    } else if d <= F::zero() {
+        y + tail(d)
+    } else {
+        // A NaN operand (or inf - inf cannot happen here: equal infinities returned above).
+        d
+    }
+}
+
+impl<T: Float> BinaryOp<T> for LogAddExp {
+    type Out = T;
+    #[inline(always)]
+    fn apply(&self, a: T, b: T) -> T {
+        log_add_exp(a, b, false)
+    }
+}
+
+impl<T: Float> BinaryOp<T> for LogAddExp2 {
+    type Out = T;
+    #[inline(always)]
+    fn apply(&self, a: T, b: T) -> T {
+        log_add_exp(a, b, true)
+    }
+}
+
+impl<T: Real> UnaryOp<T> for Signbit {
+    type Out = bool;
+    #[inline(always)]
+    fn apply(&self, x: T) -> bool {
+        match x.to_scalar() {
+            Scalar::F32(v) => v.is_sign_negative(),
+            Scalar::F64(v) => v.is_sign_negative(),
+            Scalar::I32(v) => v < 0,
+            Scalar::I64(v) => v < 0,
+            // u8 is never negative; Real has no other types.
+            _ => false,
+        }
+    }
+}
+
+impl<T: Float> UnaryOp<T> for Deg2Rad {
+    type Out = T;
+    #[inline(always)]
+    fn apply(&self, x: T) -> T {
+        x * T::from_f64(std::f64::consts::PI / 180.0)
+    }
+}
+
+impl<T: Float> UnaryOp<T> for Rad2Deg {
+    type Out = T;
+    #[inline(always)]
+    fn apply(&self, x: T) -> T {
+        x * T::from_f64(180.0 / std::f64::consts::PI)
+    }
+}
+
+impl<T: Float> BinaryOp<T> for Heaviside {
+    type Out = T;
+    #[inline(always)]
+    fn apply(&self, x: T, h0: T) -> T {
+        if num_traits::Float::is_nan(x) {
+            T::nan()
+        } else if x == T::zero() {
+            h0
+        } else if x < T::zero() {
+            T::zero()
+        } else {
+            T::one()
+        }
+    }
+}
+
+/// C's `nextafter` on the bits of an IEEE float: the neighbour of `x` toward `y`.
+macro_rules! next_after {
+    ($name:ident, $f:ty, $bits:ty) => {
+        #[inline(always)]
+        fn $name(x: $f, y: $f) -> $f {
+            if x.is_nan() || y.is_nan() {
+                return x + y;
+            }
+            if x == y {
+                return y;
+            }
+            if x == 0.0 {
+                // The smallest subnormal, with the sign of the direction.
+                return <$f>::from_bits(1).copysign(y);
+            }
+            let b = x.to_bits();
+            // Away from zero when moving in the direction of x's sign, else toward it.
+            let up = (y > x) == (x > 0.0);
+            <$f>::from_bits(if up { b + 1 } else { b - 1 })
+        }
+    };
+}
+next_after!(next_after_f32, f32, u32);
+next_after!(next_after_f64, f64, u64);
+
+impl<T: Float> BinaryOp<T> for NextAfter {
+    type Out = T;
+    #[inline(always)]
+    fn apply(&self, a: T, b: T) -> T {
+        let s = match (a.to_scalar(), b.to_scalar()) {
+            (Scalar::F32(x), Scalar::F32(y)) => Scalar::F32(next_after_f32(x, y)),
+            (Scalar::F64(x), Scalar::F64(y)) => Scalar::F64(next_after_f64(x, y)),
+            // Float is f32 or f64 and both operands have the type `T`.
+            (other, _) => other,
+        };
+        T::from_scalar(s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn logaddexp_special_values() {
+        let (inf, nan) = (f64::INFINITY, f64::NAN);
+        assert_eq!(LogAddExp.apply(-inf, -inf), -inf);
+        assert_eq!(LogAddExp.apply(inf, inf), inf);
+        assert_eq!(LogAddExp.apply(inf, -inf), inf);
+        assert!(LogAddExp.apply(nan, 1.0).is_nan());
+        assert!(LogAddExp.apply(1.0, nan).is_nan());
+        assert_eq!(LogAddExp.apply(0.0, 0.0), std::f64::consts::LN_2);
+        assert_eq!(LogAddExp.apply(1000.0, 0.0), 1000.0);
+        assert_eq!(LogAddExp2.apply(3.0f32, 3.0), 4.0);
+        assert_eq!(LogAddExp2.apply(-inf, 5.0), 5.0);
+        // Far apart: exp(-d) underflows, the result is the larger argument to the bit.
+        assert_eq!(LogAddExp.apply(1e-300, 800.0), 800.0);
+    }
+
+    #[test]
+    fn nextafter_bits() {
+        assert_eq!(NextAfter.apply(1.0f64, 2.0), 1.0 + f64::EPSILON);
+        assert_eq!(NextAfter.apply(0.0f32, -1.0).to_bits(), 0x8000_0001);
+        assert_eq!(NextAfter.apply(-0.0f64, 1.0).to_bits(), 1);
+        assert_eq!(NextAfter.apply(f64::from_bits(1), -1.0).to_bits(), 0);
+        assert_eq!(NextAfter.apply(0.0f64, -0.0).to_bits(), (-0.0f64).to_bits());
+        assert_eq!(NextAfter.apply(f64::MAX, f64::INFINITY), f64::INFINITY);
+        assert_eq!(NextAfter.apply(f64::INFINITY, 0.0), f64::MAX);
+        assert_eq!(NextAfter.apply(-1.0f32, -2.0), -1.0 - f32::EPSILON);
+        assert!(NextAfter.apply(f32::NAN, 0.0).is_nan());
+    }
+
+    #[test]
+    fn signbit_heaviside_angles() {
+        assert!(Signbit.apply(-0.0f64));
+        assert!(Signbit.apply(-f32::NAN));
+        assert!(!Signbit.apply(f32::NAN));
+        assert!(Signbit.apply(-3i64));
+        assert!(!Signbit.apply(200u8));
+        assert_eq!(Heaviside.apply(-0.0f64, 0.5), 0.5);
+        assert_eq!(Heaviside.apply(-2.0f64, 0.5), 0.0);
+        assert_eq!(Heaviside.apply(f64::INFINITY, 0.5), 1.0);
+        assert!(Heaviside.apply(f64::NAN, 0.5).is_nan());
+        assert_eq!(Deg2Rad.apply(180.0f64), std::f64::consts::PI);
+        assert_eq!(Rad2Deg.apply(std::f64::consts::PI), 180.0);
+    }
+}
