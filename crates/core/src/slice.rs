@@ -269,7 +269,9 @@ mod tests {
     fn extreme_bounds_and_steps() {
         const MAX: isize = isize::MAX;
         const MIN: isize = isize::MIN;
-        let cases: [(usize, Option<isize>, Option<isize>, isize, (usize, usize)); 16] = [
+        // (length, start, stop, step, NumPy's (first index, count)).
+        type Case = (usize, Option<isize>, Option<isize>, isize, (usize, usize));
+        let cases: [Case; 16] = [
             (10, None, None, MAX, (0, 1)),
             (10, None, None, MIN, (9, 1)),
             (10, None, None, -MAX, (9, 1)),
@@ -311,6 +313,7 @@ mod tests {
     }
 
     #[test]
+    #[allow(clippy::reversed_empty_ranges)] // `0..=-1` is a slice argument here
     fn huge_indices_and_inclusive_ends_do_not_wrap() {
         assert_eq!(SliceArg::from(usize::MAX), SliceArg::Index(isize::MAX));
         let full = |stop| SliceArg::Range {

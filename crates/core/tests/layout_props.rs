@@ -288,7 +288,7 @@ proptest! {
         let mut m = size;
         let mut p = 2;
         while m > 1 {
-            while m % p == 0 { factors.push(p); m /= p; }
+            while m.is_multiple_of(p) { factors.push(p); m /= p; }
             p += 1;
         }
         if size == 0 { factors.push(0); }

@@ -6,6 +6,10 @@
 //! NumPy's value. Cases that would allocate an impossible amount if a check slipped run in a
 //! child copy of this test binary, so that an abort fails the test instead of the whole run.
 
+// Reversed ranges such as `3..isize::MIN` with a negative step are NumPy slices here, not
+// empty Rust ranges.
+#![allow(clippy::reversed_empty_ranges)]
+
 use cuprite::ops::UnaryOp;
 use cuprite::prelude::*;
 use cuprite::{Layout, SliceArg};

@@ -319,7 +319,7 @@ fn identities_on_large_inputs<B: ArrayBackend>(dev: &B) {
     assert_eq!(d.nanargmax().unwrap().item().unwrap(), {
         let first_max = orig.iter().cloned().fold(f64::MIN, f64::max);
         let i = orig.iter().position(|&v| v == first_max).unwrap();
-        (i + (i + 9) / 10) as i64
+        (i + i.div_ceil(10)) as i64
     });
 }
 

@@ -65,7 +65,10 @@ macro_rules! implemented {
     }};
 }
 
-fn every_op() -> Vec<(OpDecl, Vec<(OpKind, &'static str)>, usize)> {
+/// A declaration, the (kind, NAME) pairs its op implements, and its number of examples.
+type Found = (OpDecl, Vec<(OpKind, &'static str)>, usize);
+
+fn every_op() -> Vec<Found> {
     let mut v = crate::elementwise_ops!(implemented);
     v.extend(crate::reduction_ops!(implemented));
     v
