@@ -306,9 +306,9 @@ CUPRITE_BINARY(propagate_nan, E, return b != b ? b : a;)
 // Float.
 CUPRITE_BINARY(logaddexp, E, return log_add_exp(a, b, false);)
 CUPRITE_BINARY(logaddexp2, E, return log_add_exp(a, b, true);)
-// Constants computed in f64 and rounded to E (NumPy's npy_deg2rad / npy_rad2deg).
-CUPRITE_UNARY(deg2rad, E, return x * (E)(3.14159265358979323846 / 180.0);)
-CUPRITE_UNARY(rad2deg, E, return x * (E)(180.0 / 3.14159265358979323846);)
+// Constants computed in E (NumPy's npy_deg2rad / npy_deg2radf: pi / 180 in the type).
+CUPRITE_UNARY(deg2rad, E, return x * ((E)3.14159265358979323846 / (E)180.0);)
+CUPRITE_UNARY(rad2deg, E, return x * ((E)180.0 / (E)3.14159265358979323846);)
 // NaN for a NaN x, h0 (b) for either zero, else 0 or 1 (NumPy's npy_heaviside).
 CUPRITE_BINARY(heaviside, E,
     if (a != a) return flt<E>::nan();

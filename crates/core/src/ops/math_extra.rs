@@ -1,7 +1,7 @@
 //! More element-wise functions with NumPy's exact formulas: `logaddexp`/`logaddexp2`
 //! (`npy_logaddexp`: `max + log1p(exp(-|x - y|))`, no overflow, equal infinities kept),
-//! `signbit`, `deg2rad`/`rad2deg` (`x * (pi / 180)` with the constant rounded to the
-//! element type from f64, as `npy_deg2rad`), `heaviside` and a bit-exact `nextafter`.
+//! `signbit`, `deg2rad`/`rad2deg` (`x * (pi / 180)` with the constant computed in the
+//! element type, as `npy_deg2rad`/`npy_deg2radf`), `heaviside` and a bit-exact `nextafter`.
 
 use super::{
     BinaryOp, Deg2Rad, Heaviside, LogAddExp, LogAddExp2, NextAfter, Rad2Deg, Signbit, UnaryOp,
@@ -73,7 +73,7 @@ impl<T: Float> UnaryOp<T> for Deg2Rad {
     type Out = T;
     #[inline(always)]
     fn apply(&self, x: T) -> T {
-        x * T::from_f64(std::f64::consts::PI / 180.0)
+        x * (T::from_f64(std::f64::consts::PI) / T::from_f64(180.0))
     }
 }
 
@@ -81,7 +81,7 @@ impl<T: Float> UnaryOp<T> for Rad2Deg {
     type Out = T;
     #[inline(always)]
     fn apply(&self, x: T) -> T {
-        x * T::from_f64(180.0 / std::f64::consts::PI)
+        x * (T::from_f64(180.0) / T::from_f64(std::f64::consts::PI))
     }
 }
 

@@ -256,7 +256,11 @@ mod tests {
             .find(|p| p.1 == "absolute" && p.2 == DType::C64);
         assert_eq!(abs.map(|p| p.3), Some(DType::F32));
         // Ops with parameters run once per example value.
-        let rounds = c.runs.iter().filter(|r| r.0 == "round/f64").count();
+        let rounds = c
+            .runs
+            .iter()
+            .filter(|r| r.0 == format!("round/{}", DType::F64))
+            .count();
         assert_eq!(rounds, RoundDecimals::examples().len());
     }
 }

@@ -22,11 +22,15 @@ const HUGE: usize = 1 << 40;
 type CaseResult = std::result::Result<(), String>;
 
 /// `Ok` when `r` is [`Error::OutOfMemory`] (or, with `overflow_ok`, an argument or shape
-/// error from a size that overflows); otherwise a message saying what came instead.
+/// error, or `TooBig`, from a size that overflows); otherwise a message saying what came instead.
 fn expect_oom<T>(what: &str, r: Result<T>, overflow_ok: bool) -> CaseResult {
     match r {
         Err(Error::OutOfMemory { requested, .. }) if requested > 0 => Ok(()),
-        Err(Error::InvalidArgument { .. } | Error::ShapeMismatch { .. }) if overflow_ok => Ok(()),
+        Err(Error::InvalidArgument { .. } | Error::ShapeMismatch { .. } | Error::TooBig { .. })
+            if overflow_ok =>
+        {
+            Ok(())
+        }
         Err(e) => Err(format!("{what}: expected OutOfMemory, got the error {e:?}")),
         Ok(_) => Err(format!("{what}: expected OutOfMemory, got a result")),
     }
