@@ -5,7 +5,7 @@
 use crate::buffer::CpuBuffer;
 use crate::memory::gather_map;
 use crate::par;
-use crate::view::{contiguous, contiguous_mut, view, view_mut};
+use crate::view::{check_views, contiguous, contiguous_mut, view, view_mut};
 use crate::Cpu;
 use cuprite_core::backend::ElementwiseOps;
 use cuprite_core::ops::{BinaryOp, UnaryOp};
@@ -19,6 +19,7 @@ impl ElementwiseOps for Cpu {
         x: &CpuBuffer<T>,
         lx: &Layout,
     ) -> Result<CpuBuffer<K::Out>> {
+        check_views(K::NAME, &[(x.len(), lx)])?;
         Ok(CpuBuffer::new(gather_map(x.as_slice(), lx, |v| {
             op.apply(v)
         })?))
@@ -32,6 +33,7 @@ impl ElementwiseOps for Cpu {
         b: &CpuBuffer<T>,
         lb: &Layout,
     ) -> Result<CpuBuffer<K::Out>> {
+        check_views(K::NAME, &[(a.len(), la), (b.len(), lb)])?;
         let n = la.size();
         let mut out = crate::alloc::zeroed_vec::<K::Out>(n)?;
         let (sa, sb) = (a.as_slice(), b.as_slice());
@@ -57,6 +59,7 @@ impl ElementwiseOps for Cpu {
         s: T,
         scalar_first: bool,
     ) -> Result<CpuBuffer<K::Out>> {
+        check_views(K::NAME, &[(a.len(), la)])?;
         let out = if scalar_first {
             gather_map(a.as_slice(), la, |x| op.apply(s, x))?
         } else {
@@ -71,6 +74,7 @@ impl ElementwiseOps for Cpu {
         x: &mut CpuBuffer<T>,
         lx: &Layout,
     ) -> Result<()> {
+        check_views(K::NAME, &[(x.len(), lx)])?;
         let n = lx.size();
         let d = x.make_mut()?;
         if let Some(c) = contiguous_mut(d, lx) {
@@ -94,6 +98,7 @@ impl ElementwiseOps for Cpu {
         b: &CpuBuffer<T>,
         lb: &Layout,
     ) -> Result<()> {
+        check_views(K::NAME, &[(a.len(), la), (b.len(), lb)])?;
         let n = la.size();
         let sb = b.as_slice();
         let d = a.make_mut()?;
@@ -118,6 +123,7 @@ impl ElementwiseOps for Cpu {
         la: &Layout,
         s: T,
     ) -> Result<()> {
+        check_views(K::NAME, &[(a.len(), la)])?;
         let n = la.size();
         let d = a.make_mut()?;
         if let Some(c) = contiguous_mut(d, la) {
@@ -142,6 +148,7 @@ impl ElementwiseOps for Cpu {
         b: &CpuBuffer<T>,
         lb: &Layout,
     ) -> Result<CpuBuffer<T>> {
+        check_views("where", &[(cond.len(), lc), (a.len(), la), (b.len(), lb)])?;
         let n = la.size();
         let mut out = crate::alloc::zeroed_vec::<T>(n)?;
         let mut ov = view_mut(&mut out, &Layout::contiguous(la.shape()));

@@ -10,7 +10,7 @@
 use crate::alloc::{checked_len, vec_with_capacity, zeroed_vec};
 use crate::memory::gather_map;
 use crate::par::{CHUNK, PAR_MIN};
-use crate::view::{contiguous, view, view_mut};
+use crate::view::{check_views, contiguous, view, view_mut};
 use crate::{buffer::CpuBuffer, Cpu};
 use cuprite_core::backend::IndexOps;
 use cuprite_core::{Element, Error, Layout, Result};
@@ -132,6 +132,7 @@ impl IndexOps for Cpu {
         idx: &CpuBuffer<i64>,
         li: &Layout,
     ) -> Result<CpuBuffer<T>> {
+        check_views("take", &[(x.len(), lx), (idx.len(), li)])?;
         let n = lx.shape()[axis];
         let idx = checked_indices("take", idx, li, axis, n)?;
         let n = n as i64;
@@ -173,6 +174,7 @@ impl IndexOps for Cpu {
         li: &Layout,
         axis: usize,
     ) -> Result<CpuBuffer<T>> {
+        check_views("take_along_axis", &[(x.len(), lx), (idx.len(), li)])?;
         let n = lx.shape()[axis];
         let idx = checked_indices("take_along_axis", idx, li, axis, n)?;
         let n = n as i64;
@@ -217,6 +219,7 @@ impl IndexOps for Cpu {
         values: &CpuBuffer<T>,
         lv: &Layout,
     ) -> Result<()> {
+        check_views("scatter", &[(dst.len(), ld), (idx.len(), li), (values.len(), lv)])?;
         if li.shape() != lv.shape() {
             return Err(Error::ShapeMismatch {
                 op: "scatter",

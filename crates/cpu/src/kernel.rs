@@ -7,11 +7,11 @@
 
 use crate::buffer::CpuBuffer;
 use crate::par;
-use crate::view::{contiguous, view, view_mut};
+use crate::view::{check_views, contiguous, view, view_mut};
 use crate::Cpu;
 use cuprite_core::backend::KernelOps;
 use cuprite_core::kernel::{KernelElement, KernelSpec};
-use cuprite_core::{Layout, Result};
+use cuprite_core::{Error, Layout, Result};
 use ndarray::Zip;
 use rayon::prelude::*;
 
@@ -21,14 +21,24 @@ macro_rules! cpu_map_kernel {
             $(
                 fn $method<$($t: KernelElement,)+ R: KernelElement, F>(
                     &self,
-                    _spec: &KernelSpec,
+                    spec: &KernelSpec,
                     f: &F,
                     $($a: &CpuBuffer<$t>, $l: &Layout,)+
                 ) -> Result<CpuBuffer<R>>
                 where
                     F: Fn($($t),+) -> R + Send + Sync,
                 {
+                    check_views(spec.name(), &[$(($a.len(), $l)),+])?;
                     let first = cpu_map_kernel!(@first $($l),+);
+                    $(
+                        if $l.shape() != first.shape() {
+                            return Err(Error::ShapeMismatch {
+                                op: spec.name(),
+                                lhs: first.shape().to_vec(),
+                                rhs: $l.shape().to_vec(),
+                            });
+                        }
+                    )+
                     let n = first.size();
                     let mut out = crate::alloc::zeroed_vec::<R>(n)?;
                     if let ($(Some($c),)+) = ($(contiguous($a.as_slice(), $l),)+) {

@@ -5,7 +5,7 @@
 
 use crate::alloc::{checked_len, filled_vec, zeroed_vec};
 use crate::par;
-use crate::view::{contiguous, contiguous_mut, view, view_mut};
+use crate::view::{check_views, contiguous, contiguous_mut, view, view_mut};
 use crate::{buffer::CpuBuffer, Cpu};
 use cuprite_core::backend::MaskOps;
 use cuprite_core::{Element, Error, Layout, Result};
@@ -81,6 +81,7 @@ impl MaskOps for Cpu {
         mask: &CpuBuffer<bool>,
         lm: &Layout,
     ) -> Result<(CpuBuffer<T>, usize)> {
+        check_views("mask_select", &[(x.len(), lx), (mask.len(), lm)])?;
         let (xs, ms) = (x.as_slice(), mask.as_slice());
         let out = match (contiguous(xs, lx), contiguous(ms, lm)) {
             (Some(xc), Some(mc)) => compact(mc, |&m: &bool| m, |i| xc[i])?,
@@ -103,6 +104,7 @@ impl MaskOps for Cpu {
         x: &CpuBuffer<T>,
         lx: &Layout,
     ) -> Result<(CpuBuffer<i64>, usize)> {
+        check_views("nonzero", &[(x.len(), lx)])?;
         let pos = truthy_positions(x.as_slice(), lx)?;
         let ndim = lx.ndim();
         let shape = lx.shape();
@@ -130,6 +132,7 @@ impl MaskOps for Cpu {
     }
 
     fn count_nonzero<T: Element>(&self, x: &CpuBuffer<T>, lx: &Layout) -> Result<usize> {
+        check_views("count_nonzero", &[(x.len(), lx)])?;
         let data = x.as_slice();
         Ok(match contiguous(data, lx) {
             Some(c) if c.len() >= par::PAR_MIN => c
@@ -150,6 +153,7 @@ impl MaskOps for Cpu {
         values: &CpuBuffer<T>,
         lv: &Layout,
     ) -> Result<()> {
+        check_views("mask_assign", &[(dst.len(), ld), (mask.len(), lm), (values.len(), lv)])?;
         let vals = crate::sort::c_order(values.as_slice(), lv)?;
         let ms = mask.as_slice();
         let single = vals.len() == 1;

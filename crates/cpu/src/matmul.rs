@@ -16,6 +16,7 @@ use crate::buffer::CpuBuffer;
 use crate::Cpu;
 use cuprite_core::backend::{MatmulOps, MatmulPlan};
 use cuprite_core::{c128, c64, DType, Error, Layout, Numeric, Result};
+use crate::view::check_views;
 use rayon::prelude::*;
 use std::any::Any;
 
@@ -272,6 +273,7 @@ impl MatmulOps for Cpu {
         b: &CpuBuffer<T>,
         lb: &Layout,
     ) -> Result<CpuBuffer<T>> {
+        check_views("matmul", &[(a.len(), la), (b.len(), lb)])?;
         match T::DTYPE {
             DType::F32 => typed::<T, f32>(a, la, b, lb, large_f32),
             DType::F64 => typed::<T, f64>(a, la, b, lb, large_f64),

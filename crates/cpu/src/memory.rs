@@ -4,7 +4,7 @@
 use crate::buffer::CpuBuffer;
 use crate::par;
 use crate::transpose;
-use crate::view::{contiguous, contiguous_mut, view, view_mut};
+use crate::view::{check_views, contiguous, contiguous_mut, view, view_mut};
 use crate::Cpu;
 use cuprite_core::{BackendBase, Element, Layout, Numeric, Result};
 use ndarray::Zip;
@@ -67,10 +67,12 @@ impl BackendBase for Cpu {
     }
 
     fn to_vec<T: Element>(&self, buf: &CpuBuffer<T>, layout: &Layout) -> Result<Vec<T>> {
+        check_views("to_vec", &[(buf.len(), layout)])?;
         gather_map(buf.as_slice(), layout, |x| x)
     }
 
     fn copy<T: Element>(&self, buf: &CpuBuffer<T>, layout: &Layout) -> Result<CpuBuffer<T>> {
+        check_views("copy", &[(buf.len(), layout)])?;
         Ok(CpuBuffer::new(gather_map(buf.as_slice(), layout, |x| x)?))
     }
 
@@ -81,6 +83,7 @@ impl BackendBase for Cpu {
         src: &CpuBuffer<T>,
         src_layout: &Layout,
     ) -> Result<()> {
+        check_views("assign", &[(dst.len(), dst_layout), (src.len(), src_layout)])?;
         let n = dst_layout.size();
         let s = src.as_slice();
         let d = dst.make_mut()?;
@@ -100,6 +103,7 @@ impl BackendBase for Cpu {
     }
 
     fn fill<T: Element>(&self, dst: &mut CpuBuffer<T>, layout: &Layout, value: T) -> Result<()> {
+        check_views("fill", &[(dst.len(), layout)])?;
         let n = layout.size();
         let d = dst.make_mut()?;
         if let Some(dc) = contiguous_mut(d, layout) {
@@ -124,6 +128,7 @@ impl BackendBase for Cpu {
         buf: &CpuBuffer<T>,
         layout: &Layout,
     ) -> Result<CpuBuffer<U>> {
+        check_views("cast", &[(buf.len(), layout)])?;
         Ok(CpuBuffer::new(gather_map(buf.as_slice(), layout, |x| {
             x.cast::<U>()
         })?))

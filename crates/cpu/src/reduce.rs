@@ -28,7 +28,8 @@ use crate::alloc::{filled_vec, zeroed_vec};
 use crate::buffer::CpuBuffer;
 use crate::memory::gather_map;
 use crate::par::{CHUNK, PAR_MIN};
-use crate::view::contiguous;
+use crate::view::{check_axis, check_views, contiguous};
+use cuprite_core::ops::registry::arg_reduction_name;
 use crate::Cpu;
 use cuprite_core::backend::ReduceOps;
 use cuprite_core::layout::Dims;
@@ -512,6 +513,7 @@ impl ReduceOps for Cpu {
         lx: &Layout,
         axes: &[usize],
     ) -> Result<CpuBuffer<K::Out>> {
+        check_views(K::NAME, &[(x.len(), lx)])?;
         Ok(CpuBuffer::new(reduce_view(&op, x.as_slice(), lx, axes)?))
     }
 
@@ -522,6 +524,8 @@ impl ReduceOps for Cpu {
         lx: &Layout,
         axis: usize,
     ) -> Result<CpuBuffer<i64>> {
+        check_views(arg_reduction_name(kind), &[(x.len(), lx)])?;
+        check_axis(arg_reduction_name(kind), lx, axis)?;
         let (outer, n, inner) = split_around(lx.shape(), axis);
         let mut out = zeroed_vec::<i64>(outer * inner)?;
         if out.is_empty() || n == 0 {
@@ -572,6 +576,8 @@ impl ReduceOps for Cpu {
         lx: &Layout,
         axis: usize,
     ) -> Result<CpuBuffer<K::Out>> {
+        check_views(K::NAME, &[(x.len(), lx)])?;
+        check_axis(K::NAME, lx, axis)?;
         let (outer, n, inner) = split_around(lx.shape(), axis);
         let total = lx.size();
         let mut out = zeroed_vec::<K::Out>(total)?;

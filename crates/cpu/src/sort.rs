@@ -10,7 +10,7 @@ mod radix;
 use crate::alloc::{filled_vec, vec_with_capacity, zeroed_vec};
 use crate::memory::gather_map;
 use crate::par;
-use crate::view::contiguous;
+use crate::view::{check_axis, check_views, contiguous};
 use crate::{buffer::CpuBuffer, Cpu};
 use cuprite_core::backend::SortOps;
 use cuprite_core::layout::c_strides;
@@ -167,6 +167,8 @@ fn argsort_lane<T: Element>(src: &[T], out: &mut [i64]) -> Result<()> {
 
 impl SortOps for Cpu {
     fn sort<T: Element>(&self, x: &CpuBuffer<T>, lx: &Layout, axis: usize) -> Result<CpuBuffer<T>> {
+        check_views("sort", &[(x.len(), lx)])?;
+        check_axis("sort", lx, axis)?;
         Ok(CpuBuffer::new(lanes_map(
             x.as_slice(),
             lx,
@@ -181,6 +183,8 @@ impl SortOps for Cpu {
         lx: &Layout,
         axis: usize,
     ) -> Result<CpuBuffer<i64>> {
+        check_views("argsort", &[(x.len(), lx)])?;
+        check_axis("argsort", lx, axis)?;
         Ok(CpuBuffer::new(lanes_map(
             x.as_slice(),
             lx,
@@ -196,6 +200,8 @@ impl SortOps for Cpu {
         axis: usize,
         kth: usize,
     ) -> Result<CpuBuffer<T>> {
+        check_views("partition", &[(x.len(), lx)])?;
+        check_axis("partition", lx, axis)?;
         Ok(CpuBuffer::new(lanes_map(
             x.as_slice(),
             lx,
@@ -215,6 +221,8 @@ impl SortOps for Cpu {
         axis: usize,
         kth: usize,
     ) -> Result<CpuBuffer<i64>> {
+        check_views("argpartition", &[(x.len(), lx)])?;
+        check_axis("argpartition", lx, axis)?;
         Ok(CpuBuffer::new(lanes_map(
             x.as_slice(),
             lx,
@@ -235,6 +243,7 @@ impl SortOps for Cpu {
         lv: &Layout,
         right: bool,
     ) -> Result<CpuBuffer<i64>> {
+        check_views("searchsorted", &[(sorted.len(), ls), (values.len(), lv)])?;
         let s = c_order(sorted.as_slice(), ls)?;
         let out = if right {
             gather_map(values.as_slice(), lv, |v| {
@@ -249,6 +258,7 @@ impl SortOps for Cpu {
     }
 
     fn unique<T: Element>(&self, x: &CpuBuffer<T>, lx: &Layout) -> Result<(CpuBuffer<T>, usize)> {
+        check_views("unique", &[(x.len(), lx)])?;
         let src = c_order(x.as_slice(), lx)?;
         let mut sorted = zeroed_vec(src.len())?;
         sort_lane(&src, &mut sorted)?;
@@ -269,6 +279,7 @@ impl SortOps for Cpu {
         CpuBuffer<i64>,
         usize,
     )> {
+        check_views("unique_all", &[(x.len(), lx)])?;
         let src = c_order(x.as_slice(), lx)?;
         let n = src.len();
         let mut perm = zeroed_vec(n)?;

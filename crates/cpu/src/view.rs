@@ -3,7 +3,7 @@
 //! overlap checks on the layout (the crate's other `unsafe` blocks are the huge-page advice
 //! in `alloc.rs` and `radix.rs`).
 
-use cuprite_core::Layout;
+use cuprite_core::{Error, Layout, Result};
 use ndarray::{ArrayViewD, ArrayViewMutD, Axis, IxDyn, ShapeBuilder};
 
 /// Start offset (lowest address) and absolute strides of a layout, plus the axes to invert.
@@ -111,5 +111,25 @@ mod tests {
             v.iter().copied().collect::<Vec<_>>(),
             vec![11, 10, 9, 8, 3, 2, 1, 0]
         );
+    }
+}
+
+/// Checks `(buffer length, view)` pairs: every element each view reaches lies inside its
+/// buffer. The backend's entry points run it first, so a bad layout passed by a direct
+/// caller of a backend trait is an `Err` naming `op`, never a panic or a stray read.
+pub(crate) fn check_views(op: &'static str, views: &[(usize, &Layout)]) -> Result<()> {
+    views.iter().try_for_each(|(len, l)| l.check_bounds(op, *len))
+}
+
+/// Checks that `axis` is an axis of `l`.
+pub(crate) fn check_axis(op: &'static str, l: &Layout, axis: usize) -> Result<()> {
+    if axis < l.ndim() {
+        Ok(())
+    } else {
+        Err(Error::AxisOutOfRange {
+            op,
+            axis: axis as isize,
+            ndim: l.ndim(),
+        })
     }
 }

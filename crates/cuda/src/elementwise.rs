@@ -34,7 +34,7 @@ use cuprite_core::{DType, Element, Layout, Result};
 use cuprite_kernels::elementwise::{self as kern, Variant};
 use params::{EwContig, EwStrided};
 pub(crate) use plan::ArgBytes;
-use plan::{check_view, inplace_order, vec_width, vector_head, OpArgs};
+use plan::{inplace_order, vec_width, vector_head, OpArgs};
 
 /// Entry point of the contiguous kernel of every program.
 const CONTIG: &str = "ew_contig";
@@ -103,8 +103,7 @@ impl Cuda {
 
     /// Checks an operand: on this device and every element of the view inside the buffer.
     fn ew_check<T: Element>(&self, op: &'static str, b: &CudaBuffer<T>, l: &Layout) -> Result<()> {
-        self.check_buffer(b, op)?;
-        check_view(op, b.len(), l)
+        crate::launch::check_view(self, op, b, l)
     }
 
     /// Runs one element-wise launch over operands of one shape (checked by the caller: on

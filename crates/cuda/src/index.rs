@@ -19,7 +19,7 @@ use crate::ctype::cty;
 use crate::device::Cuda;
 use crate::driver;
 use crate::ffi::launch::{Kernel, KernelParams};
-use crate::launch::{coalesce, Strided, BLOCK};
+use crate::launch::{check_view, coalesce, Strided, BLOCK};
 use cuprite_core::backend::IndexOps;
 use cuprite_core::{Element, Error, Layout, Result};
 use params::{
@@ -342,8 +342,8 @@ impl IndexOps for Cuda {
         li: &Layout,
     ) -> Result<CudaBuffer<T>> {
         const OP: &str = "take";
-        self.check_buffer(x, OP)?;
-        self.check_buffer(idx, OP)?;
+        check_view(self, OP, x, lx)?;
+        check_view(self, OP, idx, li)?;
         check_axis(OP, lx, axis)?;
         let n = lx.shape()[axis];
         self.check_indices::<T>(OP, idx, li, axis, n)?;
@@ -396,8 +396,8 @@ impl IndexOps for Cuda {
         axis: usize,
     ) -> Result<CudaBuffer<T>> {
         const OP: &str = "take_along_axis";
-        self.check_buffer(x, OP)?;
-        self.check_buffer(idx, OP)?;
+        check_view(self, OP, x, lx)?;
+        check_view(self, OP, idx, li)?;
         check_axis(OP, lx, axis)?;
         check_along(OP, lx, li, axis)?;
         let n = lx.shape()[axis];
@@ -454,9 +454,9 @@ impl IndexOps for Cuda {
                 rhs: lv.shape().to_vec(),
             });
         }
-        self.check_buffer(dst, OP)?;
-        self.check_buffer(idx, OP)?;
-        self.check_buffer(values, OP)?;
+        check_view(self, OP, dst, ld)?;
+        check_view(self, OP, idx, li)?;
+        check_view(self, OP, values, lv)?;
         check_axis("scatter", ld, axis)?;
         check_along("scatter", ld, li, axis)?;
         let n = ld.shape()[axis];

@@ -19,7 +19,7 @@ use crate::ctype::cty;
 use crate::device::Cuda;
 use crate::driver;
 use crate::ffi::launch::{Kernel, KernelParams};
-use crate::launch::{coalesce, Strided, BLOCK};
+use crate::launch::{check_view, coalesce, Strided, BLOCK};
 use cuprite_core::backend::MaskOps;
 use cuprite_core::{Element, Error, Layout, Result};
 use cuprite_kernels::index::{MASK_BLOCK, MASK_SCAN_BLOCK, MASK_TILE};
@@ -167,8 +167,8 @@ impl MaskOps for Cuda {
         lm: &Layout,
     ) -> Result<(CudaBuffer<T>, usize)> {
         const OP: &str = "mask_select";
-        self.check_buffer(x, OP)?;
-        self.check_buffer(mask, OP)?;
+        check_view(self, OP, x, lx)?;
+        check_view(self, OP, mask, lm)?;
         same_shape(OP, lx, lm)?;
         let n = lx.size();
         if n == 0 {
@@ -209,7 +209,7 @@ impl MaskOps for Cuda {
         lx: &Layout,
     ) -> Result<(CudaBuffer<i64>, usize)> {
         const OP: &str = "nonzero";
-        self.check_buffer(x, OP)?;
+        check_view(self, OP, x, lx)?;
         let (n, ndim) = (lx.size(), lx.ndim());
         if ndim == 0 {
             // One element, no coordinates: only the count matters.
@@ -261,7 +261,7 @@ impl MaskOps for Cuda {
 
     fn count_nonzero<T: Element>(&self, x: &CudaBuffer<T>, lx: &Layout) -> Result<usize> {
         const OP: &str = "count_nonzero";
-        self.check_buffer(x, OP)?;
+        check_view(self, OP, x, lx)?;
         let n = lx.size();
         if n == 0 {
             return Ok(0);
@@ -281,9 +281,9 @@ impl MaskOps for Cuda {
         lv: &Layout,
     ) -> Result<()> {
         const OP: &str = "mask_assign";
-        self.check_buffer(dst, OP)?;
-        self.check_buffer(mask, OP)?;
-        self.check_buffer(values, OP)?;
+        check_view(self, OP, dst, ld)?;
+        check_view(self, OP, mask, lm)?;
+        check_view(self, OP, values, lv)?;
         same_shape(OP, ld, lm)?;
         let n = ld.size();
         let nvals = lv.size();

@@ -20,35 +20,8 @@ mod tests_gpu;
 use crate::buffer::CudaBuffer;
 use crate::device::Cuda;
 use crate::driver;
+use crate::launch::check_view;
 use cuprite_core::{BackendBase, Element, Error, Layout, Numeric, Result};
-
-impl Cuda {
-    /// Checks that `buf` lives on this device and that every element of `layout` lies inside
-    /// it (a view past the end would read or write foreign device memory).
-    fn check_view<T: Element>(
-        &self,
-        op: &'static str,
-        buf: &CudaBuffer<T>,
-        layout: &Layout,
-    ) -> Result<()> {
-        self.check_buffer(buf, op)?;
-        match layout.offset_range() {
-            Some((_, end)) if end > buf.len() => Err(Error::invalid(
-                op,
-                format!(
-                    "a view of shape {:?}, strides {:?} and offset {} reaches element {} of a \
-                     buffer of {} elements",
-                    layout.shape(),
-                    layout.strides(),
-                    layout.offset(),
-                    end - 1,
-                    buf.len()
-                ),
-            )),
-            _ => Ok(()),
-        }
-    }
-}
 
 impl BackendBase for Cuda {
     type Buffer<T: Element> = CudaBuffer<T>;
@@ -79,7 +52,7 @@ impl BackendBase for Cuda {
     }
 
     fn to_vec<T: Element>(&self, buf: &CudaBuffer<T>, layout: &Layout) -> Result<Vec<T>> {
-        self.check_view("to_vec", buf, layout)?;
+        check_view(self, "to_vec", buf, layout)?;
         let n = layout.size();
         if n == 0 {
             return Ok(Vec::new());
@@ -96,7 +69,7 @@ impl BackendBase for Cuda {
     }
 
     fn copy<T: Element>(&self, buf: &CudaBuffer<T>, layout: &Layout) -> Result<CudaBuffer<T>> {
-        self.check_view("copy", buf, layout)?;
+        check_view(self, "copy", buf, layout)?;
         let out = self.alloc::<T>(layout.size())?;
         self.convert(
             "copy",
@@ -125,8 +98,8 @@ impl BackendBase for Cuda {
                 ),
             ));
         }
-        self.check_view("assign", dst, dst_layout)?;
-        self.check_view("assign", src, src_layout)?;
+        check_view(self, "assign", dst, dst_layout)?;
+        check_view(self, "assign", src, src_layout)?;
         if dst_layout.size() == 0 {
             return Ok(());
         }
@@ -137,7 +110,7 @@ impl BackendBase for Cuda {
     }
 
     fn fill<T: Element>(&self, dst: &mut CudaBuffer<T>, layout: &Layout, value: T) -> Result<()> {
-        self.check_view("fill", dst, layout)?;
+        check_view(self, "fill", dst, layout)?;
         if layout.size() == 0 {
             return Ok(());
         }
@@ -160,7 +133,7 @@ impl BackendBase for Cuda {
         buf: &CudaBuffer<T>,
         layout: &Layout,
     ) -> Result<CudaBuffer<U>> {
-        self.check_view("cast", buf, layout)?;
+        check_view(self, "cast", buf, layout)?;
         let out = self.alloc::<U>(layout.size())?;
         self.convert(
             "cast",

@@ -6,7 +6,7 @@
 
 use crate::buffer::CudaBuffer;
 use crate::device::Cuda;
-use crate::launch::BLOCK;
+use crate::launch::{check_view, BLOCK};
 use crate::sort::params::SortSelectArgs;
 use cuprite_core::backend::SelectOps;
 use cuprite_core::{Element, Error, Layout, Result};
@@ -20,7 +20,12 @@ impl SelectOps for Cuda {
         kth: &[usize],
     ) -> Result<CudaBuffer<T>> {
         const OP: &str = "select_kth";
-        let len = lx.shape()[axis];
+        check_view(self, OP, x, lx)?;
+        let len = *lx.shape().get(axis).ok_or(Error::AxisOutOfRange {
+            op: OP,
+            axis: axis as isize,
+            ndim: lx.ndim(),
+        })?;
         let lanes = lx.size().checked_div(len).unwrap_or(0);
         let m = kth.len();
         if let Some(&k) = kth.iter().find(|&&k| k >= len) {
@@ -29,7 +34,6 @@ impl SelectOps for Cuda {
                 format!("position {k} is out of bounds for axis {axis} with size {len}"),
             ));
         }
-        self.check_buffer(x, OP)?;
         let total = m * lanes;
         let out = self.alloc::<T>(total)?;
         if total == 0 {

@@ -107,11 +107,7 @@ impl<T: Float> ReduceOp<T> for NanVar {
 mod tests {
     use super::*;
     use crate::dtype::c64;
-
-    fn run<T: Element, R: ReduceOp<T>>(op: R, xs: &[T]) -> R::Out {
-        let acc = xs.iter().fold(op.init(), |a, &x| op.fold(a, x));
-        op.finish(acc, xs.len())
-    }
+    use crate::ops::reduce::fold_all as run;
 
     #[test]
     fn nanprod_skips_nan() {

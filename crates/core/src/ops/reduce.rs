@@ -305,14 +305,17 @@ impl<T: Element> ScanOp<T> for CumProd {
     }
 }
 
+/// A reduction's scalar meaning: `xs` folded in order, then finished (for the ops' tests).
+#[cfg(test)]
+pub(crate) fn fold_all<T: Element, R: ReduceOp<T>>(op: R, xs: &[T]) -> R::Out {
+    let acc = xs.iter().fold(op.init(), |a, &x| op.fold(a, x));
+    op.finish(acc, xs.len())
+}
+
 #[cfg(test)]
 mod tests {
+    use super::fold_all as run;
     use super::*;
-
-    fn run<T: Element, R: ReduceOp<T>>(op: R, xs: &[T]) -> R::Out {
-        let acc = xs.iter().fold(op.init(), |a, &x| op.fold(a, x));
-        op.finish(acc, xs.len())
-    }
 
     #[test]
     fn sum_abs_sq_is_the_squared_norm() {

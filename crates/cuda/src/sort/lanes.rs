@@ -6,8 +6,9 @@ use super::plan;
 use super::radix::RadixOut;
 use crate::buffer::CudaBuffer;
 use crate::device::Cuda;
+use crate::launch::check_view;
 use cuprite_core::layout::c_strides;
-use cuprite_core::{BackendBase, Element, Layout, Result};
+use cuprite_core::{BackendBase, Element, Error, Layout, Result};
 use cuprite_kernels::sort as ks;
 use std::cmp::Ordering;
 
@@ -56,8 +57,12 @@ impl Cuda {
         lx: &Layout,
         axis: usize,
     ) -> Result<Lanes<T>> {
-        self.check_buffer(x, op)?;
-        let len = lx.shape()[axis];
+        check_view(self, op, x, lx)?;
+        let len = *lx.shape().get(axis).ok_or(Error::AxisOutOfRange {
+            op,
+            axis: axis as isize,
+            ndim: lx.ndim(),
+        })?;
         let lanes = lx.size().checked_div(len).unwrap_or(0);
         let last = lx.axes_to_end(&[axis]);
         let (buf, off) = match last.contiguous_offset() {
@@ -79,7 +84,7 @@ impl Cuda {
         x: &CudaBuffer<T>,
         lx: &Layout,
     ) -> Result<Lanes<T>> {
-        self.check_buffer(x, op)?;
+        check_view(self, op, x, lx)?;
         let n = lx.size();
         let (buf, off) = match lx.contiguous_offset() {
             Some(off) => (x.clone(), off),

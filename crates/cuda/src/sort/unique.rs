@@ -17,7 +17,7 @@ use crate::buffer::CudaBuffer;
 use crate::ctype::cty;
 use crate::device::Cuda;
 use crate::ffi::launch::{Kernel, KernelParams};
-use crate::launch::{coalesce, Strided, BLOCK};
+use crate::launch::{check_view, coalesce, Strided, BLOCK};
 use cuprite_core::{BackendBase, Element, Error, Layout, Result};
 use cuprite_kernels::sort::{self as ks, UNIQUE_TILE};
 
@@ -60,7 +60,7 @@ impl Cuda {
     ) -> Result<(CudaBuffer<T>, Option<UniqueExtras>, usize)> {
         let n = lx.size();
         if n == 0 {
-            self.check_buffer(x, op)?;
+            check_view(self, op, x, lx)?;
             let extras = if all {
                 Some((self.alloc(0)?, self.alloc(0)?, self.alloc(0)?))
             } else {
@@ -186,8 +186,8 @@ impl Cuda {
         lv: &Layout,
         right: bool,
     ) -> Result<CudaBuffer<i64>> {
-        self.check_buffer(sorted, op)?;
-        self.check_buffer(values, op)?;
+        check_view(self, op, sorted, ls)?;
+        check_view(self, op, values, lv)?;
         if ls.ndim() != 1 {
             return Err(Error::invalid(
                 op,
