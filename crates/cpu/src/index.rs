@@ -219,7 +219,10 @@ impl IndexOps for Cpu {
         values: &CpuBuffer<T>,
         lv: &Layout,
     ) -> Result<()> {
-        check_views("scatter", &[(dst.len(), ld), (idx.len(), li), (values.len(), lv)])?;
+        check_views(
+            "put_along_axis",
+            &[(dst.len(), ld), (idx.len(), li), (values.len(), lv)],
+        )?;
         if li.shape() != lv.shape() {
             return Err(Error::ShapeMismatch {
                 op: "scatter",

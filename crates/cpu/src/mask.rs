@@ -153,7 +153,10 @@ impl MaskOps for Cpu {
         values: &CpuBuffer<T>,
         lv: &Layout,
     ) -> Result<()> {
-        check_views("mask_assign", &[(dst.len(), ld), (mask.len(), lm), (values.len(), lv)])?;
+        check_views(
+            "mask_assign",
+            &[(dst.len(), ld), (mask.len(), lm), (values.len(), lv)],
+        )?;
         let vals = crate::sort::c_order(values.as_slice(), lv)?;
         let ms = mask.as_slice();
         let single = vals.len() == 1;

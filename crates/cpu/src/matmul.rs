@@ -13,10 +13,10 @@
 mod gemm_int;
 
 use crate::buffer::CpuBuffer;
+use crate::view::check_views;
 use crate::Cpu;
 use cuprite_core::backend::{MatmulOps, MatmulPlan};
 use cuprite_core::{c128, c64, DType, Error, Layout, Numeric, Result};
-use crate::view::check_views;
 use rayon::prelude::*;
 use std::any::Any;
 

@@ -83,7 +83,10 @@ impl BackendBase for Cpu {
         src: &CpuBuffer<T>,
         src_layout: &Layout,
     ) -> Result<()> {
-        check_views("assign", &[(dst.len(), dst_layout), (src.len(), src_layout)])?;
+        check_views(
+            "assign",
+            &[(dst.len(), dst_layout), (src.len(), src_layout)],
+        )?;
         let n = dst_layout.size();
         let s = src.as_slice();
         let d = dst.make_mut()?;

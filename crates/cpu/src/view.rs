@@ -118,7 +118,9 @@ mod tests {
 /// buffer. The backend's entry points run it first, so a bad layout passed by a direct
 /// caller of a backend trait is an `Err` naming `op`, never a panic or a stray read.
 pub(crate) fn check_views(op: &'static str, views: &[(usize, &Layout)]) -> Result<()> {
-    views.iter().try_for_each(|(len, l)| l.check_bounds(op, *len))
+    views
+        .iter()
+        .try_for_each(|(len, l)| l.check_bounds(op, *len))
 }
 
 /// Checks that `axis` is an axis of `l`.

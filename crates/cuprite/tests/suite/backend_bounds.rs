@@ -34,7 +34,9 @@ fn bad_axis<R>(r: Result<R>, op: &str) {
 }
 
 fn views_outside_their_buffers_are_errors<B: ArrayBackend>(dev: &B) {
-    let x = dev.from_vec((0..10).map(f64::from).collect::<Vec<_>>()).unwrap();
+    let x = dev
+        .from_vec((0..10).map(f64::from).collect::<Vec<_>>())
+        .unwrap();
     let idx = dev.from_vec(vec![0i64, 1]).unwrap();
     let mask = dev.from_vec(vec![true; 10]).unwrap();
     let ok = Layout::contiguous(&[2]);
@@ -84,7 +86,10 @@ fn views_outside_their_buffers_are_errors<B: ArrayBackend>(dev: &B) {
 
         outside(dev.take(&x, &bad, 0, &idx, &ok), "take");
         outside(dev.take(&x, &ok, 0, &idx, &bad), "take");
-        outside(dev.take_along_axis(&x, &bad, &idx, &ok, 0), "take_along_axis");
+        outside(
+            dev.take_along_axis(&x, &bad, &idx, &ok, 0),
+            "take_along_axis",
+        );
         let mut d = x.clone();
         outside(
             dev.scatter(&mut d, &bad, 0, &idx, &ok, &x, &ok),
