@@ -125,6 +125,121 @@ fn op(t: Trans) -> sys::cublasOperation_t {
     }
 }
 
+/// A cuBLAS `<t>gemm` for elements `E` and integers `I` (`int`, or `int64_t` for the `_64`
+/// twin), as cudarc declares it.
+type GemmFn<E, I> = unsafe fn(
+    sys::cublasHandle_t,
+    sys::cublasOperation_t,
+    sys::cublasOperation_t,
+    I,
+    I,
+    I,
+    *const E,
+    *const E,
+    I,
+    *const E,
+    I,
+    *const E,
+    *mut E,
+    I,
+) -> sys::cublasStatus_t;
+
+/// A cuBLAS `<t>gemmStridedBatched` for elements `E` and integers `I` (batch strides are
+/// 64-bit in both widths).
+type GemmBatchedFn<E, I> = unsafe fn(
+    sys::cublasHandle_t,
+    sys::cublasOperation_t,
+    sys::cublasOperation_t,
+    I,
+    I,
+    I,
+    *const E,
+    *const E,
+    I,
+    i64,
+    *const E,
+    I,
+    i64,
+    *const E,
+    *mut E,
+    I,
+    i64,
+    I,
+) -> sys::cublasStatus_t;
+
+/// The GEMM symbols of one element type and integer width, with their names.
+struct GemmFns<E, I> {
+    single: (&'static str, GemmFn<E, I>),
+    batched: (&'static str, GemmBatchedFn<E, I>),
+}
+
+/// The cuBLAS symbol `$f` with its name, for [`call`]'s messages.
+macro_rules! named {
+    ($f:ident) => {
+        (stringify!($f), sys::$f)
+    };
+}
+
+/// [`GemmFns`] of the cuBLAS symbols `$single` and `$batched`.
+macro_rules! gemm_fns {
+    ($single:ident, $batched:ident) => {
+        GemmFns {
+            single: named!($single),
+            batched: named!($batched),
+        }
+    };
+}
+
+/// Queues `g` with the symbols of its element type `E`: the 32-bit-integer API (what CuPy and
+/// PyTorch call) when every size fits in an `int`, the 64-bit one otherwise.
+fn gemm_typed<E>(
+    h: Handle,
+    g: &Gemm,
+    (one, zero): (E, E),
+    narrow: GemmFns<E, i32>,
+    wide: GemmFns<E, i64>,
+) -> Result<()> {
+    let sizes = [g.m, g.n, g.k, g.lda, g.ldb, g.ldc, g.batch];
+    match sizes.map(i32::try_from) {
+        [Ok(m), Ok(n), Ok(k), Ok(lda), Ok(ldb), Ok(ldc), Ok(batch)] => {
+            gemm_with(h, g, (one, zero), [m, n, k, lda, ldb, ldc, batch], narrow)
+        }
+        _ => gemm_with(h, g, (one, zero), sizes, wide),
+    }
+}
+
+/// Queues `g` with `fns`, its sizes `[m, n, k, lda, ldb, ldc, batch]` in their integer type:
+/// `<t>gemm` for one matrix, `<t>gemmStridedBatched` for a batch.
+fn gemm_with<E, I: Copy>(
+    h: Handle,
+    g: &Gemm,
+    (one, zero): (E, E),
+    [m, n, k, lda, ldb, ldc, batch]: [I; 7],
+    fns: GemmFns<E, I>,
+) -> Result<()> {
+    let (h, ta, tb) = (h.0, op(g.transa), op(g.transb));
+    let (a, b, c) = (g.a as *const E, g.b as *const E, g.c as *mut E);
+    let (sa, sb, sc) = (g.stride_a, g.stride_b, g.stride_c);
+    let (alpha, beta) = (&one as *const E, &zero as *const E);
+    // SAFETY (both calls): `h` is the device's live handle and `f` the symbol for elements
+    // `E` (`fns` pairs them); the caller of `gemm` guarantees the matrices of every batch
+    // item; alpha and beta are host values (the handle is in the default host pointer mode)
+    // that outlive the call; the sizes are the caller's, converted without loss.
+    if g.batch == 1 {
+        let (name, f) = fns.single;
+        call(name, || unsafe {
+            f(h, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+        })
+    } else {
+        let (name, f) = fns.batched;
+        call(name, || unsafe {
+            f(
+                h, ta, tb, m, n, k, alpha, a, lda, sa, b, ldb, sb, beta, c, ldc, sc, batch,
+            )
+        })
+    }
+}
+
 /// Queues `C = op(A) op(B)` (alpha 1, beta 0: C is written, never read) for elements of
 /// `dtype` on the device's stream.
 ///
@@ -136,7 +251,6 @@ fn op(t: Trans) -> sys::cublasOperation_t {
 /// batch items. Leading dimensions must be at least the stored matrix's row count (and 1).
 pub(crate) fn gemm(dev: &Cuda, h: Handle, dtype: DType, g: &Gemm) -> Result<()> {
     dev.bind()?;
-    let (h, ta, tb) = (h.0, op(g.transa), op(g.transb));
     if matches!(dtype, DType::F32 | DType::C64) {
         let mode = if dev.tf32() {
             sys::cublasMath_t::CUBLAS_TF32_TENSOR_OP_MATH
@@ -145,140 +259,39 @@ pub(crate) fn gemm(dev: &Cuda, h: Handle, dtype: DType, g: &Gemm) -> Result<()> 
         };
         // SAFETY: `h` is the device's live handle; the mode is read when a call is queued.
         call("cublasSetMathMode", || unsafe {
-            sys::cublasSetMathMode(h, mode)
+            sys::cublasSetMathMode(h.0, mode)
         })?;
-    }
-    // The 32-bit-integer API (what CuPy and PyTorch call) when every size fits in an `int`,
-    // the 64-bit one otherwise; batch strides are 64-bit in both.
-    let narrow = [g.m, g.n, g.k, g.lda, g.ldb, g.ldc, g.batch]
-        .iter()
-        .all(|&v| i32::try_from(v).is_ok());
-    let i = |v: i64| v as i32;
-    macro_rules! run {
-        ($ty:ty, $one:expr, $zero:expr, $single:ident, $batched:ident,
-         $single64:ident, $batched64:ident) => {{
-            let (one, zero): ($ty, $ty) = ($one, $zero);
-            let (a, b, c) = (g.a as *const $ty, g.b as *const $ty, g.c as *mut $ty);
-            // One safety argument covers the four calls: the caller guarantees the matrices
-            // of every batch item; alpha and beta are host values (the handle is in the
-            // default host pointer mode) that outlive the call; narrowed sizes fit in an int.
-            match (g.batch == 1, narrow) {
-                (true, true) => {
-                    let f = || {
-                        // SAFETY: see above.
-                        unsafe {
-                            sys::$single(
-                                h,
-                                ta,
-                                tb,
-                                i(g.m),
-                                i(g.n),
-                                i(g.k),
-                                &one,
-                                a,
-                                i(g.lda),
-                                b,
-                                i(g.ldb),
-                                &zero,
-                                c,
-                                i(g.ldc),
-                            )
-                        }
-                    };
-                    call(stringify!($single), f)
-                }
-                (false, true) => {
-                    let f = || {
-                        // SAFETY: see above.
-                        unsafe {
-                            sys::$batched(
-                                h,
-                                ta,
-                                tb,
-                                i(g.m),
-                                i(g.n),
-                                i(g.k),
-                                &one,
-                                a,
-                                i(g.lda),
-                                g.stride_a,
-                                b,
-                                i(g.ldb),
-                                g.stride_b,
-                                &zero,
-                                c,
-                                i(g.ldc),
-                                g.stride_c,
-                                i(g.batch),
-                            )
-                        }
-                    };
-                    call(stringify!($batched), f)
-                }
-                (true, false) => {
-                    let f = || {
-                        // SAFETY: see above.
-                        unsafe {
-                            sys::$single64(
-                                h, ta, tb, g.m, g.n, g.k, &one, a, g.lda, b, g.ldb, &zero, c, g.ldc,
-                            )
-                        }
-                    };
-                    call(stringify!($single64), f)
-                }
-                (false, false) => {
-                    let f = || {
-                        // SAFETY: see above.
-                        unsafe {
-                            sys::$batched64(
-                                h, ta, tb, g.m, g.n, g.k, &one, a, g.lda, g.stride_a, b, g.ldb,
-                                g.stride_b, &zero, c, g.ldc, g.stride_c, g.batch,
-                            )
-                        }
-                    };
-                    call(stringify!($batched64), f)
-                }
-            }
-        }};
     }
     let c32 = |re| sys::cuComplex { x: re, y: 0.0 };
     let c64 = |re| sys::cuDoubleComplex { x: re, y: 0.0 };
     match dtype {
-        DType::F32 => run!(
-            f32,
-            1.0,
-            0.0,
-            cublasSgemm_v2,
-            cublasSgemmStridedBatched,
-            cublasSgemm_v2_64,
-            cublasSgemmStridedBatched_64
+        DType::F32 => gemm_typed(
+            h,
+            g,
+            (1.0f32, 0.0),
+            gemm_fns!(cublasSgemm_v2, cublasSgemmStridedBatched),
+            gemm_fns!(cublasSgemm_v2_64, cublasSgemmStridedBatched_64),
         ),
-        DType::F64 => run!(
-            f64,
-            1.0,
-            0.0,
-            cublasDgemm_v2,
-            cublasDgemmStridedBatched,
-            cublasDgemm_v2_64,
-            cublasDgemmStridedBatched_64
+        DType::F64 => gemm_typed(
+            h,
+            g,
+            (1.0f64, 0.0),
+            gemm_fns!(cublasDgemm_v2, cublasDgemmStridedBatched),
+            gemm_fns!(cublasDgemm_v2_64, cublasDgemmStridedBatched_64),
         ),
-        DType::C64 => run!(
-            sys::cuComplex,
-            c32(1.0),
-            c32(0.0),
-            cublasCgemm_v2,
-            cublasCgemmStridedBatched,
-            cublasCgemm_v2_64,
-            cublasCgemmStridedBatched_64
+        DType::C64 => gemm_typed(
+            h,
+            g,
+            (c32(1.0), c32(0.0)),
+            gemm_fns!(cublasCgemm_v2, cublasCgemmStridedBatched),
+            gemm_fns!(cublasCgemm_v2_64, cublasCgemmStridedBatched_64),
         ),
-        DType::C128 => run!(
-            sys::cuDoubleComplex,
-            c64(1.0),
-            c64(0.0),
-            cublasZgemm_v2,
-            cublasZgemmStridedBatched,
-            cublasZgemm_v2_64,
-            cublasZgemmStridedBatched_64
+        DType::C128 => gemm_typed(
+            h,
+            g,
+            (c64(1.0), c64(0.0)),
+            gemm_fns!(cublasZgemm_v2, cublasZgemmStridedBatched),
+            gemm_fns!(cublasZgemm_v2_64, cublasZgemmStridedBatched_64),
         ),
         dtype => Err(Error::UnsupportedDType {
             op: "matmul",
@@ -304,34 +317,36 @@ pub(crate) fn scal(
     alpha: f64,
 ) -> Result<()> {
     dev.bind()?;
-    let h = h.0;
-    let narrow = i32::try_from(n).is_ok();
-    // SAFETY (all four calls): the caller guarantees `n` elements at `x`; alpha is a host
-    // value (default host pointer mode) that outlives the call.
-    let r = match (double, narrow) {
-        (true, true) => call("cublasDscal_v2", || unsafe {
-            sys::cublasDscal_v2(h, n as i32, &alpha, x as *mut f64, 1)
-        }),
-        (true, false) => call("cublasDscal_v2_64", || unsafe {
-            sys::cublasDscal_v2_64(h, n as i64, &alpha, x as *mut f64, 1)
-        }),
-        (false, true) => {
-            let a = alpha as f32;
-            call("cublasSscal_v2", || unsafe {
-                sys::cublasSscal_v2(h, n as i32, &a, x as *mut f32, 1)
-            })
-        }
-        (false, false) => {
-            let a = alpha as f32;
-            call("cublasSscal_v2_64", || unsafe {
-                sys::cublasSscal_v2_64(h, n as i64, &a, x as *mut f32, 1)
-            })
-        }
+    let single = alpha as f32;
+    let r = match (double, i32::try_from(n)) {
+        (true, Ok(n)) => scal_with(h, named!(cublasDscal_v2), n, alpha, x),
+        (true, Err(_)) => scal_with(h, named!(cublasDscal_v2_64), n as i64, alpha, x),
+        (false, Ok(n)) => scal_with(h, named!(cublasSscal_v2), n, single, x),
+        (false, Err(_)) => scal_with(h, named!(cublasSscal_v2_64), n as i64, single, x),
     };
     r.map_err(|e| match e {
         Error::Backend { msg, .. } => Error::Backend { op, msg },
         e => e,
     })
+}
+
+/// A cuBLAS `<t>scal` for reals `E` and integers `I` (`int`, or `int64_t` for the `_64`
+/// twin), as cudarc declares it.
+type ScalFn<E, I> = unsafe fn(sys::cublasHandle_t, I, *const E, *mut E, I) -> sys::cublasStatus_t;
+
+/// Queues `x *= alpha` for `n` contiguous reals at `x` with the symbol `f` named `name`.
+fn scal_with<E, I: From<u8>>(
+    h: Handle,
+    (name, f): (&str, ScalFn<E, I>),
+    n: I,
+    alpha: E,
+    x: u64,
+) -> Result<()> {
+    let (h, alpha, x) = (h.0, &alpha as *const E, x as *mut E);
+    // SAFETY: `h` is the device's live handle and `f` the symbol for reals `E`; the caller
+    // of `scal` guarantees `n` elements at `x`; alpha is a host value (default host pointer
+    // mode) that outlives the call.
+    call(name, || unsafe { f(h, n, alpha, x, I::from(1)) })
 }
 
 #[cfg(test)]

@@ -7,15 +7,20 @@
 //!
 //! A [`Kernel`] is a loaded entry point bound to its parameter type; its
 //! [`launch`](Kernel::launch) is the one place where the crate's own kernels meet
-//! `cuLaunchKernel`. User kernels (whose parameter lists come from user code) launch through
-//! [`launch_raw`], which keeps the raw contract.
+//! `cuLaunchKernel`. User kernels (`ElementwiseKernel`, `ReductionKernel`, `RawKernel`),
+//! whose parameter lists are generated from or read in user code, launch through
+//! [`UserArgs::launch`]: a [`UserArgs`] is built only from checked parts (arrays of the
+//! launching device, views checked to stay inside their arrays' own views, scalars by
+//! value), so a launch needs no `unsafe` at its call site.
 
 use super::driver;
+use crate::buffer::CudaBuffer;
 use crate::device::Cuda;
 use crate::elementwise::ArgBytes;
+use crate::kernel::{ArgList, DeviceArray, RawView, ScalarArg};
 use crate::launch::Strided;
 use crate::modules::Func;
-use cuprite_core::Result;
+use cuprite_core::{Element, Error, Layout, Result};
 use std::ffi::c_void;
 use std::marker::PhantomData;
 
@@ -255,21 +260,254 @@ impl<P: KernelParams> Kernel<'_, P> {
     }
 }
 
-/// Launches a kernel whose parameter list is given as pointers to the argument values (user
-/// kernels, whose signatures come from user code).
+/// The arguments of one user-kernel launch, in the order of the kernel's parameter list,
+/// built only from checked parts:
 ///
-/// # Safety
-/// `args` must match the kernel's parameters in number, order and C layout, and every
-/// device pointer passed must be valid for every element the kernel touches.
-pub(crate) unsafe fn launch_raw(
-    dev: &Cuda,
-    f: Func,
-    grid: (u32, u32, u32),
-    block: (u32, u32, u32),
-    shared: u32,
-    args: &mut [*mut c_void],
-) -> Result<()> {
-    dev.bind()?;
-    // SAFETY: as the caller guarantees.
-    unsafe { driver::launch(f.0, grid, block, shared, dev.stream(), args) }
+/// - an array's address: the first element of its C-contiguous view ([`UserArgs::array`]),
+///   or the start of its buffer followed by views of it ([`UserArgs::strided`],
+///   [`UserArgs::split`], [`UserArgs::raw`]) checked to reach no element outside the
+///   array's own view, which `Array` keeps inside its buffer;
+/// - a scratch buffer of the launching device ([`UserArgs::buffer`]);
+/// - a scalar by value ([`UserArgs::scalar`]).
+///
+/// Every array and buffer must belong to the launching device. Views are borrowed for `'a`,
+/// so they cannot change between the check and the launch. What the list cannot know is the
+/// kernel's parameter list: its builder pushes the arguments in the order of the list it
+/// generated the kernel from (element-wise and reduction kernels) or checked them against
+/// (raw kernels).
+#[derive(Clone)]
+pub(crate) struct UserArgs<'a> {
+    op: &'static str,
+    dev: &'a Cuda,
+    list: ArgList<'a>,
+    /// Arguments pushed (the list drops those past its capacity; the launch checks).
+    pushed: usize,
+}
+
+impl<'a> UserArgs<'a> {
+    /// An empty list for a launch on `dev`; errors name `op`.
+    pub(crate) fn new(op: &'static str, dev: &'a Cuda) -> Self {
+        UserArgs {
+            op,
+            dev,
+            list: ArgList::new(),
+            pushed: 0,
+        }
+    }
+
+    /// `a`'s buffer address for work queued now, after checking that `a` is on the device.
+    fn base(&self, a: &dyn DeviceArray) -> Result<u64> {
+        if a.cuda() != self.dev {
+            return Err(Error::DeviceMismatch {
+                op: self.op,
+                lhs: format!("cuda:{}", self.dev.ordinal()),
+                rhs: format!("cuda:{}", a.cuda().ordinal()),
+            });
+        }
+        a.base_ptr()
+    }
+
+    /// Checks that buffer offsets `span` (as [`Layout::span`] gives them; `None` for a view
+    /// of no element) lie inside `a`'s own view.
+    fn within(&self, a: &dyn DeviceArray, span: Option<(i128, i128)>) -> Result<()> {
+        let Some((lo, hi)) = span else {
+            return Ok(());
+        };
+        match a.layout().span() {
+            Some((alo, ahi)) if alo <= lo && hi <= ahi => Ok(()),
+            own => Err(Error::invalid(
+                self.op,
+                format!(
+                    "a kernel view reaches elements {lo}..{hi} of an array whose own view \
+                     reaches {own:?} (shape {:?})",
+                    a.layout().shape()
+                ),
+            )),
+        }
+    }
+
+    /// The address of the first element of `a`'s view, which must be C-contiguous: the
+    /// kernel walks its elements from there.
+    pub(crate) fn array(&mut self, a: &dyn DeviceArray) -> Result<()> {
+        let l = a.layout();
+        if !l.is_c_contiguous() {
+            return Err(Error::invalid(
+                self.op,
+                format!(
+                    "a kernel pointer takes a C-contiguous array, got a view of shape {:?} \
+                     and strides {:?}",
+                    l.shape(),
+                    l.strides()
+                ),
+            ));
+        }
+        let address = self.base(a)? + (l.offset() * a.dtype().size_of()) as u64;
+        self.address(address);
+        Ok(())
+    }
+
+    /// The address of `a`'s buffer, then `view` (a `Strided` by value): the kernel walks
+    /// the view's elements, which must lie inside `a`'s own view.
+    pub(crate) fn strided(&mut self, a: &dyn DeviceArray, view: &'a Strided) -> Result<()> {
+        self.within(a, span(view))?;
+        let base = self.base(a)?;
+        self.address(base);
+        self.by_ref(view);
+        Ok(())
+    }
+
+    /// The address of `a`'s buffer, then `kept` and `red` (two `Strided` by value): the
+    /// kernel reads the elements at every sum of an offset of `kept` and one of `red` (a
+    /// reduction's kept and reduced axes), which must lie inside `a`'s own view.
+    pub(crate) fn split(
+        &mut self,
+        a: &dyn DeviceArray,
+        kept: &'a Strided,
+        red: &'a Strided,
+    ) -> Result<()> {
+        self.within(a, split_span(kept, red))?;
+        let base = self.base(a)?;
+        self.address(base);
+        self.by_ref(kept);
+        self.by_ref(red);
+        Ok(())
+    }
+
+    /// `v`, a `RawArray` view of `a` by value: its address must be `a`'s buffer and its
+    /// view must lie inside `a`'s own view, with `v.n` its element count.
+    pub(crate) fn raw(&mut self, a: &dyn DeviceArray, v: &'a RawView) -> Result<()> {
+        self.within(a, span(&v.view))?;
+        if v.data != self.base(a)? || v.n as usize != v.view.size() {
+            return Err(Error::invalid(
+                self.op,
+                "a raw view that is not of its array's buffer",
+            ));
+        }
+        self.by_ref(v);
+        Ok(())
+    }
+
+    /// The address of `b`, a scratch buffer of the launching device.
+    pub(crate) fn buffer<T: Element>(&mut self, b: &CudaBuffer<T>) -> Result<()> {
+        self.dev.check_buffer(b, self.op)?;
+        let address = self.dev.ptr(b)?;
+        self.address(address);
+        Ok(())
+    }
+
+    /// A scalar, by value in its C type.
+    pub(crate) fn scalar(&mut self, s: ScalarArg) {
+        self.list.push_scalar(s);
+        self.pushed += 1;
+    }
+
+    /// A device address (a 64-bit pointer parameter), taken from a checked array or buffer.
+    fn address(&mut self, a: u64) {
+        self.list.push_u64(a);
+        self.pushed += 1;
+    }
+
+    fn by_ref<T>(&mut self, v: &'a T) {
+        self.list.push_ref(v);
+        self.pushed += 1;
+    }
+
+    /// Queues the kernel `f` (a user kernel loaded on the device) on the device's stream with
+    /// `grid` blocks of `block` threads and `shared` bytes of dynamic shared memory, these
+    /// arguments in order. The configuration must be within the device's limits (checked
+    /// by the caller, or reported by the driver).
+    pub(crate) fn launch(
+        &mut self,
+        f: Func,
+        grid: (u32, u32, u32),
+        block: (u32, u32, u32),
+        shared: u32,
+    ) -> Result<()> {
+        let dev = self.dev;
+        let ptrs = self.list.ptrs();
+        if ptrs.len() != self.pushed {
+            return Err(Error::invalid(
+                self.op,
+                format!("{} kernel arguments, more than a launch takes", self.pushed),
+            ));
+        }
+        dev.bind()?;
+        // SAFETY: host side: every pointer in `ptrs` points at a 16-byte slot of the list
+        // holding a value (an address, a scalar in its C type) or at a `Strided` or
+        // `RawView` borrowed for `'a`, all alive until the call returns, which is when the
+        // driver has copied them; the count is the number of arguments pushed. The kernel's
+        // parameter list is the one the builder pushed them for (see `UserArgs`), so each
+        // parameter is read from an argument of its own size. Device side: every address is
+        // an array's or scratch buffer's of this device, reached by the work queued now
+        // (`base_ptr`, `Cuda::ptr`), and freed stream-ordered, after the kernel; every view
+        // was checked to stay inside its array's own view, which lies inside its buffer (an
+        // invariant of `Array`). Kernels generated by cuprite touch only those elements;
+        // what user code does with an address (a raw array's index, a `RawKernel`) is the
+        // user's contract, as in CUDA C: `RawKernel::launch` is `unsafe` for it.
+        unsafe { driver::launch(f.0, grid, block, shared, dev.stream(), ptrs) }
+    }
+}
+
+/// The buffer offsets reached by the sums of an offset of `kept` and one of `red` (`None`
+/// when either has no element).
+fn split_span(kept: &Strided, red: &Strided) -> Option<(i128, i128)> {
+    let ((klo, khi), (rlo, rhi)) = (span(kept)?, span(red)?);
+    Some((klo.saturating_add(rlo), khi.saturating_add(rhi) - 1))
+}
+
+/// The buffer offsets a view reaches ([`Layout::span`]; `None` when it has no element). A
+/// view no `Layout` can describe (a negative extent or offset, a rank past the arrays')
+/// reaches everything, so no array holds it.
+fn span(v: &Strided) -> Option<(i128, i128)> {
+    let everything = Some((i128::MIN, i128::MAX));
+    let Some(nd) = usize::try_from(v.ndim).ok().filter(|&n| n <= v.shape.len()) else {
+        return everything;
+    };
+    let shape: Option<Vec<usize>> = v.shape[..nd]
+        .iter()
+        .map(|&d| usize::try_from(d).ok())
+        .collect();
+    match (shape, usize::try_from(v.offset)) {
+        (Some(shape), Ok(offset)) => {
+            let strides = v.strides[..nd].iter().map(|&s| s as isize).collect();
+            Layout::new(shape, strides, offset).span()
+        }
+        _ => everything,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::launch::MAX_DIMS;
+
+    fn view(shape: &[i64], strides: &[i64], offset: i64) -> Strided {
+        let mut v = Strided {
+            ndim: shape.len() as i32,
+            offset,
+            ..Default::default()
+        };
+        v.shape[..shape.len()].copy_from_slice(shape);
+        v.strides[..strides.len()].copy_from_slice(strides);
+        v
+    }
+
+    #[test]
+    fn views_reach_the_offsets_of_their_elements() {
+        let everything = Some((i128::MIN, i128::MAX));
+        // Reversed, empty, 0-d.
+        assert_eq!(span(&view(&[3], &[-1], 2)), Some((0, 3)));
+        assert_eq!(span(&view(&[2, 0], &[1, 1], 5)), None);
+        assert_eq!(span(&view(&[], &[], 4)), Some((4, 5)));
+        // What no layout describes reaches everything, so no array holds it.
+        assert_eq!(span(&view(&[3], &[1], -1)), everything);
+        assert_eq!(span(&view(&[-3], &[1], 0)), everything);
+        let mut deep = view(&[3], &[1], 0);
+        deep.ndim = MAX_DIMS as i32 + 1;
+        assert_eq!(span(&deep), everything);
+        // The kept rows (stride 5, from offset 2) of a 4 x 5 matrix, plus its columns.
+        let (rows, cols) = (view(&[4], &[5], 2), view(&[5], &[1], 0));
+        assert_eq!(split_span(&rows, &cols), Some((2, 22)));
+        assert_eq!(split_span(&rows, &view(&[0], &[0], 0)), None);
+    }
 }

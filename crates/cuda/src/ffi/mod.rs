@@ -4,12 +4,15 @@
 //!
 //! - [`driver`]: the CUDA driver (contexts, streams, events, memory, modules).
 //! - [`blas`]: cuBLAS handles, products and scaling.
-//! - [`solver`]: cuSOLVER handles, workspaces and the status checks of its calls.
+//! - [`solver`]: cuSOLVER handles and workspaces, and one wrapper per routine the crate
+//!   calls (LU, Cholesky, QR, SVD, eigen-decompositions).
 //! - [`fft`]: cuFFT plans and transforms.
 //! - [`nvrtc`]: NVRTC programs (the compile cache on top is [`crate::nvrtc`]).
 //! - [`launch`]: kernel launches through typed [`launch::Kernel`] handles whose parameters
 //!   are one `#[repr(C)]` struct passed by value, declared once with [`kernel_params!`],
-//!   which also writes the struct's C declaration for a test against the `.cu` source.
+//!   which also writes the struct's C declaration for a test against the `.cu` source; user
+//!   kernels launch through [`launch::UserArgs`], an argument list built from checked arrays,
+//!   views and scalars.
 
 pub(crate) mod blas;
 pub(crate) mod driver;

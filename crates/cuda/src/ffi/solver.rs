@@ -1,13 +1,35 @@
-//! The device's cuSOLVER dense handle and its 64-bit API parameters object: created on first
-//! use with the device's context current, bound to the device's stream, kept for the life of
-//! the process in the device's table of library handles. Calls through one handle are
-//! serialised by a lock that each decomposition holds while it queues its calls (the handle
-//! keeps internal state between the calls of one routine). Status codes and symbols missing
-//! from the loaded library become [`Error::Backend`] naming the op and the call.
+//! cuSOLVER: the device's dense handle and its 64-bit API parameters object, and one thin
+//! wrapper per routine the crate calls. The handle is created on first use with the device's
+//! context current, bound to the device's stream, and kept for the life of the process in
+//! the device's table of library handles. Calls through one handle are serialised by a lock
+//! that each decomposition holds while it queues its calls (the handle keeps internal state
+//! between the calls of one routine): the [`Solver`] every wrapper takes. Status codes and
+//! symbols missing from the loaded library become [`Error::Backend`] naming the op and the
+//! call.
+//!
+//! The wrappers (in `routines`, re-exported here) take matrices as device addresses (`u64`)
+//! of column-major matrices whose leading dimension is their row count unless one is
+//! passed, and sizes the caller has converted (see [`int`]). Those of the legacy API
+//! (`getrf`, `getrs`, `orgqr`/`ungqr`) are generic over the element type and call its
+//! `S`/`D`/`C`/`Z` symbol; those of the generic 64-bit API (`cusolverDnX*`) pass the element
+//! type as cuSOLVER's data type. As for kernel launches, device addresses are checked by the
+//! caller, once, before the call: each wrapper's "Caller's check" says what memory they must
+//! cover.
+//!
+//! Every raw cuSOLVER call of the crate is in this file and its submodule `routines`.
+
+mod routines;
+
+pub(crate) use routines::{
+    getrf, getrf_buffer_size, getrs, orgqr, orgqr_buffer_size, xgeev, xgeev_buffer_size, xgeqrf,
+    xgeqrf_buffer_size, xgesvd, xgesvd_buffer_size, xgesvdp, xgesvdp_buffer_size, xpotrf,
+    xpotrf_buffer_size, xsyevd, xsyevd_buffer_size, SvdJob, SvdOut, SvdpOut,
+};
 
 use crate::device::Cuda;
 use cudarc::cusolver::sys;
-use cuprite_core::{DType, Error, Result};
+use cuprite_core::{DType, Element, Error, Result};
+use std::ffi::c_void;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Mutex, MutexGuard};
 
@@ -18,8 +40,8 @@ const PARAMS_KEY: &str = "cusolver_params";
 
 /// The cuSOLVER handle and parameters of one device, with the lock that serialises their use.
 pub(crate) struct Solver<'a> {
-    pub h: sys::cusolverDnHandle_t,
-    pub params: sys::cusolverDnParams_t,
+    h: sys::cusolverDnHandle_t,
+    params: sys::cusolverDnParams_t,
     _guard: MutexGuard<'a, ()>,
 }
 
@@ -29,11 +51,7 @@ fn backend_err(op: &'static str, msg: String) -> Error {
 
 /// Runs a raw cuSOLVER call, turning a failed symbol lookup (cudarc panics when the loaded
 /// libcusolver lacks a function) and a non-success status into errors naming `op`.
-pub(crate) fn call(
-    op: &'static str,
-    name: &str,
-    f: impl FnOnce() -> sys::cusolverStatus_t,
-) -> Result<()> {
+fn call(op: &'static str, name: &str, f: impl FnOnce() -> sys::cusolverStatus_t) -> Result<()> {
     match catch_unwind(AssertUnwindSafe(f)) {
         Ok(sys::cusolverStatus_t::CUSOLVER_STATUS_SUCCESS) => Ok(()),
         Ok(status) => Err(backend_err(op, format!("{name} failed: {status:?}"))),
@@ -47,7 +65,7 @@ pub(crate) fn call(
 }
 
 /// cuSOLVER's name of an element type (`CUDA_R_64F`, ...); only the inexact types have one.
-pub(crate) fn data_type(op: &'static str, dtype: DType) -> Result<sys::cudaDataType> {
+fn data_type(op: &'static str, dtype: DType) -> Result<sys::cudaDataType> {
     use sys::cudaDataType as D;
     Ok(match dtype {
         DType::F32 => D::CUDA_R_32F,
@@ -142,8 +160,8 @@ fn on_stream(dev: &Cuda, op: &'static str, h: sys::cusolverDnHandle_t) -> Result
 /// Workspace of one routine: device memory from the pool (released stream-ordered when
 /// dropped, after the calls queued before it) and host memory.
 pub(crate) struct Workspace {
-    pub device: crate::buffer::CudaBuffer<u8>,
-    pub host: Vec<u8>,
+    device: crate::buffer::CudaBuffer<u8>,
+    host: Vec<u8>,
 }
 
 impl Workspace {
@@ -155,21 +173,27 @@ impl Workspace {
         })
     }
 
+    /// Device memory for `lwork` elements of `T` (at least one), the workspace of a routine
+    /// of the 32-bit API, which counts it in elements.
+    pub fn elements<T: Element>(dev: &Cuda, lwork: i32) -> Result<Workspace> {
+        Workspace::new(dev, lwork.max(1) as usize * std::mem::size_of::<T>(), 0)
+    }
+
     /// The device pointer.
-    pub fn dptr(&self) -> *mut std::ffi::c_void {
-        self.device.device_ptr() as *mut std::ffi::c_void
+    fn dptr(&self) -> *mut c_void {
+        self.device.device_ptr() as *mut c_void
+    }
+
+    /// The device workspace in elements of `T`, as the 32-bit API's `lwork`.
+    fn lwork<T>(&self) -> i32 {
+        i32::try_from(self.device.len() / std::mem::size_of::<T>()).unwrap_or(i32::MAX)
     }
 
     /// The four workspace arguments of a cuSOLVER 64-bit API call: device pointer, device
     /// bytes, host pointer, host bytes.
-    pub fn parts(&mut self) -> (*mut std::ffi::c_void, usize, *mut std::ffi::c_void, usize) {
+    fn parts(&mut self) -> (*mut c_void, usize, *mut c_void, usize) {
         let (dl, hl) = (self.device.len(), self.host.len());
-        (
-            self.dptr(),
-            dl,
-            self.host.as_mut_ptr() as *mut std::ffi::c_void,
-            hl,
-        )
+        (self.dptr(), dl, self.host.as_mut_ptr() as *mut c_void, hl)
     }
 }
 

@@ -2,14 +2,14 @@
 //! with NVRTC for the argument types of each call (cached per dtypes in the kernel, per
 //! program in the device's module cache and on disk).
 
-use super::args::{single_output, Arg, DynArray};
+use super::args::{single_output, Arg, DynArray, ScalarArg};
 use super::compile::{self, hash_hex, intern};
 use super::elementwise_src::{self as src, ParamInst, Pass};
-use super::launch::{ArgList, RawView};
+use super::launch::RawView;
 use super::params::{check_all, check_kernel_name, parse_params, Param};
 use super::resolve::{bind, broadcast_shape, check_counts, dtype_of, scalar_for};
 use crate::device::Cuda;
-use crate::ffi::launch::launch_raw;
+use crate::ffi::launch::UserArgs;
 use crate::launch::{coalesce, BLOCK};
 use crate::modules::Func;
 use cuprite_core::{Array, Element, Error, Layout, Result};
@@ -306,34 +306,25 @@ impl ElementwiseKernel {
                 raw_views.push(RawView::new(op, a.base_ptr()?, l)?);
             }
         }
-        let mut list = ArgList::new();
+        let mut list = UserArgs::new(op, &dev);
         let (mut si, mut ri) = (0, 0);
-        for (k, (p, (a, l))) in inst
-            .params
-            .iter()
-            .zip(arrays.iter().zip(&layouts))
-            .enumerate()
-        {
+        for (k, (p, a)) in inst.params.iter().zip(&arrays).enumerate() {
             match (p.pass, a) {
+                // Contiguous: the address of the array's first element (its operand layout
+                // is C-contiguous, hence so is its own view, with the same offset and size).
+                (Pass::InArray | Pass::Out, Some(a)) if contiguous => list.array(*a)?,
                 (Pass::InArray | Pass::Out, Some(a)) => {
-                    let base = a.base_ptr()?;
-                    if contiguous {
-                        let off = l.offset() * p.dtype.size_of();
-                        list.push_u64(base + off as u64);
-                    } else {
-                        list.push_u64(base);
-                        list.push_ref(&strided[si]);
-                        si += 1;
-                    }
+                    list.strided(*a, &strided[si])?;
+                    si += 1;
                 }
                 (Pass::InScalar, _) => {
                     let s = args[k]
                         .scalar()
                         .ok_or_else(|| Error::invalid(op, "scalar expected"))?;
-                    list.push_scalar(scalar_for(op, &self.ins[k], p.dtype, s)?);
+                    list.scalar(scalar_for(op, &self.ins[k], p.dtype, s)?);
                 }
-                (Pass::InRaw | Pass::OutRaw, Some(_)) => {
-                    list.push_ref(&raw_views[ri]);
+                (Pass::InRaw | Pass::OutRaw, Some(a)) => {
+                    list.raw(*a, &raw_views[ri])?;
                     ri += 1;
                 }
                 _ => {
@@ -344,7 +335,7 @@ impl ElementwiseKernel {
                 }
             }
         }
-        list.push_u64(n as u64);
+        list.scalar(ScalarArg::U64(n as u64));
         let wide = n >= (1usize << 31);
         let v = match (contiguous, wide) {
             (true, false) => 0,
@@ -353,24 +344,10 @@ impl ElementwiseKernel {
             (false, true) => 3,
         };
         let grid = dev.grid_for(n, 1);
-        // SAFETY: the arguments follow the kernel's parameter list as generated from
-        // `inst.params` (pointers, `Strided` views, `RawArray` views, scalars of the resolved
-        // C types, then the element count); every pointer is a live buffer of the arrays in
-        // `args`/outputs, which outlive the launch's queueing and are freed stream-ordered.
-        // Non-raw operands are read or written only at their view's elements for indices
-        // below `n`, which lie inside their buffers (checked by `Array::from_raw_parts`).
-        // Raw operands are indexed by the user's body: it reads inputs through their views;
-        // an out-of-range index in user code is the kernel author's error, as in CUDA C.
-        unsafe {
-            launch_raw(
-                &dev,
-                inst.funcs[v],
-                (grid, 1, 1),
-                (BLOCK, 1, 1),
-                0,
-                list.ptrs(),
-            )?
-        };
+        // The arguments follow the kernel's parameter list as generated from `inst.params`
+        // (pointers, `Strided` views, `RawArray` views, scalars of the resolved C types, then
+        // the element count); the arrays and outputs outlive the launch's queueing.
+        list.launch(inst.funcs[v], (grid, 1, 1), (BLOCK, 1, 1), 0)?;
         Ok(fresh)
     }
 

@@ -41,8 +41,10 @@ mod signature;
 #[cfg(test)]
 mod tests_compile;
 
+pub(crate) use args::DeviceArray;
 pub use args::{Arg, CType, DynArray, ScalarArg};
 pub use elementwise::ElementwiseKernel;
+pub(crate) use launch::{ArgList, RawView};
 pub use limits::Dim3;
 pub use raw::{RawKernel, RawModule};
 pub use reduction::ReductionKernel;

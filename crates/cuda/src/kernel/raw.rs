@@ -4,12 +4,12 @@
 
 use super::args::{Arg, ArgKind};
 use super::compile::{self, hash_hex, intern, SourceWriter};
-use super::launch::{ArgList, MAX_ARGS};
+use super::launch::MAX_ARGS;
 use super::limits::{check_launch, Dim3};
 use super::signature::{globals, parse_decl, signature, Global, RawParam};
 use crate::device::Cuda;
 use crate::driver;
-use crate::ffi::launch::launch_raw;
+use crate::ffi::launch::UserArgs;
 use crate::modules::Func;
 use cuprite_core::{Error, Result};
 use std::sync::{Arc, Mutex};
@@ -417,22 +417,19 @@ impl RawKernel {
                 arr.make_unique()?;
             }
         }
-        let mut list = ArgList::new();
+        let mut list = UserArgs::new(op, dev);
         for a in args.iter() {
             match (&a.0, a.array()) {
-                (_, Some(arr)) => {
-                    let off = arr.layout().offset() * arr.dtype().size_of();
-                    list.push_u64(arr.base_ptr()? + off as u64);
-                }
-                (ArgKind::Scalar(s), None) => list.push_scalar(*s),
+                (_, Some(arr)) => list.array(arr)?,
+                (ArgKind::Scalar(s), None) => list.scalar(*s),
                 _ => return Err(Error::invalid(op, "unexpected argument")),
             }
         }
-        // SAFETY: the arguments match the parameter list in number, order and C type
-        // (checked above; pointers are 64-bit device addresses of the arrays' first
-        // elements, values are passed as the exact C type); the configuration is within the
-        // device's limits; what the kernel does with the pointers is the caller's contract.
-        unsafe { launch_raw(dev, f, grid.tuple(), block.tuple(), shared_mem, list.ptrs()) }
+        // The arguments match the parameter list in number, order and C type (checked
+        // above: pointers are the addresses of the arrays' first elements, values are
+        // passed as the exact C type); the configuration is within the device's limits;
+        // what the kernel does with the pointers is the caller's contract.
+        list.launch(f, grid.tuple(), block.tuple(), shared_mem)
     }
 }
 

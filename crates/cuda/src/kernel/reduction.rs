@@ -1,18 +1,17 @@
 //! [`ReductionKernel`]: a CuPy-style reduction whose map, reduce and post-map steps are CUDA C
 //! expressions, over any set of axes, compiled per argument types like `ElementwiseKernel`.
 
-use super::args::{single_output, Arg, ArgKind, DynArray};
+use super::args::{single_output, Arg, ArgKind, DeviceArray, DynArray, ScalarArg};
 use super::compile::{self, hash_hex, intern};
 use super::elementwise::MAX_PARAMS;
 use super::elementwise_src::{ParamInst, Pass};
-use super::launch::ArgList;
 use super::params::{
     check_all, check_kernel_name, dtype_named, parse_params, Binding, Param, TypeSpec,
 };
 use super::reduction_src::{self as src, Exprs};
 use super::resolve::{bind, broadcast_shape, check_counts, dtype_of, scalar_for};
 use crate::device::Cuda;
-use crate::ffi::launch::launch_raw;
+use crate::ffi::launch::UserArgs;
 use crate::launch::{coalesce, Strided};
 use crate::modules::Func;
 use cuprite_core::{Array, Axes, DType, Element, Error, Layout, Result};
@@ -311,7 +310,7 @@ impl ReductionKernel {
         // of the array inputs (coalesced together, offset 0).
         let mut kept_l: Vec<Layout> = Vec::new();
         let mut red_l: Vec<Layout> = Vec::new();
-        let mut ptrs: Vec<u64> = Vec::new();
+        let mut arrays: Vec<&dyn DeviceArray> = Vec::new();
         for (p, a) in inst.params.iter().zip(args) {
             if p.pass != Pass::InArray {
                 continue;
@@ -333,7 +332,7 @@ impl ReductionKernel {
             };
             kept_l.push(pick(&kept, l.offset()));
             red_l.push(pick(&axes, 0));
-            ptrs.push(arr.base_ptr()?);
+            arrays.push(arr);
         }
         let n_in_arrays = kept_l.len();
         for k in 0..self.outs.len() {
@@ -350,7 +349,7 @@ impl ReductionKernel {
                 (l.shape().to_vec(), l.strides().to_vec())
             };
             kept_l.push(Layout::new(shape_k, strides_k, l.offset()));
-            ptrs.push(arr.base_ptr()?);
+            arrays.push(arr);
         }
         let kept_s = coalesce(op, &kept_l.iter().collect::<Vec<_>>())?;
         let red_s = coalesce(op, &red_l.iter().collect::<Vec<_>>())?;
@@ -362,76 +361,60 @@ impl ReductionKernel {
             dev.multiprocessor_count() as usize,
         );
         let rt = inst.reduce_type;
-        let part = if let Plan::Split { chunks, .. } = plan {
-            Some(dev.alloc::<u8>(n_out * chunks * rt.size_of())?)
-        } else {
-            None
-        };
-        let part_ptr = match &part {
-            Some(p) => dev.ptr(p)?,
-            None => 0,
-        };
-        let (n_out64, rsize64, n_in64) = (n_out as i64, rsize as i64, n_in as i64);
-        let mut list = ArgList::new();
+        let mut list = UserArgs::new(op, &dev);
         let (mut ai, mut oi) = (0usize, 0usize);
         for (k, p) in inst.params.iter().enumerate() {
             match p.pass {
                 Pass::InArray => {
-                    list.push_u64(ptrs[ai]);
-                    list.push_ref(&kept_s[ai]);
-                    list.push_ref(&red_s[ai]);
+                    list.split(arrays[ai], &kept_s[ai], &red_s[ai])?;
                     ai += 1;
                 }
                 Pass::InScalar => {
                     let s = args[k]
                         .scalar()
                         .ok_or_else(|| Error::invalid(op, "scalar expected"))?;
-                    list.push_scalar(scalar_for(op, &self.ins[k], p.dtype, s)?);
+                    list.scalar(scalar_for(op, &self.ins[k], p.dtype, s)?);
                 }
                 _ => {
-                    list.push_u64(ptrs[n_in_arrays + oi]);
-                    list.push_ref(&kept_s[n_in_arrays + oi]);
+                    let o = n_in_arrays + oi;
+                    list.strided(arrays[o], &kept_s[o])?;
                     oi += 1;
                 }
             }
         }
-        list.push_ref(&n_out64);
-        list.push_ref(&rsize64);
-        list.push_ref(&n_in64);
+        for v in [n_out, rsize, n_in] {
+            list.scalar(ScalarArg::I64(v as i64));
+        }
+        // The arguments follow the kernels' generated parameter list; the partial results of
+        // a split reduction live until both launches are queued (freed stream-ordered).
         match plan {
             Plan::Thread => {
                 let grid = dev.grid_for(n_out, 1);
-                // SAFETY: see `launch_reduction`.
-                unsafe { launch(&dev, inst.funcs[0], grid, 256, &mut list) }?;
+                launch(&mut list, inst.funcs[0], grid, 256)?;
             }
             Plan::Block { threads } => {
                 let grid = n_out.min(dev.multiprocessor_count() as usize * 32) as u32;
-                // SAFETY: as above.
-                unsafe { launch(&dev, inst.funcs[1], grid, threads, &mut list) }?;
+                launch(&mut list, inst.funcs[1], grid, threads)?;
             }
             Plan::Split {
                 chunks,
                 chunk,
                 final_threads,
             } => {
-                let (chunks64, chunk64) = (chunks as i64, chunk as i64);
+                let part = dev.alloc::<u8>(n_out * chunks * rt.size_of())?;
                 let mut list2 = list.clone();
-                list.push_u64(part_ptr);
-                list.push_ref(&chunks64);
-                list.push_ref(&chunk64);
-                list2.push_u64(part_ptr);
-                list2.push_ref(&chunks64);
-                list2.push_ref(&chunk64);
+                for l in [&mut list, &mut list2] {
+                    l.buffer(&part)?;
+                    l.scalar(ScalarArg::I64(chunks as i64));
+                    l.scalar(ScalarArg::I64(chunk as i64));
+                }
                 let g1 = (n_out * chunks).min(u32::MAX as usize) as u32;
-                // SAFETY: as above; `part` holds `n_out * chunks` accumulators and lives until
-                // after both launches are queued (freed stream-ordered).
-                unsafe { launch(&dev, inst.funcs[2], g1, RED_BLOCK, &mut list) }?;
+                launch(&mut list, inst.funcs[2], g1, RED_BLOCK)?;
                 let g2 = n_out.min(dev.multiprocessor_count() as usize * 32) as u32;
-                // SAFETY: as above.
-                unsafe { launch(&dev, inst.funcs[3], g2, final_threads, &mut list2) }?;
+                launch(&mut list2, inst.funcs[3], g2, final_threads)?;
+                drop(part);
             }
         }
-        drop(part);
         Ok(fresh)
     }
 
@@ -590,14 +573,9 @@ pub(crate) fn plan(kept: &Strided, red: &Strided, n_out: usize, rsize: usize, sm
     }
 }
 
-/// Launches one reduction kernel on `grid` blocks of `threads`.
-///
-/// # Safety
-/// `args` must follow the kernel's generated parameter list, with live buffers covering
-/// every element of the views passed.
-unsafe fn launch(dev: &Cuda, f: Func, grid: u32, threads: u32, args: &mut ArgList) -> Result<()> {
-    // SAFETY: forwarded from the caller.
-    unsafe { launch_raw(dev, f, (grid.max(1), 1, 1), (threads, 1, 1), 0, args.ptrs()) }
+/// Launches one reduction kernel on `grid` blocks (at least one) of `threads`.
+fn launch(args: &mut UserArgs, f: Func, grid: u32, threads: u32) -> Result<()> {
+    args.launch(f, (grid.max(1), 1, 1), (threads, 1, 1), 0)
 }
 
 #[cfg(test)]

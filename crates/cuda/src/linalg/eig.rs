@@ -13,11 +13,9 @@
 use super::{at, copy_of};
 use crate::buffer::CudaBuffer;
 use crate::device::Cuda;
-use crate::ffi::solver::{call, data_type, solver, Workspace};
-use cudarc::cusolver::sys;
+use crate::ffi::solver::{self, solver, Workspace};
 use cuprite_core::backend::{ComplexOf, EigFactors, EighFactors};
-use cuprite_core::{Element, Inexact, Result};
-use std::ffi::c_void;
+use cuprite_core::{Inexact, Result};
 
 impl Cuda {
     pub(super) fn eigh_imp<T: Inexact>(
@@ -33,49 +31,24 @@ impl Cuda {
         let w = self.alloc::<T::RealPart>(batch * n)?;
         let info = self.alloc_zeroed::<i32>(batch)?;
         if batch * n > 0 {
-            let dt = data_type(OP, T::DTYPE)?;
-            let rt = data_type(OP, <T::RealPart as Element>::DTYPE)?;
-            let jobz = if vectors {
-                sys::cusolverEigMode_t::CUSOLVER_EIG_MODE_VECTOR
-            } else {
-                sys::cusolverEigMode_t::CUSOLVER_EIG_MODE_NOVECTOR
-            };
-            let lower = sys::cublasFillMode_t::CUBLAS_FILL_MODE_LOWER;
             let nn = n as i64;
             let s = solver(self, OP)?;
-            let (mut dbytes, mut hbytes) = (0usize, 0usize);
-            // SAFETY: reads the sizes of one `n x n` problem; writes two sizes.
-            call(OP, "cusolverDnXsyevd_bufferSize", || unsafe {
-                sys::cusolverDnXsyevd_bufferSize(
-                    s.h,
-                    s.params,
-                    jobz,
-                    lower,
-                    nn,
-                    dt,
-                    v.device_ptr() as *const c_void,
-                    nn,
-                    rt,
-                    w.device_ptr() as *const c_void,
-                    dt,
-                    &mut dbytes,
-                    &mut hbytes,
-                )
-            })?;
+            let (dbytes, hbytes) = solver::xsyevd_buffer_size::<T>(
+                &s,
+                OP,
+                vectors,
+                nn,
+                v.device_ptr(),
+                w.device_ptr(),
+            )?;
             let mut ws = Workspace::new(self, dbytes, hbytes)?;
             for b in 0..batch {
-                let pa = at::<T>(&v, b * n * n) as *mut c_void;
-                let pw = at::<T::RealPart>(&w, b * n) as *mut c_void;
-                let pi = at::<i32>(&info, b) as *mut i32;
-                let (dp, dl, hp, hl) = ws.parts();
-                // SAFETY: matrix `b` of `v` (n x n, leading dimension n), its `n` eigenvalues
-                // and its info slot are inside the buffers allocated above; the workspaces
-                // have the sizes cuSOLVER asked for.
-                call(OP, "cusolverDnXsyevd", || unsafe {
-                    sys::cusolverDnXsyevd(
-                        s.h, s.params, jobz, lower, nn, dt, pa, nn, rt, pw, dt, dp, dl, hp, hl, pi,
-                    )
-                })?;
+                // Matrix `b` of `v` (n x n), its `n` eigenvalues and its info slot are inside
+                // the buffers allocated above.
+                let pa = at::<T>(&v, b * n * n);
+                let pw = at::<T::RealPart>(&w, b * n);
+                let pi = at::<i32>(&info, b);
+                solver::xsyevd::<T>(&s, OP, vectors, nn, pa, pw, &mut ws, pi)?;
             }
         }
         Ok(EighFactors {
@@ -118,69 +91,28 @@ impl Cuda {
                     .transpose()?,
             }
         };
-        // Device addresses of matrix `b`'s eigenvalues and eigenvectors (0: not computed).
+        // Device addresses of matrix `b`'s eigenvalues and eigenvectors (if computed).
         let w_at = |b: usize| match &out {
             Out::Real { wri, .. } => at::<T>(wri, b * 2 * n),
             Out::Complex { w, .. } => at::<ComplexOf<T>>(w, b * n),
         };
         let v_at = |b: usize| match &out {
-            Out::Real { vr: Some(v), .. } => at::<T>(v, b * n * n),
-            Out::Complex { v: Some(v), .. } => at::<ComplexOf<T>>(v, b * n * n),
-            _ => 0,
-        };
-        let dt = data_type(OP, T::DTYPE)?;
-        let jobvl = sys::cusolverEigMode_t::CUSOLVER_EIG_MODE_NOVECTOR;
-        let jobvr = if vectors {
-            sys::cusolverEigMode_t::CUSOLVER_EIG_MODE_VECTOR
-        } else {
-            sys::cusolverEigMode_t::CUSOLVER_EIG_MODE_NOVECTOR
+            Out::Real { vr: Some(v), .. } => Some(at::<T>(v, b * n * n)),
+            Out::Complex { v: Some(v), .. } => Some(at::<ComplexOf<T>>(v, b * n * n)),
+            _ => None,
         };
         let nn = n as i64;
-        let null = std::ptr::null_mut::<c_void>();
         {
             let s = solver(self, OP)?;
-            let (mut dbytes, mut hbytes) = (0usize, 0usize);
-            // SAFETY: reads the sizes of one `n x n` problem; writes two sizes.
-            call(OP, "cusolverDnXgeev_bufferSize", || unsafe {
-                sys::cusolverDnXgeev_bufferSize(
-                    s.h,
-                    s.params,
-                    jobvl,
-                    jobvr,
-                    nn,
-                    dt,
-                    work.device_ptr() as *const c_void,
-                    nn,
-                    dt,
-                    w_at(0) as *const c_void,
-                    dt,
-                    null,
-                    1,
-                    dt,
-                    v_at(0) as *const c_void,
-                    nn,
-                    dt,
-                    &mut dbytes,
-                    &mut hbytes,
-                )
-            })?;
+            let (dbytes, hbytes) =
+                solver::xgeev_buffer_size::<T>(&s, OP, nn, work.device_ptr(), w_at(0), v_at(0))?;
             let mut ws = Workspace::new(self, dbytes, hbytes)?;
             for b in 0..batch {
-                let pa = at::<T>(&work, b * n * n) as *mut c_void;
-                let (pw, pv) = (w_at(b) as *mut c_void, v_at(b) as *mut c_void);
-                let pi = at::<i32>(&info, b) as *mut i32;
-                let (dp, dl, hp, hl) = ws.parts();
-                // SAFETY: matrix `b` of `work` (n x n, leading dimension n), its eigenvalues
-                // (2n reals or n complex values), its eigenvectors (n x n, leading dimension
-                // n; null when not computed) and its info slot are inside the buffers
-                // allocated above, of the data type passed for each; the workspaces have the
-                // sizes cuSOLVER asked for.
-                call(OP, "cusolverDnXgeev", || unsafe {
-                    sys::cusolverDnXgeev(
-                        s.h, s.params, jobvl, jobvr, nn, dt, pa, nn, dt, pw, dt, null, 1, dt, pv,
-                        nn, dt, dp, dl, hp, hl, pi,
-                    )
-                })?;
+                // Matrix `b` of `work` (n x n), its eigenvalues (2n reals or n complex
+                // values), its eigenvectors (n x n; null when not computed) and its info slot
+                // are inside the buffers allocated above.
+                let (pa, pi) = (at::<T>(&work, b * n * n), at::<i32>(&info, b));
+                solver::xgeev::<T>(&s, OP, nn, pa, w_at(b), v_at(b), &mut ws, pi)?;
             }
         }
         let (w, v) = match out {

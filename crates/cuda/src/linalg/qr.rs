@@ -7,10 +7,8 @@
 use super::{at, copy_of};
 use crate::buffer::CudaBuffer;
 use crate::device::Cuda;
-use crate::ffi::solver::{call, data_type, int, solver, Workspace};
-use cudarc::cusolver::sys;
-use cuprite_core::{DType, Error, Inexact, Result};
-use std::ffi::c_void;
+use crate::ffi::solver::{self, int, solver, Workspace};
+use cuprite_core::{Inexact, Result};
 
 impl Cuda {
     pub(super) fn qr_imp<T: Inexact>(
@@ -34,43 +32,25 @@ impl Cuda {
         }
         let tau = self.alloc::<T>((batch * k).max(1))?;
         let info = self.alloc::<i32>(batch)?;
-        let dt = data_type(OP, T::DTYPE)?;
-        let (m64, n64) = (m as i64, n as i64);
+        let mn = (m as i64, n as i64);
         {
             let s = solver(self, OP)?;
             if k > 0 {
-                let (mut dbytes, mut hbytes) = (0usize, 0usize);
-                // SAFETY: reads the sizes of one `m x n` matrix; writes two sizes.
-                call(OP, "cusolverDnXgeqrf_bufferSize", || unsafe {
-                    sys::cusolverDnXgeqrf_bufferSize(
-                        s.h,
-                        s.params,
-                        m64,
-                        n64,
-                        dt,
-                        work.device_ptr() as *const c_void,
-                        m64,
-                        dt,
-                        tau.device_ptr() as *const c_void,
-                        dt,
-                        &mut dbytes,
-                        &mut hbytes,
-                    )
-                })?;
+                let (dbytes, hbytes) = solver::xgeqrf_buffer_size::<T>(
+                    &s,
+                    OP,
+                    mn,
+                    work.device_ptr(),
+                    tau.device_ptr(),
+                )?;
                 let mut ws = Workspace::new(self, dbytes, hbytes)?;
                 for b in 0..batch {
-                    let pa = at::<T>(&work, b * m * n) as *mut c_void;
-                    let pt = at::<T>(&tau, b * k) as *mut c_void;
-                    let pi = at::<i32>(&info, b) as *mut i32;
-                    let (dp, dl, hp, hl) = ws.parts();
-                    // SAFETY: matrix `b` of `work` (m x n, leading dimension m), its `k`
-                    // scalars in `tau` and its info slot are inside the buffers allocated
-                    // above; the workspaces have the sizes cuSOLVER asked for.
-                    call(OP, "cusolverDnXgeqrf", || unsafe {
-                        sys::cusolverDnXgeqrf(
-                            s.h, s.params, m64, n64, dt, pa, m64, dt, pt, dt, dp, dl, hp, hl, pi,
-                        )
-                    })?;
+                    // Matrix `b` of `work` (m x n), its `k` scalars in `tau` and its info slot
+                    // are inside the buffers allocated above.
+                    let pa = at::<T>(&work, b * m * n);
+                    let pt = at::<T>(&tau, b * k);
+                    let pi = at::<i32>(&info, b);
+                    solver::xgeqrf::<T>(&s, OP, mn, pa, pt, &mut ws, pi)?;
                 }
             }
             // The reflectors (the first min(qc, n) columns) into Q, then Q from them.
@@ -81,69 +61,17 @@ impl Cuda {
                 }
             }
             if qc > 0 {
-                let (m32, q32, k32) = (int(OP, m)?, int(OP, qc)?, int(OP, k)?);
-                let h = s.h;
-                let mut lwork = 0i32;
-                let (pq0, pt0) = (q.device_ptr(), tau.device_ptr());
-                macro_rules! size {
-                    ($f:ident, $t:ty) => {
-                        // SAFETY: reads the sizes of one `m x qc` matrix; writes one int.
-                        call(OP, stringify!($f), || unsafe {
-                            sys::$f(
-                                h,
-                                m32,
-                                q32,
-                                k32,
-                                pq0 as *const $t,
-                                m32,
-                                pt0 as *const $t,
-                                &mut lwork,
-                            )
-                        })
-                    };
-                }
-                match T::DTYPE {
-                    DType::F32 => size!(cusolverDnSorgqr_bufferSize, f32)?,
-                    DType::F64 => size!(cusolverDnDorgqr_bufferSize, f64)?,
-                    DType::C64 => size!(cusolverDnCungqr_bufferSize, sys::cuComplex)?,
-                    DType::C128 => size!(cusolverDnZungqr_bufferSize, sys::cuDoubleComplex)?,
-                    dtype => return Err(Error::UnsupportedDType { op: OP, dtype }),
-                }
-                let ws = Workspace::new(self, lwork.max(1) as usize * std::mem::size_of::<T>(), 0)?;
-                let lw = lwork.max(1);
+                let mqk = (int(OP, m)?, int(OP, qc)?, int(OP, k)?);
+                let lwork =
+                    solver::orgqr_buffer_size::<T>(&s, OP, mqk, q.device_ptr(), tau.device_ptr())?;
+                let ws = Workspace::elements::<T>(self, lwork)?;
                 for b in 0..batch {
+                    // Matrix `b` of `q` (m x qc), its `k` scalars in `tau` and its info slot
+                    // are inside the buffers allocated above.
                     let pq = at::<T>(&q, b * m * qc);
                     let pt = at::<T>(&tau, b * k);
                     let pi = at::<i32>(&info, b);
-                    let w = ws.dptr();
-                    macro_rules! run {
-                        ($f:ident, $t:ty) => {
-                            // SAFETY: matrix `b` of `q` (m x qc, leading dimension m), its
-                            // `k` scalars in `tau` and its info slot are inside the buffers
-                            // allocated above; the workspace holds `lw` elements, at least
-                            // what cuSOLVER asked for.
-                            call(OP, stringify!($f), || unsafe {
-                                sys::$f(
-                                    h,
-                                    m32,
-                                    q32,
-                                    k32,
-                                    pq as *mut $t,
-                                    m32,
-                                    pt as *const $t,
-                                    w as *mut $t,
-                                    lw,
-                                    pi as *mut i32,
-                                )
-                            })
-                        };
-                    }
-                    match T::DTYPE {
-                        DType::F32 => run!(cusolverDnSorgqr, f32)?,
-                        DType::F64 => run!(cusolverDnDorgqr, f64)?,
-                        DType::C64 => run!(cusolverDnCungqr, sys::cuComplex)?,
-                        _ => run!(cusolverDnZungqr, sys::cuDoubleComplex)?,
-                    }
+                    solver::orgqr::<T>(&s, OP, mqk, pq, pt, &ws, pi)?;
                 }
             }
         }

@@ -23,11 +23,9 @@
 use super::{at, copy_of};
 use crate::buffer::CudaBuffer;
 use crate::device::Cuda;
-use crate::ffi::solver::{call, data_type, solver, Workspace};
-use cudarc::cusolver::sys;
+use crate::ffi::solver::{self, solver, SvdJob, SvdOut, SvdpOut, Workspace};
 use cuprite_core::backend::SvdFactors;
 use cuprite_core::{Inexact, Result};
-use std::ffi::c_void;
 
 /// Columns (of the tall orientation) from which [`SvdRoutine::Auto`] tries `gesvdp`: below
 /// it the per-matrix host synchronisation of `gesvdp` outweighs its speed.
@@ -123,73 +121,34 @@ impl Cuda {
             }
         }
         let (job, ucols, vrows) = match vectors {
-            None => (b'N', 0, 0),
-            Some(true) => (b'A', mm, nn),
-            Some(false) => (b'S', k, k),
+            None => (SvdJob::None, 0, 0),
+            Some(true) => (SvdJob::All, mm, nn),
+            Some(false) => (SvdJob::Reduced, k, k),
         };
         let s = self.alloc::<T::RealPart>(batch * k)?;
         let u = self.alloc::<T>(batch * mm * ucols)?;
         let vt = self.alloc::<T>(batch * vrows * nn)?;
-        let dt = data_type(OP, T::DTYPE)?;
-        let rt = data_type(OP, <T::RealPart as cuprite_core::Element>::DTYPE)?;
-        let job = job as std::ffi::c_schar;
-        let (m64, n64) = (mm as i64, nn as i64);
-        let (ldu, ldvt) = (mm as i64, vrows.max(1) as i64);
-        let null = std::ptr::null_mut::<c_void>();
-        let ptr_or_null = |b: &CudaBuffer<T>, off: usize| {
-            if b.is_empty() {
-                null
-            } else {
-                at::<T>(b, off) as *mut c_void
-            }
+        let mn = (mm as i64, nn as i64);
+        // Matrix `b`'s singular values, `mm x ucols` U and `vrows x nn` VT (leading
+        // dimensions mm and vrows; null when not computed), inside the buffers allocated
+        // above.
+        let out = |b: usize| SvdOut {
+            s: at::<T::RealPart>(&s, b * k),
+            u: (!u.is_empty()).then(|| at::<T>(&u, b * mm * ucols)),
+            ldu: mm as i64,
+            vt: (!vt.is_empty()).then(|| at::<T>(&vt, b * vrows * nn)),
+            ldvt: vrows.max(1) as i64,
         };
         {
             let sv = solver(self, OP)?;
-            let (mut dbytes, mut hbytes) = (0usize, 0usize);
-            // SAFETY: reads the sizes of one `mm x nn` problem; writes two sizes.
-            call(OP, "cusolverDnXgesvd_bufferSize", || unsafe {
-                sys::cusolverDnXgesvd_bufferSize(
-                    sv.h,
-                    sv.params,
-                    job,
-                    job,
-                    m64,
-                    n64,
-                    dt,
-                    work.device_ptr() as *const c_void,
-                    m64,
-                    rt,
-                    s.device_ptr() as *const c_void,
-                    dt,
-                    ptr_or_null(&u, 0),
-                    ldu,
-                    dt,
-                    ptr_or_null(&vt, 0),
-                    ldvt,
-                    dt,
-                    &mut dbytes,
-                    &mut hbytes,
-                )
-            })?;
+            let (dbytes, hbytes) =
+                solver::xgesvd_buffer_size::<T>(&sv, OP, job, mn, work.device_ptr(), &out(0))?;
             let mut ws = Workspace::new(self, dbytes, hbytes)?;
             for b in 0..batch {
-                let pa = at::<T>(&work, b * mm * nn) as *mut c_void;
-                let ps = at::<T::RealPart>(&s, b * k) as *mut c_void;
-                let pu = ptr_or_null(&u, b * mm * ucols);
-                let pv = ptr_or_null(&vt, b * vrows * nn);
-                let pi = at::<i32>(&info, b) as *mut i32;
-                let (dp, dl, hp, hl) = ws.parts();
-                // SAFETY: matrix `b` of `work` (mm x nn, leading dimension mm), its `k`
-                // singular values, its `mm x ucols` U and `vrows x nn` VT (leading
-                // dimensions mm and vrows; null when not computed) and its info slot are
-                // inside the buffers allocated above; the workspaces have the sizes cuSOLVER
-                // asked for.
-                call(OP, "cusolverDnXgesvd", || unsafe {
-                    sys::cusolverDnXgesvd(
-                        sv.h, sv.params, job, job, m64, n64, dt, pa, m64, rt, ps, dt, pu, ldu, dt,
-                        pv, ldvt, dt, dp, dl, hp, hl, pi,
-                    )
-                })?;
+                // Matrix `b` of `work` (mm x nn) and its info slot are inside the buffers
+                // allocated above.
+                let (pa, pi) = (at::<T>(&work, b * mm * nn), at::<i32>(&info, b));
+                solver::xgesvd::<T>(&sv, OP, job, mn, pa, &out(b), &mut ws, pi)?;
             }
         }
         let (u, vh) = match vectors {
@@ -231,62 +190,29 @@ impl Cuda {
         let copies = if vectors.is_some() { batch } else { 1 };
         let u = self.alloc::<T>(copies * mm * k)?;
         let v = self.alloc::<T>(copies * nn * k)?;
-        let dt = data_type(OP, T::DTYPE)?;
-        let rt = data_type(OP, <T::RealPart as cuprite_core::Element>::DTYPE)?;
-        let jobz = if vectors.is_some() {
-            sys::cusolverEigMode_t::CUSOLVER_EIG_MODE_VECTOR
-        } else {
-            sys::cusolverEigMode_t::CUSOLVER_EIG_MODE_NOVECTOR
-        };
-        let (m64, n64) = (mm as i64, nn as i64);
+        let mn = (mm as i64, nn as i64);
         let mut perturbation = vec![0f64; batch];
         {
             let sv = solver(self, OP)?;
-            let (mut dbytes, mut hbytes) = (0usize, 0usize);
-            // SAFETY: reads the sizes of one `mm x nn` problem; writes two sizes.
-            call(OP, "cusolverDnXgesvdp_bufferSize", || unsafe {
-                sys::cusolverDnXgesvdp_bufferSize(
-                    sv.h,
-                    sv.params,
-                    jobz,
-                    1,
-                    m64,
-                    n64,
-                    dt,
-                    work.device_ptr() as *const c_void,
-                    m64,
-                    rt,
-                    s.device_ptr() as *const c_void,
-                    dt,
-                    u.device_ptr() as *const c_void,
-                    m64,
-                    dt,
-                    v.device_ptr() as *const c_void,
-                    n64,
-                    dt,
-                    &mut dbytes,
-                    &mut hbytes,
-                )
-            })?;
+            // Matrix `b`'s `k` singular values, its `mm x k` U and `nn x k` V (the one copy
+            // when they are not kept), inside the buffers allocated above.
+            let out = |b: usize| {
+                let c = if vectors.is_some() { b } else { 0 };
+                SvdpOut {
+                    s: at::<T::RealPart>(&s, b * k),
+                    u: at::<T>(&u, c * mm * k),
+                    v: at::<T>(&v, c * nn * k),
+                }
+            };
+            let want = vectors.is_some();
+            let (dbytes, hbytes) =
+                solver::xgesvdp_buffer_size::<T>(&sv, OP, want, mn, work.device_ptr(), &out(0))?;
             let mut ws = Workspace::new(self, dbytes, hbytes)?;
             for (b, h_err) in perturbation.iter_mut().enumerate() {
-                let c = if vectors.is_some() { b } else { 0 };
-                let pa = at::<T>(work, b * mm * nn) as *mut c_void;
-                let ps = at::<T::RealPart>(&s, b * k) as *mut c_void;
-                let pu = at::<T>(&u, c * mm * k) as *mut c_void;
-                let pv = at::<T>(&v, c * nn * k) as *mut c_void;
-                let pi = at::<i32>(&info, b) as *mut i32;
-                let (dp, dl, hp, hl) = ws.parts();
-                // SAFETY: matrix `b` of `work` (mm x nn, leading dimension mm), its `k`
-                // singular values, its `mm x k` U and `nn x k` V (leading dimensions mm and
-                // nn) and its info slot are inside the buffers allocated above; the
-                // workspaces have the sizes cuSOLVER asked for; `h_err` is one host f64.
-                call(OP, "cusolverDnXgesvdp", || unsafe {
-                    sys::cusolverDnXgesvdp(
-                        sv.h, sv.params, jobz, 1, m64, n64, dt, pa, m64, rt, ps, dt, pu, m64, dt,
-                        pv, n64, dt, dp, dl, hp, hl, pi, h_err,
-                    )
-                })?;
+                // Matrix `b` of `work` (mm x nn) and its info slot are inside the buffers
+                // allocated above.
+                let (pa, pi) = (at::<T>(work, b * mm * nn), at::<i32>(&info, b));
+                *h_err = solver::xgesvdp::<T>(&sv, OP, want, mn, pa, &out(b), &mut ws, pi)?;
             }
         }
         // The perturbations against gesvd's error bound, matrix by matrix.
