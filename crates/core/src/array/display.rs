@@ -102,23 +102,38 @@ fn use_scientific(values: &[f64]) -> bool {
     any && (max >= 1e8 || min < 1e-4 || max / min > 1e3)
 }
 
-/// One float in positional notation with at most `PRECISION` fractional digits, trailing
-/// zeros removed (NumPy's default `floatmode='maxprec'`).
-fn format_float(v: f64) -> String {
+/// Fractional digits of the shortest string that reads back to `v` in its own element type
+/// (`single` for float32), in scientific (`sci`) or positional notation.
+fn shortest_digits(v: f64, single: bool, sci: bool) -> usize {
+    let s = match (single, sci) {
+        (true, true) => format!("{:e}", v as f32),
+        (true, false) => format!("{}", v as f32),
+        (false, true) => format!("{v:e}"),
+        (false, false) => format!("{v}"),
+    };
+    let mant = s.split('e').next().unwrap_or("");
+    mant.split('.').nth(1).map_or(0, str::len)
+}
+
+/// One float in positional notation with at most `PRECISION` fractional digits and no
+/// more than its element type's shortest round-trip string needs, trailing zeros removed
+/// (NumPy's default `floatmode='maxprec'`: float32 `1.1` prints `1.1`, not `1.10000002`).
+fn format_float(v: f64, single: bool) -> String {
     if v.is_nan() {
         return "nan".into();
     }
     if v.is_infinite() {
         return if v > 0.0 { "inf".into() } else { "-inf".into() };
     }
-    let m = format!("{:.*}", PRECISION, v);
+    let digits = PRECISION.min(shortest_digits(v, single, false)).max(1);
+    let m = format!("{:.*}", digits, v);
     let m = m.trim_end_matches('0');
     m.to_string()
 }
 
 /// Floats in scientific notation with one common number of mantissa digits and exponent
 /// width, as NumPy prints them.
-fn format_scientific(values: &[f64]) -> Vec<String> {
+fn format_scientific(values: &[f64], single: bool) -> Vec<String> {
     let parts = |v: f64, digits: usize| -> (String, i32) {
         let s = format!("{:.*e}", digits, v);
         let (mant, exp) = s.split_once('e').unwrap_or((&s, "0"));
@@ -128,7 +143,7 @@ fn format_scientific(values: &[f64]) -> Vec<String> {
     let digits = finite
         .clone()
         .map(|v| {
-            let (m, _) = parts(v, PRECISION);
+            let (m, _) = parts(v, PRECISION.min(shortest_digits(v, single, true)));
             m.split('.')
                 .nth(1)
                 .unwrap_or("")
@@ -146,7 +161,7 @@ fn format_scientific(values: &[f64]) -> Vec<String> {
         .iter()
         .map(|&v| {
             if !v.is_finite() {
-                return format_float(v);
+                return format_float(v, single);
             }
             let (m, e) = parts(v, digits);
             let m = if m.contains('.') { m } else { format!("{m}.") };
@@ -157,11 +172,11 @@ fn format_scientific(values: &[f64]) -> Vec<String> {
 }
 
 /// Formats a set of floats the way NumPy formats one array of them.
-fn format_floats(values: &[f64]) -> Vec<String> {
+fn format_floats(values: &[f64], single: bool) -> Vec<String> {
     let mut s = if use_scientific(values) {
-        format_scientific(values)
+        format_scientific(values, single)
     } else {
-        values.iter().map(|&v| format_float(v)).collect()
+        values.iter().map(|&v| format_float(v, single)).collect()
     };
     align_floats(&mut s);
     s
@@ -192,10 +207,11 @@ fn align_floats(strs: &mut [String]) {
 /// Formats every printed value to a string of one common width.
 fn format_values<T: Element>(data: &[T]) -> Vec<String> {
     let scalars: Vec<Scalar> = data.iter().map(|v| v.to_scalar()).collect();
+    let single = matches!(T::DTYPE, DType::F32 | DType::C64);
     let mut out: Vec<String> = match T::DTYPE {
         DType::F32 | DType::F64 => {
             let vals: Vec<f64> = scalars.iter().map(scalar_re).collect();
-            format_floats(&vals)
+            format_floats(&vals, single)
         }
         DType::C64 | DType::C128 => {
             let re: Vec<f64> = scalars.iter().map(scalar_re).collect();
@@ -203,8 +219,8 @@ fn format_values<T: Element>(data: &[T]) -> Vec<String> {
             // NumPy formats the real parts as one float array and the imaginary parts as
             // another with an explicit sign, each padded on its own; the `j` goes before
             // the imaginary part's right padding.
-            let r = pad_left(format_floats(&re));
-            let i = pad_left(format_floats_signed(&im));
+            let r = pad_left(format_floats(&re, single));
+            let i = pad_left(format_floats_signed(&im, single));
             r.iter()
                 .zip(&i)
                 .map(|(a, b)| {
@@ -239,11 +255,11 @@ fn format_values<T: Element>(data: &[T]) -> Vec<String> {
 
 /// Like [`format_floats`] with a sign on every value (`+1.`, `-0.5`, `+nan`, `+inf`), as
 /// NumPy prints imaginary parts.
-fn format_floats_signed(values: &[f64]) -> Vec<String> {
+fn format_floats_signed(values: &[f64], single: bool) -> Vec<String> {
     let mut s = if use_scientific(values) {
-        format_scientific(values)
+        format_scientific(values, single)
     } else {
-        values.iter().map(|&v| format_float(v)).collect()
+        values.iter().map(|&v| format_float(v, single)).collect()
     };
     for x in s.iter_mut() {
         if !x.starts_with('-') {

@@ -62,7 +62,17 @@ fn prints_scalars_and_vectors_like_numpy<B: ArrayBackend>(dev: &B) {
     ] {
         check::<f64, B>(dev, case);
     }
-    for case in ["s0_f32_int", "s0_f32_third", "s0_f32_big", "v_f32_third"] {
+    for case in [
+        "s0_f32_int",
+        "s0_f32_third",
+        "s0_f32_big",
+        "s0_f32_tenth",
+        "s0_f32_tiny",
+        "v_f32_third",
+        "v_f32_pos",
+        "v_f32_sci",
+        "v_f32_long",
+    ] {
         check::<f32, B>(dev, case);
     }
     for case in [
@@ -82,6 +92,7 @@ fn prints_scalars_and_vectors_like_numpy<B: ArrayBackend>(dev: &B) {
     }
     check::<c64, B>(dev, "s0_c64");
     check::<c64, B>(dev, "v_c64");
+    check::<c64, B>(dev, "v_c64_frac");
     check::<i64, B>(dev, "s0_i64");
     check::<i64, B>(dev, "v_i64");
     check::<i32, B>(dev, "s0_i32");
