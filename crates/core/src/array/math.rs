@@ -115,6 +115,11 @@ alias_methods! { Inexact:
     conjugate => conj;
 }
 
+alias_methods! { Float:
+    radians => deg2rad;
+    degrees => rad2deg;
+}
+
 unary_methods! { Float:
     /// Cube root (real, negative for negative input).
     cbrt => Cbrt;
