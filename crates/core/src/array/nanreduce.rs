@@ -110,8 +110,10 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
     /// let a = Array::<f64, B>::from_vec(vec![f64::NAN, 4.0, -1.0, f64::NAN], &[2, 2], dev)?;
     /// assert_eq!(a.nanargmin()?.item()?, 2);
     /// assert_eq!(a.nanargmax()?.item()?, 1);
-    /// assert_eq!(a.nanargmax_axis(0, false)?.to_vec()?, vec![0, 0]);
-    /// assert!(a.nanargmin_axis(1, false).is_err());
+    /// assert_eq!(a.nanargmax_axis(0, false)?.to_vec()?, vec![1, 0]);
+    /// assert_eq!(a.nanargmin_axis(1, false)?.to_vec()?, vec![1, 0]);
+    /// let all_nan = Array::<f64, B>::full(&[2], f64::NAN, dev)?;
+    /// assert!(all_nan.nanargmin().is_err());
     /// # Ok(()) }
     /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
     /// ```
