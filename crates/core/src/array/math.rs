@@ -13,6 +13,10 @@
 //! `fmod`; [`Numeric`] (everything but bool) for `abs`, `sign`, `square`, `power`. Cast
 //! integers with `astype::<f64>()` first to take their square root, as NumPy does
 //! implicitly.
+//!
+//! The methods of the ops declared with their semantics in the registry (`=> fn`, such as
+//! `logaddexp` or `deg2rad`) are generated from their entries (`declared.rs`); aliases of
+//! them (`radians`, `degrees`) are here.
 
 use super::Array;
 use crate::backend::ArrayBackend;
@@ -113,6 +117,11 @@ alias_methods! { Inexact:
     acosh => arccosh;
     atanh => arctanh;
     conjugate => conj;
+}
+
+alias_methods! { Float:
+    radians => deg2rad;
+    degrees => rad2deg;
 }
 
 unary_methods! { Float:

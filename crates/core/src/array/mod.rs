@@ -5,6 +5,7 @@
 mod axes;
 mod compare;
 mod creation;
+mod declared;
 mod display;
 mod elementwise;
 mod index;
@@ -12,7 +13,6 @@ mod linalg;
 mod manip;
 mod mask;
 mod math;
-mod math_extra;
 mod nanreduce;
 mod operators;
 mod products;

@@ -1,16 +1,14 @@
-//! More element-wise functions with NumPy's exact formulas: `logaddexp`/`logaddexp2`
-//! (`npy_logaddexp`: `max + log1p(exp(-|x - y|))`, no overflow, equal infinities kept),
-//! `signbit`, `deg2rad`/`rad2deg` (`x * (pi / 180)` with the constant computed in the
-//! element type, as `npy_deg2rad`/`npy_deg2radf`), `heaviside` and a bit-exact `nextafter`.
+//! The helpers behind the semantics of `logaddexp`/`logaddexp2` (`npy_logaddexp`:
+//! `max + log1p(exp(-|x - y|))`, no overflow, equal infinities kept), `signbit`, `heaviside`
+//! and a bit-exact `nextafter`, whose declarations in the [registry](super::registry) call
+//! them (`deg2rad`/`rad2deg` are one expression there: `x * (pi / 180)` with the constant
+//! computed in the element type, as `npy_deg2rad`/`npy_deg2radf`).
 
-use super::{
-    BinaryOp, Deg2Rad, Heaviside, LogAddExp, LogAddExp2, NextAfter, Rad2Deg, Signbit, UnaryOp,
-};
 use crate::dtype::{Float, Real, Scalar};
 
-/// NumPy's `npy_logaddexp` (`BASE2` false) or `npy_logaddexp2` (true) on one float type.
+/// NumPy's `npy_logaddexp` (`base2` false) or `npy_logaddexp2` (true) on one float type.
 #[inline(always)]
-fn log_add_exp<F: Float>(x: F, y: F, base2: bool) -> F {
+pub(super) fn log_add_exp<F: Float>(x: F, y: F, base2: bool) -> F {
     use num_traits::Float as F_;
     if x == y {
         // Equal infinities give themselves (no inf - inf); finite values add log(2).
@@ -38,66 +36,31 @@ fn log_add_exp<F: Float>(x: F, y: F, base2: bool) -> F {
     }
 }
 
-impl<T: Float> BinaryOp<T> for LogAddExp {
-    type Out = T;
-    #[inline(always)]
-    fn apply(&self, a: T, b: T) -> T {
-        log_add_exp(a, b, false)
+/// The sign bit of a real value: floats' own bit (`-0.0` and NaNs with the bit too),
+/// `x < 0` for integers.
+#[inline(always)]
+pub(super) fn signbit<T: Real>(x: T) -> bool {
+    match x.to_scalar() {
+        Scalar::F32(v) => v.is_sign_negative(),
+        Scalar::F64(v) => v.is_sign_negative(),
+        Scalar::I32(v) => v < 0,
+        Scalar::I64(v) => v < 0,
+        // u8 is never negative; Real has no other types.
+        _ => false,
     }
 }
 
-impl<T: Float> BinaryOp<T> for LogAddExp2 {
-    type Out = T;
-    #[inline(always)]
-    fn apply(&self, a: T, b: T) -> T {
-        log_add_exp(a, b, true)
-    }
-}
-
-impl<T: Real> UnaryOp<T> for Signbit {
-    type Out = bool;
-    #[inline(always)]
-    fn apply(&self, x: T) -> bool {
-        match x.to_scalar() {
-            Scalar::F32(v) => v.is_sign_negative(),
-            Scalar::F64(v) => v.is_sign_negative(),
-            Scalar::I32(v) => v < 0,
-            Scalar::I64(v) => v < 0,
-            // u8 is never negative; Real has no other types.
-            _ => false,
-        }
-    }
-}
-
-impl<T: Float> UnaryOp<T> for Deg2Rad {
-    type Out = T;
-    #[inline(always)]
-    fn apply(&self, x: T) -> T {
-        x * (T::from_f64(std::f64::consts::PI) / T::from_f64(180.0))
-    }
-}
-
-impl<T: Float> UnaryOp<T> for Rad2Deg {
-    type Out = T;
-    #[inline(always)]
-    fn apply(&self, x: T) -> T {
-        x * (T::from_f64(180.0) / T::from_f64(std::f64::consts::PI))
-    }
-}
-
-impl<T: Float> BinaryOp<T> for Heaviside {
-    type Out = T;
-    #[inline(always)]
-    fn apply(&self, x: T, h0: T) -> T {
-        if num_traits::Float::is_nan(x) {
-            T::nan()
-        } else if x == T::zero() {
-            h0
-        } else if x < T::zero() {
-            T::zero()
-        } else {
-            T::one()
-        }
+/// NumPy's `npy_heaviside`: NaN for a NaN `x`, `h0` for either zero, else 0 or 1.
+#[inline(always)]
+pub(super) fn heaviside<T: Float>(x: T, h0: T) -> T {
+    if num_traits::Float::is_nan(x) {
+        T::nan()
+    } else if x == T::zero() {
+        h0
+    } else if x < T::zero() {
+        T::zero()
+    } else {
+        T::one()
     }
 }
 
@@ -126,23 +89,23 @@ macro_rules! next_after {
 next_after!(next_after_f32, f32, u32);
 next_after!(next_after_f64, f64, u64);
 
-impl<T: Float> BinaryOp<T> for NextAfter {
-    type Out = T;
-    #[inline(always)]
-    fn apply(&self, a: T, b: T) -> T {
-        let s = match (a.to_scalar(), b.to_scalar()) {
-            (Scalar::F32(x), Scalar::F32(y)) => Scalar::F32(next_after_f32(x, y)),
-            (Scalar::F64(x), Scalar::F64(y)) => Scalar::F64(next_after_f64(x, y)),
-            // Float is f32 or f64 and both operands have the type `T`.
-            (other, _) => other,
-        };
-        T::from_scalar(s)
-    }
+/// C's `nextafter` for either float type.
+#[inline(always)]
+pub(super) fn next_after<T: Float>(a: T, b: T) -> T {
+    let s = match (a.to_scalar(), b.to_scalar()) {
+        (Scalar::F32(x), Scalar::F32(y)) => Scalar::F32(next_after_f32(x, y)),
+        (Scalar::F64(x), Scalar::F64(y)) => Scalar::F64(next_after_f64(x, y)),
+        // Float is f32 or f64 and both operands have the type `T`.
+        (other, _) => other,
+    };
+    T::from_scalar(s)
 }
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::ops::{
+        BinaryOp, Deg2Rad, Heaviside, LogAddExp, LogAddExp2, NextAfter, Rad2Deg, Signbit, UnaryOp,
+    };
 
     #[test]
     fn logaddexp_special_values() {

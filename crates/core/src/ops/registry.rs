@@ -1,21 +1,32 @@
 //! The op registry: every element-wise op, reduction and scan of cuprite is declared here,
-//! once, by one line of [`elementwise_ops!`](crate::elementwise_ops) or
+//! once, by one entry of [`elementwise_ops!`](crate::elementwise_ops) or
 //! [`reduction_ops!`](crate::reduction_ops):
 //!
 //! ```text
 //! /// `a + b` (wrapping for integers).        <- the op struct's documentation
 //! Add, "add", Binary, Exact;                 <- struct, NumPy name, kind, tolerance class
 //! Clip<E>, "clip", Unary, Exact, params;     <- a struct with parameters, written by hand
+//! /// Degrees to radians ...                  <- also the Array method's documentation
+//! Deg2Rad, "deg2rad", Unary, Exact => fn deg2rad<T: Float>(x) -> T {
+//!     x * (T::from_f64(std::f64::consts::PI) / T::from_f64(180.0))
+//! };                                         <- the method, the bound, the scalar semantics
 //! ```
 //!
-//! From a line come the zero-sized op struct (ops with `params` are written by hand in their
+//! From an entry come the zero-sized op struct (ops with `params` are written by hand in their
 //! family file, with their fields and an inherent `parameter_examples()`), its [`Declared`]
 //! impl — hence the `NAME` of its [`UnaryOp`](super::UnaryOp)/[`BinaryOp`](super::BinaryOp)/
-//! [`ReduceOp`](super::ReduceOp)/[`ScanOp`](super::ScanOp) impl, which the family file writes
-//! with the scalar semantics — and the tables [`ELEMENTWISE`] and [`REDUCTIONS`]. Backends and
-//! tests walk the same lists: the CUDA backend names each op's device functor after its
-//! `NAME` (`op_<name>`, `red_<name>`, `scan_<name>`) and its tests check that every declared
-//! op has one, probe every op on a GPU and take the comparison's tolerance from the class.
+//! [`ReduceOp`](super::ReduceOp)/[`ScanOp`](super::ScanOp) impl — and the tables
+//! [`ELEMENTWISE`] and [`REDUCTIONS`]. An element-wise entry with `=> fn` also gives the op
+//! trait's impl for every `T` of the bound (`apply` is the body; longer bodies call a helper
+//! of the family file, as `math_extra::log_add_exp`) and the `Array` method of that name
+//! (`map_op` for a unary op, `zip_op` with broadcasting for a binary one, documented by the
+//! entry's documentation); an entry without it has both written by hand (the family file's
+//! trait impl, the method in `array/`). Backends and tests walk the same lists: the CUDA
+//! backend names each op's device functor after its `NAME` (`op_<name>`, `red_<name>`,
+//! `scan_<name>`) and its tests check that every declared op has one, probe every op on a
+//! GPU and take the comparison's tolerance from the class; the suite tests every `=> fn` op
+//! on every backend, for every element type of its bound, against the NumPy fixture of its
+//! name.
 //!
 //! ```
 //! use cuprite_core::ops::registry::{self, Declared, OpKind, Tolerance};
@@ -96,12 +107,24 @@ pub(crate) fn example_value<T: Element>(x: f64) -> T {
 /// Calls the macro `$callback` with the list of every element-wise op, one entry per op:
 ///
 /// ```text
-/// $(#[doc])* Struct $(<E>)?, "name", Unary | Binary, Exact | Approx $(, params)?;
+/// $(#[doc])* Struct $(<E>)?, "name", Unary | Binary, Exact | Approx $(, params)?
+///     $(=> fn method<T: Bound>(x) -> Out { body })?;       // Unary
+///     $(=> fn method<T: Bound>(a, b) -> Out { body })?;    // Binary
 /// ```
 ///
 /// `E` stands for the element type in generic ops (`Clip<E>`): a callback that defines a
 /// type `E` before using the entry's type gets the op for that element type. Ops marked
-/// `params` are structs with fields written by hand in their family file.
+/// `params` are structs with fields written by hand in their family file. An entry with
+/// `=> fn` declares the op's semantics: its `Array` method `method`, for the element types
+/// `T` of `Bound` (a trait of [`crate::dtype`]: `Float`, `Real`, `Inexact`, ...), whose
+/// scalar result of type `Out` (`T` or another element type) is `body` on the scalars named
+/// in the parentheses. A callback matches every entry with this pattern:
+///
+/// ```text
+/// $( $(#[$m:meta])* $ty:ident $(<$g:ident>)?, $name:literal, $kind:ident, $tol:ident
+///     $(, $params:ident)?
+///     $(=> fn $method:ident<$t:ident: $bound:ident>($($arg:ident),+) -> $out:ty $body:block)?; )*
+/// ```
 #[macro_export]
 macro_rules! elementwise_ops {
     ($callback:ident) => {
@@ -282,31 +305,110 @@ macro_rules! elementwise_ops {
             /// `probe` where `probe` is NaN, else `a`: marks the lanes of a sorted reduction
             /// whose last (largest) element is NaN, as NumPy's median and quantile do.
             PropagateNan, "propagate_nan", Binary, Exact;
-            // ---- math_extra.rs and nanreduce.rs
-            /// `log(exp(a) + exp(b))` without overflow (NumPy's `logaddexp`): equal infinities give
-            /// themselves, a NaN propagates, arguments far apart give the larger one exactly.
-            LogAddExp, "logaddexp", Binary, Approx;
-            /// `log2(2^a + 2^b)` without overflow (NumPy's `logaddexp2`).
-            LogAddExp2, "logaddexp2", Binary, Approx;
-            /// True where the sign bit is set (floats: `-0.0` and NaNs with the sign bit too;
-            /// integers: `x < 0`; u8: never).
-            Signbit, "signbit", Unary, Exact;
-            /// Degrees to radians: `x * (pi / 180)`, the constant computed in f64 and rounded to the
-            /// element type (NumPy's `npy_deg2rad`; its `radians` is the same function).
-            Deg2Rad, "deg2rad", Unary, Exact;
-            /// Radians to degrees: `x * (180 / pi)`, the constant computed in f64 and rounded to the
-            /// element type (NumPy's `npy_rad2deg`; its `degrees` is the same function).
-            Rad2Deg, "rad2deg", Unary, Exact;
-            /// The Heaviside step `heaviside(x, h0)`: 0 for `x < 0`, `h0` for `x == 0` (either zero),
-            /// 1 for `x > 0`, NaN for a NaN `x` (NumPy's `npy_heaviside`).
-            Heaviside, "heaviside", Binary, Exact;
-            /// The next representable value after `a` toward `b` (C's `nextafter`): `b` when equal
-            /// (so `nextafter(0.0, -0.0) == -0.0`), the smallest subnormal of the right sign from
-            /// either zero, NaN for a NaN operand.
-            NextAfter, "nextafter", Binary, Exact;
-            /// `|x - mean|^2` in the real type, or `-1` where `x` is NaN (complex: either part): the
-            /// marked squared deviations that [`NanVar`] sums. A deviation that is NaN for another
-            /// reason (`inf - inf`) stays NaN and poisons the lane, as in NumPy.
+            // ---- math_extra.rs (the helpers of the bodies below) and nanreduce.rs
+            /// `log(exp(x) + exp(other))` without overflow, as NumPy's `logaddexp`
+            /// (`max + log1p(exp(-|x - other|))`): equal infinities give themselves, a NaN
+            /// propagates, arguments far apart give the larger one exactly.
+            ///
+            /// ```
+            /// # use cuprite_core::*;
+            /// # fn demo<B: ArrayBackend>(dev: &B) -> Result<()> {
+            /// let a = Array::<f64, B>::from_vec(vec![1000.0, f64::NEG_INFINITY, 0.0], &[3], dev)?;
+            /// let ln2 = std::f64::consts::LN_2;
+            /// assert_eq!(a.logaddexp(&a)?.to_vec()?, vec![1000.0 + ln2, f64::NEG_INFINITY, ln2]);
+            /// # Ok(()) }
+            /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
+            /// ```
+            LogAddExp, "logaddexp", Binary, Approx => fn logaddexp<T: Float>(x, other) -> T {
+                math_extra::log_add_exp(x, other, false)
+            };
+            /// `log2(2^x + 2^other)` without overflow, as NumPy's `logaddexp2`.
+            ///
+            /// ```
+            /// # use cuprite_core::*;
+            /// # fn demo<B: ArrayBackend>(dev: &B) -> Result<()> {
+            /// let a = Array::<f32, B>::from_vec(vec![3.0, 10.0], &[2], dev)?;
+            /// let b = Array::<f32, B>::from_vec(vec![3.0, f32::NEG_INFINITY], &[2], dev)?;
+            /// assert_eq!(a.logaddexp2(&b)?.to_vec()?, vec![4.0, 10.0]);
+            /// # Ok(()) }
+            /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
+            /// ```
+            LogAddExp2, "logaddexp2", Binary, Approx => fn logaddexp2<T: Float>(x, other) -> T {
+                math_extra::log_add_exp(x, other, true)
+            };
+            /// True where the sign bit is set, as NumPy's `signbit`: floats `-0.0`, negative
+            /// values, `-inf` and NaNs carrying the sign bit; integers `x < 0`; u8 never.
+            ///
+            /// ```
+            /// # use cuprite_core::*;
+            /// # fn demo<B: ArrayBackend>(dev: &B) -> Result<()> {
+            /// let a = Array::<f64, B>::from_vec(vec![-0.0, 0.0, -2.0, -f64::NAN], &[4], dev)?;
+            /// assert_eq!(a.signbit()?.to_vec()?, vec![true, false, true, true]);
+            /// # Ok(()) }
+            /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
+            /// ```
+            Signbit, "signbit", Unary, Exact => fn signbit<T: Real>(x) -> bool {
+                math_extra::signbit(x)
+            };
+            /// Degrees to radians: `x * (pi / 180)`, the constant computed in f64 and rounded
+            /// to the element type (NumPy's `npy_deg2rad`; its `radians` is the same function,
+            /// [`Array::radians`](crate::Array::radians) here).
+            ///
+            /// ```
+            /// # use cuprite_core::*;
+            /// # fn demo<B: ArrayBackend>(dev: &B) -> Result<()> {
+            /// let a = Array::<f64, B>::from_vec(vec![180.0, -90.0], &[2], dev)?;
+            /// let pi = std::f64::consts::PI;
+            /// assert_eq!(a.deg2rad()?.to_vec()?, vec![pi, -pi / 2.0]);
+            /// assert_eq!(a.deg2rad()?.rad2deg()?.to_vec()?, vec![180.0, -90.0]);
+            /// # Ok(()) }
+            /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
+            /// ```
+            Deg2Rad, "deg2rad", Unary, Exact => fn deg2rad<T: Float>(x) -> T {
+                x * (T::from_f64(std::f64::consts::PI) / T::from_f64(180.0))
+            };
+            /// Radians to degrees: `x * (180 / pi)`, the constant computed in f64 and rounded
+            /// to the element type (NumPy's `npy_rad2deg`; its `degrees` is the same function,
+            /// [`Array::degrees`](crate::Array::degrees) here).
+            Rad2Deg, "rad2deg", Unary, Exact => fn rad2deg<T: Float>(x) -> T {
+                x * (T::from_f64(180.0) / T::from_f64(std::f64::consts::PI))
+            };
+            /// The Heaviside step `heaviside(x, h0)`, as NumPy's `npy_heaviside`: 0 for
+            /// `x < 0`, `h0` for `x == 0` (either zero), 1 for `x > 0`, NaN for a NaN `x`.
+            ///
+            /// ```
+            /// # use cuprite_core::*;
+            /// # fn demo<B: ArrayBackend>(dev: &B) -> Result<()> {
+            /// let x = Array::<f64, B>::from_vec(vec![-1.5, 0.0, 2.0], &[3], dev)?;
+            /// let h0 = Array::<f64, B>::full(&[], 0.5, dev)?;
+            /// assert_eq!(x.heaviside(&h0)?.to_vec()?, vec![0.0, 0.5, 1.0]);
+            /// # Ok(()) }
+            /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
+            /// ```
+            Heaviside, "heaviside", Binary, Exact => fn heaviside<T: Float>(x, h0) -> T {
+                math_extra::heaviside(x, h0)
+            };
+            /// The next representable value after `x` toward `other`, bit-exact as C's
+            /// `nextafter`: `other` when equal (so `nextafter(0.0, -0.0) == -0.0`), the
+            /// smallest subnormal of the right sign from either zero, NaN for a NaN operand.
+            ///
+            /// ```
+            /// # use cuprite_core::*;
+            /// # fn demo<B: ArrayBackend>(dev: &B) -> Result<()> {
+            /// let a = Array::<f64, B>::from_vec(vec![1.0, 0.0], &[2], dev)?;
+            /// let b = Array::<f64, B>::from_vec(vec![2.0, -1.0], &[2], dev)?;
+            /// let r = a.nextafter(&b)?.to_vec()?;
+            /// assert_eq!(r[0], 1.0 + f64::EPSILON);
+            /// assert_eq!(r[1].to_bits(), (-f64::from_bits(1)).to_bits());
+            /// # Ok(()) }
+            /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
+            /// ```
+            NextAfter, "nextafter", Binary, Exact => fn nextafter<T: Float>(x, other) -> T {
+                math_extra::next_after(x, other)
+            };
+            /// `|x - mean|^2` in the real type, or `-1` where `x` is NaN (complex: either part):
+            /// the marked squared deviations that [`NanVar`] sums. A deviation that is NaN for
+            /// another reason (`inf - inf`) stays NaN and poisons the lane, as in NumPy.
             NanSqDev, "nan_sq_dev", Binary, Exact;
         }
     };
@@ -362,32 +464,53 @@ macro_rules! reduction_ops {
     };
 }
 
-/// Declares the ops of a registry list: the structs of unit ops and every op's [`Declared`]
-/// (invoked by `ops/mod.rs`, where the op structs live).
+/// Declares the ops of a registry list: the structs of unit ops, every op's [`Declared`] and
+/// the op trait's impl of the ops declared with `=> fn` (invoked by `ops/mod.rs`, where the
+/// op structs live, so that a body's paths start there: `math_extra::log_add_exp`).
 macro_rules! declare_ops {
     ($( $(#[$m:meta])* $ty:ident $(<$g:ident>)?, $name:literal, $kind:ident, $tol:ident
-        $(, $params:ident)?; )*) => {
-        $( declare_ops!(@one [$($params)?] $(#[$m])* $ty $(<$g>)?, $name, $kind, $tol); )*
+        $(, $params:ident)?
+        $(=> fn $method:ident<$t:ident: $bound:ident>($($arg:ident),+) -> $out:ty $body:block)?;
+    )*) => {
+        $( declare_ops!(@one [$($params)?] $(#[$m])* $ty $(<$g>)?, $name, $kind, $tol);
+           $( declare_ops!(@apply $kind $ty, $t, $bound, ($($arg),+), $out, $body); )? )*
     };
-    (@one [] $(#[$m:meta])* $ty:ident, $name:literal, $kind:ident, $tol:ident) => {
-        $(#[$m])*
-        #[derive(Clone, Copy, Debug, Default, PartialEq)]
-        pub struct $ty;
-        impl $crate::ops::registry::Declared for $ty {
-            const DECL: $crate::ops::registry::OpDecl = declare_ops!(@decl $ty, $name, $kind, $tol);
-            fn examples() -> Vec<Self> {
-                vec![$ty]
-            }
-        }
-    };
-    (@one [params] $(#[$m:meta])* $ty:ident $(<$g:ident>)?, $name:literal, $kind:ident,
-        $tol:ident) => {
+    (@one [$($params:ident)?] $(#[$m:meta])* $ty:ident $(<$g:ident>)?, $name:literal,
+        $kind:ident, $tol:ident) => {
+        declare_ops!(@struct [$($params)?] $(#[$m])* $ty);
         impl<$($g: $crate::dtype::Element)?> $crate::ops::registry::Declared for $ty $(<$g>)? {
             const DECL: $crate::ops::registry::OpDecl =
                 declare_ops!(@decl $ty $(<$g>)?, $name, $kind, $tol);
             fn examples() -> Vec<Self> {
-                Self::parameter_examples()
+                declare_ops!(@examples [$($params)?] $ty)
             }
+        }
+    };
+    (@struct [] $(#[$m:meta])* $ty:ident) => {
+        $(#[$m])*
+        #[derive(Clone, Copy, Debug, Default, PartialEq)]
+        pub struct $ty;
+    };
+    (@struct [params] $(#[$m:meta])* $ty:ident) => {};
+    (@examples [] $ty:ident) => {
+        vec![$ty]
+    };
+    (@examples [params] $ty:ident) => {
+        Self::parameter_examples()
+    };
+    (@apply Unary $ty:ident, $t:ident, $bound:ident, ($x:ident), $out:ty, $body:block) => {
+        impl<$t: $crate::dtype::$bound> $crate::ops::UnaryOp<$t> for $ty {
+            type Out = $out;
+            #[inline(always)]
+            fn apply(&self, $x: $t) -> $out $body
+        }
+    };
+    (@apply Binary $ty:ident, $t:ident, $bound:ident, ($a:ident, $b:ident), $out:ty,
+        $body:block) => {
+        impl<$t: $crate::dtype::$bound> $crate::ops::BinaryOp<$t> for $ty {
+            type Out = $out;
+            #[inline(always)]
+            fn apply(&self, $a: $t, $b: $t) -> $out $body
         }
     };
     (@decl $ty:ident $(<$g:ident>)?, $name:literal, $kind:ident, $tol:ident) => {
@@ -404,7 +527,9 @@ pub(super) use declare_ops;
 /// The declarations of a registry list, as a slice.
 macro_rules! decl_table {
     ($( $(#[$m:meta])* $ty:ident $(<$g:ident>)?, $name:literal, $kind:ident, $tol:ident
-        $(, $params:ident)?; )*) => {
+        $(, $params:ident)?
+        $(=> fn $method:ident<$t:ident: $bound:ident>($($arg:ident),+) -> $out:ty $body:block)?;
+    )*) => {
         &[$( declare_ops!(@decl $ty $(<$g>)?, $name, $kind, $tol) ),*]
     };
 }

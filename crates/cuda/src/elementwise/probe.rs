@@ -180,7 +180,10 @@ pub(super) fn all_cases() -> Cases {
     let c = &mut cases;
     macro_rules! probe_registry {
         ($( $(#[$m:meta])* $ty:ident $(<$g:ident>)?, $name:literal, $kind:ident, $tol:ident
-            $(, $params:ident)?; )*) => {
+            $(, $params:ident)?
+            $(=> fn $method:ident<$t:ident: $bound:ident>($($arg:ident),+)
+                -> $out:ty $body:block)?;
+        )*) => {
             $( probe!(c, $ty $(<$g>)?); )*
         };
     }

@@ -54,6 +54,14 @@ fn load(topic: &str) -> Value {
         .clone()
 }
 
+/// The names of the cases of fixture file `topic`.
+pub fn fixture_names(topic: &str) -> Vec<String> {
+    match load(topic) {
+        Value::Object(cases) => cases.keys().cloned().collect(),
+        _ => panic!("fixture file {topic}: not an object of cases"),
+    }
+}
+
 /// The data (converted to `T`) and shape of case `name` of fixture file `topic`.
 pub fn fixture_vec<T: Element>(topic: &str, name: &str) -> (Vec<T>, Vec<usize>) {
     let all = load(topic);

@@ -2,6 +2,13 @@
 //! backend, against NumPy fixtures (`scripts/fixtures/elementwise.py`) and analytic
 //! identities.
 //!
+//! The ops declared with their semantics in the registry (`=> fn name<T: Bound>` in
+//! `crates/core/src/ops/registry.rs`) have no case written here: [`declared_ops`] walks the
+//! registry and checks each of them for every element type of its bound, on its fixture
+//! `<dtype>/<name>` (inputs `<dtype>/x`, or `<dtype>/a` and `<dtype>/b`) and again through
+//! reversed views, with the tolerance of its declaration. A declared op without its fixture
+//! fails, unless [`COVERED_ELSEWHERE`] names where it is compared with NumPy.
+//!
 //! Tolerances (relative, NumPy's `allclose` rule; every NumPy result is itself within a few
 //! ULP of the exact value): f64 and c128 `RTOL_F64 = 1e-13`; f32 and c64 `RTOL_F32 = 2e-6`
 //! (about 16 ULP: NumPy's SIMD f32 transcendental functions are 1-4 ULP off); results that
@@ -9,7 +16,8 @@
 
 use crate::common;
 
-use common::{fixture, fixture_vec};
+use common::{fixture, fixture_names, fixture_vec};
+use cuprite::ops::registry::{Declared, OpDecl, OpKind, Tolerance, ELEMENTWISE};
 use cuprite::prelude::*;
 use cuprite::testing::check_allclose_slices;
 use cuprite::Scalar;
@@ -50,9 +58,20 @@ thread_local! {
 /// Compares `actual` with fixture case `name` (shape and values, NaN equal to NaN); a
 /// mismatch is recorded and reported by [`finish`], so one run lists every failing case.
 fn check<T: Element, B: ArrayBackend>(actual: Result<Array<T, B>>, name: &str, rtol: f64) {
-    let actual = actual.unwrap_or_else(|e| panic!("{name}: {e}"));
     let (desired, shape) = fixture_vec::<T>(TOPIC, name);
-    assert_eq!(actual.shape(), &shape[..], "{name}: shape");
+    check_values(actual, name, &desired, &shape, rtol);
+}
+
+/// Compares `actual` with `desired` of shape `shape` as [`check`] does.
+fn check_values<T: Element, B: ArrayBackend>(
+    actual: Result<Array<T, B>>,
+    name: &str,
+    desired: &[T],
+    shape: &[usize],
+    rtol: f64,
+) {
+    let actual = actual.unwrap_or_else(|e| panic!("{name}: {e}"));
+    assert_eq!(actual.shape(), shape, "{name}: shape");
     let a = actual.to_vec().unwrap();
     // Below the smallest normal number one unit in the last place is a whole subnormal step
     // (exp(-744.4) is 5e-324 or 0 depending on the libm): an absolute tolerance of the
@@ -62,16 +81,21 @@ fn check<T: Element, B: ArrayBackend>(actual: Result<Array<T, B>>, name: &str, r
         DType::F64 | DType::C128 if rtol > 0.0 => f64::MIN_POSITIVE,
         _ => 0.0,
     };
-    let r = check_allclose_slices(&a, &desired, &shape, rtol, atol).and_then(|_| {
+    let r = check_allclose_slices(&a, desired, shape, rtol, atol).and_then(|_| {
         if name.contains("max") || name.contains("min") {
             Ok(())
         } else {
-            zero_signs(&a, &desired)
+            zero_signs(&a, desired)
         }
     });
     if let Err(m) = r {
-        FAILURES.with(|f| f.borrow_mut().push(format!("{name}: {m}")));
+        fail(format!("{name}: {m}"));
     }
+}
+
+/// Records a failure for [`finish`].
+fn fail(message: String) {
+    FAILURES.with(|f| f.borrow_mut().push(message));
 }
 
 /// Panics with every mismatch [`check`] recorded on this thread.
@@ -213,7 +237,7 @@ fn float32_math<B: ArrayBackend>(dev: &B) {
 }
 
 fn complex_math<T: ComplexElement, B: ArrayBackend>(dev: &B, tag: &str, rtol: f64) {
-    let z = fx::<T, B>(dev, &format!("{tag}/z"));
+    let z = fx::<T, B>(dev, &format!("{tag}/x"));
     let approx: [(&str, Un<T, B>); 19] = [
         ("sqrt", |x| x.sqrt()),
         ("exp", |x| x.exp()),
@@ -538,6 +562,153 @@ fn errors_name_op_and_shapes<B: ArrayBackend>(dev: &B) {
     );
 }
 
+// ---- The ops declared with their semantics in the registry, tested from it.
+
+/// Declared element-wise ops with no case `<dtype>/<name>` in this fixture file, and where
+/// they are compared with NumPy (or with exact values) instead.
+const COVERED_ELSEWHERE: &[(&str, &str)] = &[
+    ("add", "basics.rs, arithmetic_broadcasts"),
+    ("subtract", "basics.rs, arithmetic_broadcasts"),
+    ("multiply", "basics.rs, arithmetic_broadcasts"),
+    ("true_divide", "basics.rs, arithmetic_broadcasts"),
+    ("negative", "basics.rs, arithmetic_broadcasts"),
+    ("conjugate", "this file, the cases <dtype>/conj"),
+    ("absolute", "this file, the cases <dtype>/abs"),
+    (
+        "round",
+        "this file, the cases <dtype>/round2, round_m1, round_m2",
+    ),
+    ("abs_sq_diff", "reduce.rs, var and std"),
+    ("propagate_nan", "reduce.rs, median and quantile"),
+    ("nan_sq_dev", "new_math.rs, nanvar and nanstd"),
+];
+
+/// Relative tolerance of a declared op's results of type `O`: bit for bit (any NaN equal to
+/// any NaN, signed zeros told apart) for `Exact`, this file's tolerance of the type for
+/// `Approx`.
+fn declared_rtol<O: Element>(tolerance: Tolerance) -> f64 {
+    match (tolerance, O::DTYPE) {
+        (Tolerance::Approx, DType::F32 | DType::C64) => RTOL_F32,
+        (Tolerance::Approx, DType::F64 | DType::C128) => RTOL_F64,
+        _ => 0.0,
+    }
+}
+
+/// Checks the op declared as `decl` on the element type of fixture tag `tag`: `op` applied to
+/// the inputs of its kind (`<tag>/x`, or `<tag>/a` and `<tag>/b`) against `<tag>/<name>`, then
+/// to the same inputs reversed along every axis (negative strides; a broadcast operand keeps
+/// its zero stride) against the reversed reference.
+fn declared_case<T: Element, O: Element, B: ArrayBackend>(
+    dev: &B,
+    decl: OpDecl,
+    tag: &str,
+    op: impl Fn(&[Array<T, B>]) -> Result<Array<O, B>>,
+) {
+    if COVERED_ELSEWHERE.iter().any(|c| c.0 == decl.name) {
+        return;
+    }
+    let name = format!("{tag}/{}", decl.name);
+    if !fixture_names(TOPIC).contains(&name) {
+        fail(format!(
+            "{name}: no fixture for the declared op `{}` on {tag}: add it to DECLARED in \
+             scripts/fixtures/elementwise.py with the dtypes of its bound and regenerate",
+            decl.name
+        ));
+        return;
+    }
+    let inputs: &[&str] = match decl.kind {
+        OpKind::Unary => &["x"],
+        _ => &["a", "b"],
+    };
+    let args: Vec<Array<T, B>> = inputs
+        .iter()
+        .map(|i| fx::<T, B>(dev, &format!("{tag}/{i}")))
+        .collect();
+    let rtol = declared_rtol::<O>(decl.tolerance);
+    let (desired, shape) = fixture_vec::<O>(TOPIC, &name);
+    check_values(op(&args), &name, &desired, &shape, rtol);
+    let reversed: Vec<Array<T, B>> = args.iter().map(|a| a.flip(Axes::All).unwrap()).collect();
+    assert!(reversed.iter().any(|a| !a.is_contiguous()), "{name}");
+    let desired: Vec<O> = desired.into_iter().rev().collect();
+    let label = format!("{name} (reversed views)");
+    check_values(op(&reversed), &label, &desired, &shape, rtol);
+}
+
+/// Every op of the registry declared with `=> fn`, for every element type of its bound.
+fn declared_ops<B: ArrayBackend>(dev: &B) {
+    // The element types, with their fixture tags, of each bound an entry may name (a bound
+    // missing here is a compile error: add its types).
+    macro_rules! each_type {
+        (Float, $then:tt) => { each_type!(@ [f32 "f32", f64 "f64"] $then) };
+        (Inexact, $then:tt) => {
+            each_type!(@ [f32 "f32", f64 "f64", c64 "c64", c128 "c128"] $then)
+        };
+        (Integer, $then:tt) => { each_type!(@ [u8 "u8", i32 "i32", i64 "i64"] $then) };
+        (Real, $then:tt) => {
+            each_type!(@ [u8 "u8", i32 "i32", i64 "i64", f32 "f32", f64 "f64"] $then)
+        };
+        (Numeric, $then:tt) => {
+            each_type!(@ [u8 "u8", i32 "i32", i64 "i64", f32 "f32", f64 "f64", c64 "c64",
+                c128 "c128"] $then)
+        };
+        (Element, $then:tt) => {
+            each_type!(@ [bool "bool", u8 "u8", i32 "i32", i64 "i64", f32 "f32", f64 "f64",
+                c64 "c64", c128 "c128"] $then)
+        };
+        (@ [$($elem:ident $tag:literal),*] ($kind:ident $ty:ident $method:ident $t:ident $out:ty))
+        => {
+            $({
+                type $t = $elem;
+                let decl = <cuprite::ops::$ty as Declared>::DECL;
+                each_type!(@call $kind $tag, decl, $method, $t, $out);
+            })*
+        };
+        (@call Unary $tag:literal, $decl:ident, $method:ident, $t:ident, $out:ty) => {
+            declared_case::<$t, $out, B>(dev, $decl, $tag, |v| v[0].$method())
+        };
+        (@call Binary $tag:literal, $decl:ident, $method:ident, $t:ident, $out:ty) => {
+            declared_case::<$t, $out, B>(dev, $decl, $tag, |v| v[0].$method(&v[1]))
+        };
+    }
+    macro_rules! declared_cases {
+        ($( $(#[$m:meta])* $ty:ident $(<$g:ident>)?, $name:literal, $kind:ident, $tol:ident
+            $(, $params:ident)?
+            $(=> fn $method:ident<$t:ident: $bound:ident>($($arg:ident),+)
+                -> $out:ty $body:block)?;
+        )*) => {
+            $( $( each_type!($bound, ($kind $ty $method $t $out)); )? )*
+        };
+    }
+    cuprite::elementwise_ops!(declared_cases);
+    finish();
+}
+
+/// Every declared element-wise op has a NumPy reference here or is listed as covered
+/// elsewhere (and what is listed is declared).
+#[test]
+fn every_declared_op_has_a_fixture() {
+    let names = fixture_names(TOPIC);
+    for d in ELEMENTWISE {
+        let has = names
+            .iter()
+            .any(|n| n.split_once('/').map(|p| p.1) == Some(d.name));
+        let listed = COVERED_ELSEWHERE.iter().any(|c| c.0 == d.name);
+        assert!(
+            has || listed,
+            "{}: declared in the registry, but elementwise.json has no case <dtype>/{}: add \
+             the op to scripts/fixtures/elementwise.py and regenerate",
+            d.name,
+            d.name
+        );
+    }
+    for (name, _) in COVERED_ELSEWHERE {
+        assert!(
+            ELEMENTWISE.iter().any(|d| d.name == *name),
+            "{name}: listed as covered elsewhere, but not declared"
+        );
+    }
+}
+
 cuprite::test_backends!(
     strided_and_broadcast,
     empty_and_zero_d,
@@ -551,4 +722,5 @@ cuprite::test_backends!(
     int64_ops,
     uint8_ops,
     bool_ops,
+    declared_ops,
 );

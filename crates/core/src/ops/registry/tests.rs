@@ -40,7 +40,9 @@ kind_probe! {
 /// types, next to its declaration and number of examples.
 macro_rules! implemented {
     ($( $(#[$m:meta])* $ty:ident $(<$g:ident>)?, $name:literal, $kind:ident, $tol:ident
-        $(, $params:ident)?; )*) => {{
+        $(, $params:ident)?
+        $(=> fn $method:ident<$t:ident: $bound:ident>($($arg:ident),+) -> $out:ty $body:block)?;
+    )*) => {{
         let mut all: Vec<(OpDecl, Vec<(OpKind, &'static str)>, usize)> = Vec::new();
         $( all.push(implemented!(@op $ty $(<$g>)?; bool, u8, i32, i64, f32, f64, c64, c128)); )*
         all
@@ -149,6 +151,26 @@ fn ops_with_parameters_have_several_examples() {
     assert!(IsClose::examples().iter().any(|c| c.equal_nan));
     assert!(DdofMean::examples().iter().any(|d| d.ddof > 1.0));
     assert_eq!(crate::ops::Sin::examples().len(), 1);
+}
+
+#[test]
+fn ops_declared_with_semantics_implement_their_trait_on_their_bound() {
+    // The probe's autoref specialisation needs concrete types: a macro, not a generic fn.
+    macro_rules! implements {
+        ($m:ident, $op:ty, $t:ty) => {
+            (&Probe::<$op, $t>(PhantomData)).$m().is_some()
+        };
+    }
+    // `Signbit`: `Real -> bool`; `Deg2Rad`, `LogAddExp`: `Float -> T`.
+    assert!(implements!(unary, Signbit, u8) && implements!(unary, Signbit, i64));
+    assert!(implements!(unary, Signbit, f32));
+    assert!(!implements!(unary, Signbit, bool) && !implements!(unary, Signbit, c64));
+    assert!(implements!(unary, Deg2Rad, f64) && !implements!(unary, Deg2Rad, i32));
+    assert!(!implements!(unary, Deg2Rad, c128));
+    assert!(implements!(binary, LogAddExp, f32) && !implements!(binary, LogAddExp, i64));
+    assert!(!implements!(unary, LogAddExp, f32));
+    assert!(<Signbit as UnaryOp<i32>>::apply(&Signbit, -1));
+    assert_eq!(<Rad2Deg as UnaryOp<f32>>::apply(&Rad2Deg, 0.0), 0.0);
 }
 
 #[test]
