@@ -108,13 +108,11 @@ fn check_input<T: Element>(
     axes: &[usize],
 ) -> Result<()> {
     if let Some(&a) = axes.iter().find(|&&a| a >= lx.ndim()) {
-        return Err(Error::invalid(
+        return Err(Error::AxisOutOfRange {
             op,
-            format!(
-                "axis {a} is out of bounds for an array of shape {:?}",
-                lx.shape()
-            ),
-        ));
+            axis: a as isize,
+            ndim: lx.ndim(),
+        });
     }
     check_view(dev, op, x, lx)
 }

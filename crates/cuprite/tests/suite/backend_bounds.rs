@@ -37,9 +37,8 @@ fn views_outside_their_buffers_are_errors<B: ArrayBackend>(dev: &B) {
     let x = dev
         .from_vec((0..10).map(f64::from).collect::<Vec<_>>())
         .unwrap();
-    let idx = dev.from_vec(vec![0i64, 1]).unwrap();
+    let idx = dev.from_vec(vec![0i64; 10]).unwrap();
     let mask = dev.from_vec(vec![true; 10]).unwrap();
-    let ok = Layout::contiguous(&[2]);
     // Past the end (elements 0, 3, ..., 12 of 10), before the start (elements -1..2), and
     // an offset alone past the end.
     for bad in [
@@ -47,6 +46,9 @@ fn views_outside_their_buffers_are_errors<B: ArrayBackend>(dev: &B) {
         Layout::new(vec![3], vec![-1], 1),
         Layout::new(vec![2], vec![1], 9),
     ] {
+        // The other operands fit and have the bad view's shape, so that only the bad view
+        // is at fault.
+        let ok = Layout::contiguous(bad.shape());
         outside(dev.to_vec(&x, &bad), "to_vec");
         outside(dev.copy(&x, &bad), "copy");
         outside(dev.cast::<f64, f32>(&x, &bad), "cast");
