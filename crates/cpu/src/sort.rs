@@ -47,7 +47,7 @@ fn lanes_map<T: Element, O: Element>(
     let len = lx.shape()[axis];
     let last = lx.axes_to_end(&[axis]);
     let src = c_order(data, &last)?;
-    let mut work = filled_vec(n, O::ZERO)?;
+    let mut work = zeroed_vec(n)?;
     advise_huge_pages(&mut work);
     if n < par::PAR_MIN || n == len {
         work.chunks_mut(len)
@@ -110,7 +110,7 @@ fn sort_lane<T: Element>(src: &[T], out: &mut [T]) -> Result<()> {
     let n = src.len();
     match key_bits::<T>() {
         Some(bits) if n >= RADIX_MIN => {
-            let mut scratch = filled_vec(n, T::ZERO)?;
+            let mut scratch = zeroed_vec(n)?;
             if bits == 64 {
                 radix_sort(src, out, &mut scratch, key64::<T>);
             } else {
