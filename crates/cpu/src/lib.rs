@@ -1,10 +1,12 @@
-//! cuprite-cpu: the [`Cpu`] backend of cuprite. Buffers are reference-counted vectors; the
-//! primitives run contiguous fast paths on slices split over rayon above a size threshold, and
-//! a general strided path on ndarray views. Matrix products use matrixmultiply (faer's GEMM
-//! for large ones), decompositions faer, Fourier transforms rustfft and realfft.
+//! cuprite-cpu: the [`Cpu`] backend of cuprite. Buffers are reference-counted vectors (or
+//! memory borrowed from another library through [`dlpack`]); the primitives run contiguous
+//! fast paths on slices split over rayon above a size threshold, and a general strided path
+//! on ndarray views. Matrix products use matrixmultiply (faer's GEMM for large ones),
+//! decompositions faer, Fourier transforms rustfft and realfft.
 
 mod alloc;
 mod buffer;
+pub mod dlpack;
 mod elementwise;
 mod fft;
 mod index;

@@ -1,7 +1,7 @@
 //! ndarray views of a buffer through a core [`Layout`] (negative and zero strides included),
 //! for the general strided paths. The `unsafe` view constructors are guarded by bounds and
 //! overlap checks on the layout (the crate's other `unsafe` blocks are the huge-page advice
-//! in `alloc.rs` and `radix.rs`).
+//! in `alloc.rs` and `radix.rs`, borrowed memory in `buffer.rs` and DLPack in `dlpack/`).
 
 use cuprite_core::{Error, Layout, Result};
 use ndarray::{ArrayViewD, ArrayViewMutD, Axis, IxDyn, ShapeBuilder};

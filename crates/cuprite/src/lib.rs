@@ -34,9 +34,19 @@ pub mod cuda {
     pub use cuprite_cuda::{kernel, nvrtc, Cuda, CudaBuffer, CudaEvent, Stream, StreamExt};
 }
 
+/// DLPack on the CPU: `Array<T, Cpu>` to and from DLPack managed tensors without copying
+/// ([`DlpackExt`](dlpack::DlpackExt)), the C structs ([`dlpack::sys`]) and the owned
+/// [`ManagedTensor`](dlpack::ManagedTensor).
+#[cfg(feature = "cpu")]
+pub mod dlpack {
+    pub use cuprite_cpu::dlpack::*;
+}
+
 mod interop;
 mod test_macro;
 
+#[cfg(feature = "cpu")]
+pub use interop::NdarrayCpuExt;
 pub use interop::NdarrayExt;
 
 /// The backend the enabled features select: [`Cpu`] with the default features.
@@ -60,6 +70,10 @@ pub mod prelude {
 
     pub use cuprite_core::random::Generator;
 
+    #[cfg(feature = "cpu")]
+    pub use crate::dlpack::DlpackExt;
+    #[cfg(feature = "cpu")]
+    pub use crate::interop::NdarrayCpuExt;
     #[cfg(feature = "cpu")]
     pub use crate::Cpu;
     #[cfg(feature = "cuda")]

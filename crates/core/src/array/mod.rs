@@ -143,6 +143,18 @@ impl<T: Element, B: BackendBase> Array<T, B> {
     pub fn buffer(&self) -> &B::Buffer<T> {
         &self.buf
     }
+    /// The underlying buffer ready for writing through the array's own layout, which comes
+    /// with it: copy-on-write first makes the buffer unshared (copying it if another array
+    /// shares it), so a write through it reaches this array only. For backends' zero-copy
+    /// views (an `ndarray::ArrayViewMutD` over a `Cpu` array); replacing the buffer by one
+    /// the layout does not fit makes later ops return errors, never read outside it.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] for a view that reaches some element twice (a broadcast
+    /// view is read-only), [`Error::OutOfMemory`] when the copy cannot be allocated.
+    pub fn buffer_mut(&mut self) -> Result<(&mut B::Buffer<T>, &Layout)> {
+        self.writable("buffer_mut")
+    }
     /// True when the view is C-contiguous.
     pub fn is_contiguous(&self) -> bool {
         self.layout.is_c_contiguous()

@@ -1,10 +1,22 @@
-//! Conversions between cuprite arrays and `ndarray` arrays (explicit transfers on any backend).
+//! Conversions between cuprite arrays and `ndarray` arrays.
+//!
+//! - [`NdarrayExt`] (any backend): `to_ndarray` and `from_ndarray` copy; on a device
+//!   backend they are the explicit transfers.
+//! - [`NdarrayCpuExt`] (`Cpu` only): no copies. `as_ndarray` and `as_ndarray_mut` view the
+//!   array's memory through its layout (any strides, negative ones included), the mutable
+//!   view after copy-on-write; `from_ndarray_owned` takes an owned ndarray array's vector
+//!   as the buffer.
 
 use cuprite_core::{Array, ArrayBackend, Element, Result};
 use ndarray::{ArrayD, IxDyn};
 
+#[cfg(feature = "cpu")]
+mod zero_copy;
+#[cfg(feature = "cpu")]
+pub use zero_copy::NdarrayCpuExt;
+
 /// `to_ndarray` / `from_ndarray` for arrays of any backend. Both copy: on a device backend
-/// they are explicit transfers.
+/// they are explicit transfers. On `Cpu`, [`NdarrayCpuExt`] shares memory instead.
 pub trait NdarrayExt<T: Element, B: ArrayBackend>: Sized {
     /// Copies the array into an owned `ndarray::ArrayD` (C order).
     fn to_ndarray(&self) -> Result<ArrayD<T>>;
