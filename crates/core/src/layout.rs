@@ -312,6 +312,20 @@ impl Layout {
         }
     }
 
+    /// Checks that `axis` names an axis of the view, else [`Error::AxisOutOfRange`] naming
+    /// `op` (a backend's guard for an axis it is handed directly).
+    pub fn check_axis(&self, op: &'static str, axis: usize) -> Result<()> {
+        if axis < self.ndim() {
+            Ok(())
+        } else {
+            Err(Error::AxisOutOfRange {
+                op,
+                axis: axis as isize,
+                ndim: self.ndim(),
+            })
+        }
+    }
+
     /// Checks that every element of the view lies in a buffer of `len` elements (an empty
     /// view fits any buffer), without overflow whatever the strides and offset.
     ///

@@ -28,7 +28,7 @@ use crate::alloc::{filled_vec, zeroed_vec};
 use crate::buffer::CpuBuffer;
 use crate::memory::gather_map;
 use crate::par::{CHUNK, PAR_MIN};
-use crate::view::{check_axis, check_views, contiguous};
+use crate::view::{check_views, contiguous};
 use crate::Cpu;
 use cuprite_core::backend::ReduceOps;
 use cuprite_core::layout::Dims;
@@ -525,7 +525,7 @@ impl ReduceOps for Cpu {
         axis: usize,
     ) -> Result<CpuBuffer<i64>> {
         check_views(arg_reduction_name(kind), &[(x.len(), lx)])?;
-        check_axis(arg_reduction_name(kind), lx, axis)?;
+        lx.check_axis(arg_reduction_name(kind), axis)?;
         let (outer, n, inner) = split_around(lx.shape(), axis);
         let mut out = zeroed_vec::<i64>(outer * inner)?;
         if out.is_empty() || n == 0 {
@@ -577,7 +577,7 @@ impl ReduceOps for Cpu {
         axis: usize,
     ) -> Result<CpuBuffer<K::Out>> {
         check_views(K::NAME, &[(x.len(), lx)])?;
-        check_axis(K::NAME, lx, axis)?;
+        lx.check_axis(K::NAME, axis)?;
         let (outer, n, inner) = split_around(lx.shape(), axis);
         let total = lx.size();
         let mut out = zeroed_vec::<K::Out>(total)?;

@@ -7,7 +7,7 @@
 use crate::alloc::{checked_len, filled_vec, zeroed_vec};
 use crate::memory::gather_map;
 use crate::par;
-use crate::view::{check_axis, check_views, contiguous};
+use crate::view::{check_views, contiguous};
 use crate::{buffer::CpuBuffer, Cpu};
 use cuprite_core::backend::SelectOps;
 use cuprite_core::{DType, Element, Layout, Result, Scalar};
@@ -215,7 +215,7 @@ impl SelectOps for Cpu {
         kth: &[usize],
     ) -> Result<CpuBuffer<T>> {
         check_views("select_kth", &[(x.len(), lx)])?;
-        check_axis("select_kth", lx, axis)?;
+        lx.check_axis("select_kth", axis)?;
         let n = lx.size();
         let len = lx.shape()[axis];
         let m = kth.len();

@@ -10,7 +10,7 @@ mod radix;
 use crate::alloc::{filled_vec, vec_with_capacity, zeroed_vec};
 use crate::memory::gather_map;
 use crate::par;
-use crate::view::{check_axis, check_views, contiguous};
+use crate::view::{check_views, contiguous};
 use crate::{buffer::CpuBuffer, Cpu};
 use cuprite_core::backend::SortOps;
 use cuprite_core::layout::c_strides;
@@ -168,7 +168,7 @@ fn argsort_lane<T: Element>(src: &[T], out: &mut [i64]) -> Result<()> {
 impl SortOps for Cpu {
     fn sort<T: Element>(&self, x: &CpuBuffer<T>, lx: &Layout, axis: usize) -> Result<CpuBuffer<T>> {
         check_views("sort", &[(x.len(), lx)])?;
-        check_axis("sort", lx, axis)?;
+        lx.check_axis("sort", axis)?;
         Ok(CpuBuffer::new(lanes_map(
             x.as_slice(),
             lx,
@@ -184,7 +184,7 @@ impl SortOps for Cpu {
         axis: usize,
     ) -> Result<CpuBuffer<i64>> {
         check_views("argsort", &[(x.len(), lx)])?;
-        check_axis("argsort", lx, axis)?;
+        lx.check_axis("argsort", axis)?;
         Ok(CpuBuffer::new(lanes_map(
             x.as_slice(),
             lx,
@@ -201,7 +201,7 @@ impl SortOps for Cpu {
         kth: usize,
     ) -> Result<CpuBuffer<T>> {
         check_views("partition", &[(x.len(), lx)])?;
-        check_axis("partition", lx, axis)?;
+        lx.check_axis("partition", axis)?;
         Ok(CpuBuffer::new(lanes_map(
             x.as_slice(),
             lx,
@@ -222,7 +222,7 @@ impl SortOps for Cpu {
         kth: usize,
     ) -> Result<CpuBuffer<i64>> {
         check_views("argpartition", &[(x.len(), lx)])?;
-        check_axis("argpartition", lx, axis)?;
+        lx.check_axis("argpartition", axis)?;
         Ok(CpuBuffer::new(lanes_map(
             x.as_slice(),
             lx,

@@ -3,7 +3,7 @@
 //! overlap checks on the layout (the crate's other `unsafe` blocks are the huge-page advice
 //! in `alloc.rs` and `radix.rs`, borrowed memory in `buffer.rs` and DLPack in `dlpack/`).
 
-use cuprite_core::{Error, Layout, Result};
+use cuprite_core::{Layout, Result};
 use ndarray::{ArrayViewD, ArrayViewMutD, Axis, IxDyn, ShapeBuilder};
 
 /// Start offset (lowest address) and absolute strides of a layout, plus the axes to invert.
@@ -103,19 +103,6 @@ pub(crate) fn check_views(op: &'static str, views: &[(usize, &Layout)]) -> Resul
     views
         .iter()
         .try_for_each(|(len, l)| l.check_bounds(op, *len))
-}
-
-/// Checks that `axis` is an axis of `l`.
-pub(crate) fn check_axis(op: &'static str, l: &Layout, axis: usize) -> Result<()> {
-    if axis < l.ndim() {
-        Ok(())
-    } else {
-        Err(Error::AxisOutOfRange {
-            op,
-            axis: axis as isize,
-            ndim: l.ndim(),
-        })
-    }
 }
 
 #[cfg(test)]

@@ -136,19 +136,6 @@ fn check_along(op: &'static str, l: &Layout, other: &Layout, axis: usize) -> Res
     }
 }
 
-/// `axis` must name an axis of `l`.
-fn check_axis(op: &'static str, l: &Layout, axis: usize) -> Result<()> {
-    if axis < l.ndim() {
-        Ok(())
-    } else {
-        Err(Error::AxisOutOfRange {
-            op,
-            axis: axis as isize,
-            ndim: l.ndim(),
-        })
-    }
-}
-
 /// `a * b * c` or an error naming `op`.
 fn product(op: &'static str, dims: &[usize]) -> Result<usize> {
     dims.iter()
@@ -344,7 +331,7 @@ impl IndexOps for Cuda {
         const OP: &str = "take";
         check_view(self, OP, x, lx)?;
         check_view(self, OP, idx, li)?;
-        check_axis(OP, lx, axis)?;
+        lx.check_axis(OP, axis)?;
         let n = lx.shape()[axis];
         self.check_indices::<T>(OP, idx, li, axis, n)?;
         let p = product(OP, &lx.shape()[..axis])?;
@@ -398,7 +385,7 @@ impl IndexOps for Cuda {
         const OP: &str = "take_along_axis";
         check_view(self, OP, x, lx)?;
         check_view(self, OP, idx, li)?;
-        check_axis(OP, lx, axis)?;
+        lx.check_axis(OP, axis)?;
         check_along(OP, lx, li, axis)?;
         let n = lx.shape()[axis];
         self.check_indices::<T>(OP, idx, li, axis, n)?;
@@ -457,7 +444,7 @@ impl IndexOps for Cuda {
         check_view(self, OP, dst, ld)?;
         check_view(self, OP, idx, li)?;
         check_view(self, OP, values, lv)?;
-        check_axis("scatter", ld, axis)?;
+        ld.check_axis("scatter", axis)?;
         check_along("scatter", ld, li, axis)?;
         let n = ld.shape()[axis];
         self.check_indices::<T>(OP, idx, li, axis, n)?;
@@ -562,7 +549,7 @@ mod tests {
         assert!(check_along("t", &l, &Layout::contiguous(&[2, 7]), 1).is_ok());
         assert!(check_along("t", &l, &Layout::contiguous(&[3, 3]), 1).is_err());
         assert!(check_along("t", &l, &Layout::contiguous(&[2]), 1).is_err());
-        let e = check_axis("take", &Layout::contiguous(&[]), 0).unwrap_err();
+        let e = Layout::contiguous(&[]).check_axis("take", 0).unwrap_err();
         assert!(matches!(e, Error::AxisOutOfRange { op: "take", .. }));
         assert_eq!(product("t", &[2, 3, 4]).unwrap(), 24);
         assert!(product("t", &[usize::MAX, 2]).is_err());

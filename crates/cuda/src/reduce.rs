@@ -33,7 +33,7 @@ use crate::device::Cuda;
 use crate::launch::check_view;
 use cuprite_core::backend::ReduceOps;
 use cuprite_core::ops::{registry, ReduceOp, ScanOp};
-use cuprite_core::{ArgKind, Element, Error, Layout, Result};
+use cuprite_core::{ArgKind, Element, Layout, Result};
 use cuprite_kernels::reduce as kern;
 use plan::ToStrided;
 
@@ -107,13 +107,7 @@ fn check_input<T: Element>(
     lx: &Layout,
     axes: &[usize],
 ) -> Result<()> {
-    if let Some(&a) = axes.iter().find(|&&a| a >= lx.ndim()) {
-        return Err(Error::AxisOutOfRange {
-            op,
-            axis: a as isize,
-            ndim: lx.ndim(),
-        });
-    }
+    axes.iter().try_for_each(|&a| lx.check_axis(op, a))?;
     check_view(dev, op, x, lx)
 }
 

@@ -21,11 +21,8 @@ impl SelectOps for Cuda {
     ) -> Result<CudaBuffer<T>> {
         const OP: &str = "select_kth";
         check_view(self, OP, x, lx)?;
-        let len = *lx.shape().get(axis).ok_or(Error::AxisOutOfRange {
-            op: OP,
-            axis: axis as isize,
-            ndim: lx.ndim(),
-        })?;
+        lx.check_axis(OP, axis)?;
+        let len = lx.shape()[axis];
         let lanes = lx.size().checked_div(len).unwrap_or(0);
         let m = kth.len();
         if let Some(&k) = kth.iter().find(|&&k| k >= len) {

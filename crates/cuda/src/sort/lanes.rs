@@ -8,7 +8,7 @@ use crate::buffer::CudaBuffer;
 use crate::device::Cuda;
 use crate::launch::check_view;
 use cuprite_core::layout::c_strides;
-use cuprite_core::{BackendBase, Element, Error, Layout, Result};
+use cuprite_core::{BackendBase, Element, Layout, Result};
 use cuprite_kernels::sort as ks;
 use std::cmp::Ordering;
 
@@ -58,11 +58,8 @@ impl Cuda {
         axis: usize,
     ) -> Result<Lanes<T>> {
         check_view(self, op, x, lx)?;
-        let len = *lx.shape().get(axis).ok_or(Error::AxisOutOfRange {
-            op,
-            axis: axis as isize,
-            ndim: lx.ndim(),
-        })?;
+        lx.check_axis(op, axis)?;
+        let len = lx.shape()[axis];
         let lanes = lx.size().checked_div(len).unwrap_or(0);
         let last = lx.axes_to_end(&[axis]);
         let (buf, off) = match last.contiguous_offset() {
