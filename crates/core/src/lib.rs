@@ -8,6 +8,7 @@
 pub mod array;
 pub mod backend;
 pub mod dtype;
+pub mod dynarray;
 pub mod error;
 pub mod fft;
 pub mod kernel;
@@ -24,6 +25,7 @@ pub use dtype::{
     c128, c64, result_type, ComplexElement, DType, Element, Float, Inexact, Integer, Numeric, Real,
     Scalar,
 };
+pub use dynarray::DynArray;
 pub use error::{Error, Result};
 pub use layout::{broadcast_shapes, Layout};
 pub use ops::Bitwise;

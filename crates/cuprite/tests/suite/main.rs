@@ -19,6 +19,7 @@ mod creation;
 mod differential;
 mod differential_linalg;
 mod display;
+mod dynarray;
 mod edges;
 mod elementwise;
 mod fft;
