@@ -1,5 +1,5 @@
 //! [`DynArray<B>`]: an array whose element type is known only at run time — read from a
-//! file or handed over by another library. It is an enum
+//! file (`.npy`, `.npz`, see [`crate::io`]) or handed over by another library. It is an enum
 //! with one variant per element type, each holding the typed [`Array<T, B>`]; the typed API
 //! stays the main one, and a `DynArray` is what one holds until the dtype is known.
 //!
@@ -90,6 +90,7 @@ macro_rules! map_typed {
         }
     };
 }
+pub(crate) use with_typed;
 
 impl<T: Element, B: BackendBase> From<Array<T, B>> for DynArray<B> {
     fn from(a: Array<T, B>) -> Self {

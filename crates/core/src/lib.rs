@@ -11,6 +11,7 @@ pub mod dtype;
 pub mod dynarray;
 pub mod error;
 pub mod fft;
+pub mod io;
 pub mod kernel;
 pub mod layout;
 pub mod ops;
@@ -27,6 +28,7 @@ pub use dtype::{
 };
 pub use dynarray::DynArray;
 pub use error::{Error, Result};
+pub use io::{load_npz, save_npz};
 pub use layout::{broadcast_shapes, Layout};
 pub use ops::Bitwise;
 pub use slice::{SliceArg, ELLIPSIS, NEW_AXIS};
