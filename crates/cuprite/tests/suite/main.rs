@@ -29,6 +29,7 @@ mod linalg;
 mod manip;
 mod mask;
 mod new_math;
+mod npy;
 mod products;
 mod random;
 mod random_differential;
