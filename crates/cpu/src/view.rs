@@ -96,24 +96,6 @@ pub fn contiguous_mut<'a, T>(data: &'a mut [T], layout: &Layout) -> Option<&'a m
     Some(&mut data[off..off + n])
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn negative_strides_read_in_logical_order() {
-        let data: Vec<i32> = (0..12).collect();
-        let l = Layout::contiguous(&[3, 4])
-            .slice_axis(1, 3, 4, -1)
-            .slice_axis(0, 2, 2, -2);
-        let v = view(&data, &l);
-        assert_eq!(
-            v.iter().copied().collect::<Vec<_>>(),
-            vec![11, 10, 9, 8, 3, 2, 1, 0]
-        );
-    }
-}
-
 /// Checks `(buffer length, view)` pairs: every element each view reaches lies inside its
 /// buffer. The backend's entry points run it first, so a bad layout passed by a direct
 /// caller of a backend trait is an `Err` naming `op`, never a panic or a stray read.
@@ -133,5 +115,23 @@ pub(crate) fn check_axis(op: &'static str, l: &Layout, axis: usize) -> Result<()
             axis: axis as isize,
             ndim: l.ndim(),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn negative_strides_read_in_logical_order() {
+        let data: Vec<i32> = (0..12).collect();
+        let l = Layout::contiguous(&[3, 4])
+            .slice_axis(1, 3, 4, -1)
+            .slice_axis(0, 2, 2, -2);
+        let v = view(&data, &l);
+        assert_eq!(
+            v.iter().copied().collect::<Vec<_>>(),
+            vec![11, 10, 9, 8, 3, 2, 1, 0]
+        );
     }
 }
