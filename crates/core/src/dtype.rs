@@ -128,8 +128,46 @@ pub enum Scalar {
     C128(c128),
 }
 
-mod sealed {
-    pub trait Sealed {}
+pub(crate) mod sealed {
+    use crate::array::Array;
+    use crate::backend::BackendBase;
+    use crate::dynarray::DynArray;
+
+    /// Seals [`Element`](super::Element) and carries what only core may call: the moves
+    /// between `Array<Self, B>` and its [`DynArray`] variant, checked by the compiler.
+    pub trait Sealed: Sized {
+        /// The array in its variant of [`DynArray`].
+        fn into_dyn<B: BackendBase>(a: Array<Self, B>) -> DynArray<B>
+        where
+            Self: super::Element;
+        /// The typed array when `d` holds this element type, else `d` back.
+        fn from_dyn<B: BackendBase>(d: DynArray<B>) -> Result<Array<Self, B>, DynArray<B>>
+        where
+            Self: super::Element;
+    }
+}
+
+/// `impl Sealed for $t`: `$t`'s arrays are the variant `DynArray::$v`.
+macro_rules! impl_sealed {
+    ($t:ty, $v:ident) => {
+        impl sealed::Sealed for $t {
+            #[inline]
+            fn into_dyn<B: crate::backend::BackendBase>(
+                a: crate::array::Array<Self, B>,
+            ) -> crate::dynarray::DynArray<B> {
+                crate::dynarray::DynArray::$v(a)
+            }
+            #[inline]
+            fn from_dyn<B: crate::backend::BackendBase>(
+                d: crate::dynarray::DynArray<B>,
+            ) -> Result<crate::array::Array<Self, B>, crate::dynarray::DynArray<B>> {
+                match d {
+                    crate::dynarray::DynArray::$v(a) => Ok(a),
+                    other => Err(other),
+                }
+            }
+        }
+    };
 }
 
 /// An element type of an array: one of bool, u8, i32, i64, f32, f64, [`c64`], [`c128`].
@@ -189,7 +227,7 @@ macro_rules! scalar_to {
 
 macro_rules! impl_real_element {
     ($t:ty, $dt:ident, $acc:ty, $mean:ty, $one:expr, float = $is_float:tt) => {
-        impl sealed::Sealed for $t {}
+        impl_sealed!($t, $dt);
         impl Element for $t {
             const DTYPE: DType = DType::$dt;
             type Accum = $acc;
@@ -244,7 +282,7 @@ impl_real_element!(i64, I64, i64, f64, 1, float = false);
 impl_real_element!(f32, F32, f32, f32, 1.0, float = true);
 impl_real_element!(f64, F64, f64, f64, 1.0, float = true);
 
-impl sealed::Sealed for bool {}
+impl_sealed!(bool, Bool);
 impl Element for bool {
     const DTYPE: DType = DType::Bool;
     type Accum = i64;
@@ -281,7 +319,7 @@ impl Element for bool {
 
 macro_rules! impl_complex_element {
     ($t:ty, $f:ty, $dt:ident) => {
-        impl sealed::Sealed for $t {}
+        impl_sealed!($t, $dt);
         impl Element for $t {
             const DTYPE: DType = DType::$dt;
             type Accum = $t;

@@ -75,6 +75,24 @@ pub enum Error {
         shape: Vec<u128>,
         itemsize: usize,
     },
+    /// An array of one dtype where another was asked for (a typed view of a
+    /// [`DynArray`](crate::DynArray), a typed load of a file of another dtype).
+    #[error("{op}: expected an array of dtype {expected}, found {found}")]
+    DTypeMismatch {
+        op: &'static str,
+        expected: DType,
+        found: DType,
+    },
+    /// Reading or writing a file failed: the file is missing, unreadable or malformed (a
+    /// truncated header or data, a wrong magic string, a header whose shape does not match
+    /// the data, a dtype cuprite has no element type for) or cannot be written. `path` is the
+    /// file as given; `msg` says what is wrong.
+    #[error("{op}: {path}: {msg}")]
+    Io {
+        op: &'static str,
+        path: String,
+        msg: String,
+    },
     /// A linear-algebra routine met a singular or otherwise invalid matrix.
     #[error("{op}: {msg} (batch index {batch})")]
     LinAlg {
@@ -114,6 +132,21 @@ mod tests {
             dtype: DType::C64,
         };
         assert_eq!(e.to_string(), "sort: unsupported dtype complex64");
+        let e = Error::DTypeMismatch {
+            op: "try_into_typed",
+            expected: DType::F64,
+            found: DType::I32,
+        };
+        assert_eq!(
+            e.to_string(),
+            "try_into_typed: expected an array of dtype float64, found int32"
+        );
+        let e = Error::Io {
+            op: "load_npy",
+            path: "data/x.npy".into(),
+            msg: "truncated header".into(),
+        };
+        assert_eq!(e.to_string(), "load_npy: data/x.npy: truncated header");
         let e = Error::TooBig {
             op: "zeros",
             shape: vec![1 << 32, 1 << 32],

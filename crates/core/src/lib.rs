@@ -8,8 +8,10 @@
 pub mod array;
 pub mod backend;
 pub mod dtype;
+pub mod dynarray;
 pub mod error;
 pub mod fft;
+pub mod io;
 pub mod kernel;
 pub mod layout;
 pub mod ops;
@@ -24,7 +26,9 @@ pub use dtype::{
     c128, c64, result_type, ComplexElement, DType, Element, Float, Inexact, Integer, Numeric, Real,
     Scalar,
 };
+pub use dynarray::DynArray;
 pub use error::{Error, Result};
+pub use io::{load_npz, save_npz};
 pub use layout::{broadcast_shapes, Layout};
 pub use ops::Bitwise;
 pub use slice::{SliceArg, ELLIPSIS, NEW_AXIS};

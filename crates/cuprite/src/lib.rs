@@ -57,15 +57,16 @@ pub type DefaultBackend = Cpu;
 #[cfg(all(feature = "cuda", not(feature = "cpu")))]
 pub type DefaultBackend = Cuda;
 
-/// Everything a user needs: `Array`, the backend traits, element traits, `s!`, errors, the
-/// random [`Generator`](crate::random::Generator).
+/// Everything a user needs: `Array` and `DynArray`, the backend traits, element traits, `s!`
+/// and `SliceArg`, errors, `.npz` files (`load_npz`, `save_npz`), the random
+/// [`Generator`](crate::random::Generator).
 pub mod prelude {
     pub use crate::interop::NdarrayExt;
     pub use cuprite_core::array::*;
     pub use cuprite_core::{
-        c128, c64, s, Array, ArrayBackend, Axes, BackendBase, Bitwise, ComplexElement, DType,
-        DeviceTimer, Element, Error, Float, Inexact, Integer, Numeric, Real, Result, ELLIPSIS,
-        NEW_AXIS,
+        c128, c64, load_npz, s, save_npz, Array, ArrayBackend, Axes, BackendBase, Bitwise,
+        ComplexElement, DType, DeviceTimer, DynArray, Element, Error, Float, Inexact, Integer,
+        Numeric, Real, Result, SliceArg, ELLIPSIS, NEW_AXIS,
     };
 
     pub use cuprite_core::random::Generator;
