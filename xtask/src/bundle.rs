@@ -89,7 +89,7 @@ fn prepare_out(out: &Path) -> Result<(), String> {
         }
         fs::remove_dir_all(out).map_err(|e| format!("removing {}: {e}", out.display()))?;
     }
-    for d in ["tests", "benches", "bin", "scripts", "fixtures"] {
+    for d in ["tests", "benches", "bin", "scripts", "fixtures", "fixtures/npy"] {
         fs::create_dir_all(out.join(d)).map_err(|e| format!("{}: {e}", out.display()))?;
     }
     Ok(())
@@ -273,12 +273,14 @@ pub fn bundle(opts: &Options) -> Result<(), String> {
         )?);
     }
     entries.extend(copy_files(&root().join("scripts"), "py", out, "scripts")?);
-    entries.extend(copy_files(
-        &root().join("crates/cuprite/tests/fixtures"),
-        "json",
-        out,
-        "fixtures",
-    )?);
+    for (sub, ext) in [("", "json"), ("/npy", "npy"), ("/npy", "npz")] {
+        entries.extend(copy_files(
+            &root().join(format!("crates/cuprite/tests/fixtures{sub}")),
+            ext,
+            out,
+            &format!("fixtures{sub}"),
+        )?);
+    }
 
     let info = build_info();
     let run = out.join("run.sh");
