@@ -173,9 +173,9 @@ mod tests {
     #[test]
     fn regions_and_refusals() {
         let h = "{'descr': '<f8', 'fortran_order': True, 'shape': (2, 3), }";
-        let p = scratch("ok", &npy(h, 64, &[0; 48]));
+        let p = scratch("ok", &npy(h, 128, &[0; 48]));
         let (_, r) = open_npy_region("t", &p, Some(DType::F64)).unwrap();
-        assert_eq!((r.offset, r.bytes, r.size()), (64, 48, 6));
+        assert_eq!((r.offset, r.bytes, r.size()), (128, 48, 6));
         assert_eq!(r.layout().shape(), &[2, 3]);
         assert_eq!(r.layout().strides(), &[1, 2]);
         let e = open_npy_region("t", &p, Some(DType::F32)).unwrap_err();
@@ -184,25 +184,25 @@ mod tests {
             "{e}"
         );
 
-        let p = scratch("short", &npy(h, 64, &[0; 40]));
+        let p = scratch("short", &npy(h, 128, &[0; 40]));
         let e = open_npy_region("t", &p, None).unwrap_err().to_string();
         assert!(
             e.contains("truncated data") && e.contains(&p.display().to_string()),
             "{e}"
         );
 
-        let p = scratch("odd", &npy(h, 67, &[0; 48]));
+        let p = scratch("odd", &npy(h, 131, &[0; 48]));
         let e = open_npy_region("t", &p, None).unwrap_err().to_string();
         assert!(
-            e.contains("starts at byte 67") && e.contains("not aligned"),
+            e.contains("starts at byte 131") && e.contains("not aligned"),
             "{e}"
         );
         let b = "{'descr': '|u1', 'fortran_order': False, 'shape': (3,), }";
-        let p = scratch("bytes", &npy(b, 67, &[1, 2, 3]));
-        assert_eq!(open_npy_region("t", &p, None).unwrap().1.offset, 67);
+        let p = scratch("bytes", &npy(b, 131, &[1, 2, 3]));
+        assert_eq!(open_npy_region("t", &p, None).unwrap().1.offset, 131);
 
         let be = "{'descr': '>i4', 'fortran_order': False, 'shape': (2,), }";
-        let p = scratch("be", &npy(be, 64, &[0; 8]));
+        let p = scratch("be", &npy(be, 128, &[0; 8]));
         let e = open_npy_region("t", &p, None).unwrap_err().to_string();
         assert!(
             e.contains("big-endian ('>i4')") && e.contains("load_npy"),
