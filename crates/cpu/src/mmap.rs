@@ -146,7 +146,7 @@ unsafe fn map_array<T: Element>(
                 ),
             )
         })?;
-    if data.as_ptr() as usize % std::mem::align_of::<T>() != 0 {
+    if !(data.as_ptr() as usize).is_multiple_of(std::mem::align_of::<T>()) {
         return Err(io_error(
             OP,
             path,

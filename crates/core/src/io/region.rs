@@ -95,7 +95,7 @@ pub fn open_npy_region(
         )));
     }
     let align = dtype_align(h.dtype) as u64;
-    if h.len % align != 0 {
+    if !h.len.is_multiple_of(align) {
         return Err(ctx.err(format!(
             "the data starts at byte {} of the file, not aligned for {} ({align} bytes); load \
              it with load_npy",
