@@ -97,7 +97,9 @@ mod serde_like {
             .ok_or_else(|| format!("not a JSON object: {text:?}"))?;
         body.split(',')
             .map(|kv| {
-                let (k, v) = kv.split_once(':').ok_or_else(|| format!("bad entry {kv:?}"))?;
+                let (k, v) = kv
+                    .split_once(':')
+                    .ok_or_else(|| format!("bad entry {kv:?}"))?;
                 Ok((
                     k.trim().trim_matches('"').to_string(),
                     v.trim().trim_matches('"').to_string(),
@@ -107,7 +109,9 @@ mod serde_like {
     }
 
     pub fn get(m: &Map, key: &str) -> Option<f64> {
-        m.iter().find(|(k, _)| k == key).and_then(|(_, v)| v.parse().ok())
+        m.iter()
+            .find(|(k, _)| k == key)
+            .and_then(|(_, v)| v.parse().ok())
     }
 }
 
@@ -121,7 +125,11 @@ fn row(what: &str, bytes: usize, ours: f64, theirs: Option<f64>) {
             gbs(t),
             ours / t
         ),
-        None => println!("{what:<24} {ours:>8.3} s {:>7.2} GB/s   {:>31}", gbs(ours), "-"),
+        None => println!(
+            "{what:<24} {ours:>8.3} s {:>7.2} GB/s   {:>31}",
+            gbs(ours),
+            "-"
+        ),
     }
 }
 
@@ -188,7 +196,9 @@ fn run(gb: f64, reps: usize, dir: &Path, backend: &str) -> Result<()> {
             row("load (cuda)", bytes, load, np_get("load"));
         }
         #[cfg(not(feature = "cuda"))]
-        eprintln!("--backend cuda needs the `cuda` feature: cargo run --release --features cuda --example npy_io -- --backend cuda");
+        {
+            eprintln!("--backend cuda needs the `cuda` feature: cargo run --release --features cuda --example npy_io -- --backend cuda");
+        }
     }
     let check = Array::<f64, Cpu>::load_npy(&ours_path, &Cpu)?;
     let at = |a: &Array<f64, Cpu>, i: usize| a.slice(&[SliceArg::from(i..i + 1)])?.to_vec();

@@ -186,7 +186,9 @@ fn main() {
         }
     }
     if backend != "cuda" {
-        eprintln!("pinned memory is a CUDA feature: only --backend cuda is available (got {backend:?})");
+        eprintln!(
+            "pinned memory is a CUDA feature: only --backend cuda is available (got {backend:?})"
+        );
         std::process::exit(2);
     }
     #[cfg(feature = "cuda")]

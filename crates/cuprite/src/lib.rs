@@ -86,12 +86,12 @@ pub mod prelude {
     pub use crate::interop::NdarrayCpuExt;
     #[cfg(feature = "cpu")]
     pub use crate::Cpu;
-    #[cfg(feature = "cpu")]
-    pub use crate::NpyMmapExt;
     #[cfg(feature = "cuda")]
     pub use crate::Cuda;
     #[cfg(any(feature = "cpu", feature = "cuda"))]
     pub use crate::DefaultBackend;
+    #[cfg(feature = "cpu")]
+    pub use crate::NpyMmapExt;
 }
 
 /// The README's example, compiled and run as a doc test so it stays true.

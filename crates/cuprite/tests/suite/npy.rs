@@ -541,12 +541,18 @@ fn mapped_loads_match_numpy() {
             }
             Err(e) => {
                 let msg = e.to_string();
-                assert!(case.ends_with("_be") && dtype.size_of() > 1, "{case}: {msg}");
+                assert!(
+                    case.ends_with("_be") && dtype.size_of() > 1,
+                    "{case}: {msg}"
+                );
                 assert!(msg.contains(&path) && msg.contains("big-endian"), "{msg}");
                 assert!(msg.contains("load it with load_npy"), "{msg}");
                 refused += 1;
             }
         }
     }
-    assert!(mapped >= 25 && refused == 6, "{mapped} mapped, {refused} refused");
+    assert!(
+        mapped >= 25 && refused == 6,
+        "{mapped} mapped, {refused} refused"
+    );
 }
