@@ -8,7 +8,9 @@
 //!   (copy-on-write, as for every shared buffer), so the file is never written.
 //! - A file in Fortran order gives the Fortran-ordered view [`Array::load_npy`] gives.
 //! - The mapping lives as long as the last array or view over it, whatever happens to the
-//!   file's name: on Linux a mapped file may be renamed or unlinked meanwhile.
+//!   file's name: on Linux a mapped file may be renamed or unlinked meanwhile, and saving
+//!   over it with `save_npy` is safe too (the save writes a new file and renames it into
+//!   place; the mapping keeps the old one).
 //! - Refused, with an [`Error::Io`](cuprite_core::Error::Io) naming the file and the
 //!   reason: every file [`Array::load_npy`] refuses, data in the other byte order than the
 //!   host's (a mapping cannot swap bytes: `load_npy` converts such a file), data whose

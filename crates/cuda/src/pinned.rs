@@ -87,11 +87,13 @@ impl<T: Element> PinnedBuffer<T> {
     /// it), [`Error::InvalidArgument`] when the size overflows.
     pub fn new(len: usize, dev: &Cuda) -> Result<PinnedBuffer<T>> {
         dev.bind()?;
+        // The event first: the memory is not freed by a `ManuallyDrop` dropped on an error.
+        let event = Event::timing("PinnedBuffer::new")?;
         let mem = PinnedAlloc::zeroed(len, dev.inner.ctx)?;
         Ok(PinnedBuffer {
             mem: ManuallyDrop::new(mem),
             dev: dev.with_default_stream(),
-            event: Event::timing("PinnedBuffer::new")?,
+            event,
             pending: Pending::Idle,
         })
     }

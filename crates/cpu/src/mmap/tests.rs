@@ -168,6 +168,23 @@ fn the_mapping_outlives_the_name() {
 }
 
 #[test]
+fn saving_over_the_mapped_file_is_safe() {
+    let dir = Scratch::new("resave");
+    let path = dir.path("a.npy");
+    ramp(100, &[100]).save_npy(&path).unwrap();
+    let m = unsafe { Array::<f64, Cpu>::load_npy_mmap(&path) }.unwrap();
+    // `save_npy` writes a new file and renames it over the old one: the mapping keeps the
+    // old file, and a write through `m` (copy-on-write) goes nowhere near either.
+    (&m * -1.0).save_npy(&path).unwrap();
+    assert_eq!(m.to_vec().unwrap(), ramp(100, &[100]).to_vec().unwrap());
+    let now = Array::<f64, Cpu>::load_npy(&path, &Cpu).unwrap();
+    assert_eq!(
+        now.to_vec().unwrap(),
+        (&ramp(100, &[100]) * -1.0).to_vec().unwrap()
+    );
+}
+
+#[test]
 fn empty_zero_d_and_fortran() {
     let dir = Scratch::new("shapes");
     let empty = dir.path("empty.npy");
