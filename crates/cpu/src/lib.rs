@@ -15,6 +15,7 @@ mod linalg;
 mod mask;
 mod matmul;
 mod memory;
+pub mod mmap;
 mod par;
 mod random;
 mod reduce;

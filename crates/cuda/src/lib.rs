@@ -13,6 +13,8 @@
 //! - Users add kernels of their own in CUDA C ([`kernel`]: `ElementwiseKernel`,
 //!   `ReductionKernel`, `RawKernel`, `RawModule`), compiled and cached the same way, and
 //!   queue work on streams of their own ([`Stream`], [`Cuda::with_stream`], [`CudaEvent`]).
+//! - Page-locked host memory ([`PinnedBuffer`]) makes uploads and downloads asynchronous
+//!   ([`PinnedExt`]), so transfers overlap with kernels of other streams.
 //!
 //! The crate builds on machines without CUDA (the driver is loaded at run time); there
 //! [`Cuda::new`] returns [`cuprite_core::Error::BackendUnavailable`] saying why.
@@ -35,6 +37,7 @@ mod matmul;
 mod memory;
 mod modules;
 pub mod nvrtc;
+mod pinned;
 mod random;
 mod reduce;
 mod select;
@@ -48,5 +51,6 @@ use ffi::driver;
 
 pub use buffer::CudaBuffer;
 pub use device::Cuda;
+pub use pinned::{PinnedBuffer, PinnedExt};
 pub use stream::{Stream, StreamExt};
 pub use timer::CudaEvent;

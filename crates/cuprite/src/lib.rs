@@ -27,11 +27,14 @@ pub use cuprite_cpu::Cpu;
 #[cfg(feature = "cuda")]
 pub use cuprite_cuda::Cuda;
 
-/// The CUDA backend's own items: the device handle, its buffer type, streams and events, and
-/// the NVRTC compiler with its disk cache.
+/// The CUDA backend's own items: the device handle, its buffer type, streams and events,
+/// page-locked host buffers and the asynchronous transfers through them, and the NVRTC
+/// compiler with its disk cache.
 #[cfg(feature = "cuda")]
 pub mod cuda {
-    pub use cuprite_cuda::{kernel, nvrtc, Cuda, CudaBuffer, CudaEvent, Stream, StreamExt};
+    pub use cuprite_cuda::{
+        kernel, nvrtc, Cuda, CudaBuffer, CudaEvent, PinnedBuffer, PinnedExt, Stream, StreamExt,
+    };
 }
 
 /// DLPack on the CPU: `Array<T, Cpu>` to and from DLPack managed tensors without copying
@@ -49,6 +52,11 @@ mod test_macro;
 pub use interop::NdarrayCpuExt;
 pub use interop::NdarrayExt;
 
+/// Memory-mapped `.npy` loads on the CPU: `load_npy_mmap` for `Array<T, Cpu>` and
+/// `DynArray<Cpu>` (see [`cuprite_cpu::mmap`]).
+#[cfg(feature = "cpu")]
+pub use cuprite_cpu::mmap::NpyMmapExt;
+
 /// The backend the enabled features select: [`Cpu`] with the default features.
 #[cfg(feature = "cpu")]
 pub type DefaultBackend = Cpu;
@@ -58,7 +66,8 @@ pub type DefaultBackend = Cpu;
 pub type DefaultBackend = Cuda;
 
 /// Everything a user needs: `Array` and `DynArray`, the backend traits, element traits, `s!`
-/// and `SliceArg`, errors, `.npz` files (`load_npz`, `save_npz`), the random
+/// and `SliceArg`, errors, `.npz` files (`load_npz`, `save_npz`), memory-mapped `.npy` loads
+/// on the CPU (`NpyMmapExt`), the random
 /// [`Generator`](crate::random::Generator).
 pub mod prelude {
     pub use crate::interop::NdarrayExt;
@@ -81,6 +90,8 @@ pub mod prelude {
     pub use crate::Cuda;
     #[cfg(any(feature = "cpu", feature = "cuda"))]
     pub use crate::DefaultBackend;
+    #[cfg(feature = "cpu")]
+    pub use crate::NpyMmapExt;
 }
 
 /// The README's example, compiled and run as a doc test so it stays true.

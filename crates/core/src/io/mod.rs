@@ -25,6 +25,10 @@
 //! the array's buffer, a save downloads and writes one piece at a time, so the host holds
 //! one piece besides the array (on the CPU the array itself is host memory).
 //!
+//! A backend that can use a file's bytes in place instead (the `Cpu` backend maps the file
+//! into memory: `load_npy_mmap` of `cuprite_cpu::mmap`) gets the checked position of the
+//! elements from [`open_npy_region`].
+//!
 //! ```
 //! use cuprite_core::{io, Array, DType, DynArray};
 //! # fn demo<B: cuprite_core::ArrayBackend>(dev: &B) -> cuprite_core::Result<()> {
@@ -52,8 +56,10 @@
 mod header;
 mod npy;
 mod npz;
+mod region;
 
 pub use npz::{load_npz, save_npz};
+pub use region::{dtype_align, io_error, open_npy_region, NpyRegion};
 
 use crate::array::Array;
 use crate::backend::ArrayBackend;

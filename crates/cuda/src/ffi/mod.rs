@@ -7,6 +7,7 @@
 //! - [`solver`]: cuSOLVER handles and workspaces, and one wrapper per routine the crate
 //!   calls (LU, Cholesky, QR, SVD, eigen-decompositions).
 //! - [`fft`]: cuFFT plans and transforms.
+//! - [`host`]: page-locked host memory and the asynchronous copies from and into it.
 //! - [`nvrtc`]: NVRTC programs (the compile cache on top is [`crate::nvrtc`]).
 //! - [`launch`]: kernel launches through typed [`launch::Kernel`] handles whose parameters
 //!   are one `#[repr(C)]` struct passed by value, declared once with [`kernel_params!`],
@@ -17,6 +18,7 @@
 pub(crate) mod blas;
 pub(crate) mod driver;
 pub(crate) mod fft;
+pub(crate) mod host;
 #[macro_use]
 pub(crate) mod launch;
 pub(crate) mod nvrtc;

@@ -516,3 +516,43 @@ cuprite::test_backends!(
     bad_elements_are_errors,
     numpy_reads_what_cuprite_writes,
 );
+
+/// Memory-mapped loads on the CPU: every file NumPy wrote in the host's byte order maps
+/// with NumPy's dtype, shape, values (bit for bit) and order, without a copy; a file of
+/// multi-byte big-endian data is refused, naming the file and pointing at `load_npy`.
+#[cfg(feature = "cpu")]
+#[test]
+fn mapped_loads_match_numpy() {
+    let (mut mapped, mut refused) = (0, 0);
+    for case in file_cases() {
+        let path = npy_fixture(&format!("{case}.npy"));
+        let dtype = fixture_dtype(&case);
+        match unsafe { DynArray::<Cpu>::load_npy_mmap(&path) } {
+            Ok(d) => {
+                check(&d, &case);
+                let fortran = case.ends_with("_f") || case.ends_with("_be");
+                assert_eq!(is_fortran(&d), fortran && d.size() > 0, "order of {case}");
+                with_type!(dtype, T => {
+                    let a = unsafe { Array::<T, Cpu>::load_npy_mmap(&path) }.unwrap();
+                    assert_eq!(a.buffer().is_foreign(), a.size() > 0, "{case} is mapped");
+                    check_typed(&a, &case);
+                });
+                mapped += 1;
+            }
+            Err(e) => {
+                let msg = e.to_string();
+                assert!(
+                    case.ends_with("_be") && dtype.size_of() > 1,
+                    "{case}: {msg}"
+                );
+                assert!(msg.contains(&path) && msg.contains("big-endian"), "{msg}");
+                assert!(msg.contains("load it with load_npy"), "{msg}");
+                refused += 1;
+            }
+        }
+    }
+    assert!(
+        mapped >= 25 && refused == 6,
+        "{mapped} mapped, {refused} refused"
+    );
+}
