@@ -1,0 +1,158 @@
+//! [`PyArray`]: a cuprite array as a Python object that NumPy, PyTorch and CuPy take through
+//! `np.from_dlpack` / `torch.from_dlpack` / `cupy.from_dlpack`, without copying: it
+//! implements `__dlpack__(stream=None, max_version=None, dl_device=None, copy=None)` and
+//! `__dlpack_device__()` as the Python array API specifies them.
+
+use crate::backend::DlpackBackend;
+use crate::capsule;
+use cuprite_core::{Array, DynArray, Element};
+use cuprite_dlpack::sys::DLDevice;
+use cuprite_dlpack::{Form, ManagedTensor};
+use pyo3::exceptions::PyBufferError;
+use pyo3::prelude::*;
+
+/// The typed array of a `DynArray`, whatever its element type, as `$a` in `$body`.
+macro_rules! each {
+    ($d:expr, $a:ident => $body:expr) => {
+        match $d {
+            DynArray::Bool($a) => $body,
+            DynArray::U8($a) => $body,
+            DynArray::I32($a) => $body,
+            DynArray::I64($a) => $body,
+            DynArray::F32($a) => $body,
+            DynArray::F64($a) => $body,
+            DynArray::C64($a) => $body,
+            DynArray::C128($a) => $body,
+        }
+    };
+}
+
+/// The array of a [`PyArray`], by backend.
+pub(crate) enum Inner {
+    #[cfg(feature = "cpu")]
+    Cpu(DynArray<cuprite_cpu::Cpu>),
+    #[cfg(feature = "cuda")]
+    Cuda(DynArray<cuprite_cuda::Cuda>),
+}
+
+/// A cuprite array handed to Python (`cuprite.Array`): pass it to `np.from_dlpack`,
+/// `torch.from_dlpack` or `cupy.from_dlpack`, which view its memory without copying. Make
+/// one with [`to_python`](crate::to_python).
+#[pyclass(name = "Array", module = "cuprite", frozen)]
+pub struct PyArray {
+    inner: Inner,
+}
+
+impl PyArray {
+    pub(crate) fn new(inner: Inner) -> PyArray {
+        PyArray { inner }
+    }
+}
+
+/// The backend-generic body of each method, on the typed array.
+macro_rules! with_array {
+    ($self:expr, $a:ident => $body:expr) => {
+        match &$self.inner {
+            #[cfg(feature = "cpu")]
+            Inner::Cpu(d) => each!(d, $a => $body),
+            #[cfg(feature = "cuda")]
+            Inner::Cuda(d) => each!(d, $a => $body),
+        }
+    };
+}
+
+fn export<T: Element, B: DlpackBackend>(
+    a: &Array<T, B>,
+    stream: Option<i64>,
+    form: Form,
+) -> PyResult<ManagedTensor> {
+    B::export(a, stream, form).map_err(|e| PyBufferError::new_err(e.to_string()))
+}
+
+fn device<T: Element, B: DlpackBackend>(a: &Array<T, B>) -> DLDevice {
+    a.device().dl_device()
+}
+
+/// The stream argument that exports without waiting (`None` on the host, -1 on a GPU).
+fn no_wait<T: Element, B: DlpackBackend>(a: &Array<T, B>) -> Option<i64> {
+    a.device().import_stream().map(|_| -1)
+}
+
+#[pymethods]
+impl PyArray {
+    /// The DLPack capsule of the array's memory (no copy): `"dltensor_versioned"` when the
+    /// consumer passes `max_version` of 1 or more, the legacy `"dltensor"` otherwise. On a
+    /// GPU the consumer's `stream` waits for cuprite's pending writes. `copy=True` is
+    /// refused (cuprite exports without copying), as is a `dl_device` other than the
+    /// array's.
+    #[pyo3(signature = (stream=None, max_version=None, dl_device=None, copy=None))]
+    fn __dlpack__<'py>(
+        &self,
+        py: Python<'py>,
+        stream: Option<i64>,
+        max_version: Option<(u32, u32)>,
+        dl_device: Option<(i32, i32)>,
+        copy: Option<bool>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        if copy == Some(true) {
+            return Err(PyBufferError::new_err(
+                "__dlpack__: cuprite exports without copying (copy=True): copy the array first",
+            ));
+        }
+        let here = self.__dlpack_device__();
+        if let Some(want) = dl_device {
+            if want != here {
+                return Err(PyBufferError::new_err(format!(
+                    "__dlpack__: the array lives on device {here:?}, not {want:?}"
+                )));
+            }
+        }
+        let form = match max_version {
+            Some((major, _)) if major >= 1 => Form::Versioned,
+            _ => Form::Legacy,
+        };
+        let t = with_array!(self, a => export(a, stream, form))?;
+        capsule::wrap(py, t)
+    }
+
+    /// `(device_type, device_id)` as DLPack numbers them: `(1, 0)` on the host, `(2, n)` on
+    /// GPU `n`.
+    fn __dlpack_device__(&self) -> (i32, i32) {
+        let d = with_array!(self, a => device(a));
+        (d.device_type.0, d.device_id)
+    }
+
+    /// The shape.
+    #[getter]
+    fn shape(&self) -> Vec<usize> {
+        with_array!(self, a => a.shape().to_vec())
+    }
+
+    /// NumPy's name of the element type (`"float64"`).
+    #[getter]
+    fn dtype(&self) -> &'static str {
+        with_array!(self, a => a.dtype().name())
+    }
+
+    /// The address of the element at index 0 (host or device), the `data` of its DLPack
+    /// tensor: compare it with the consumer's pointer to see that nothing was copied.
+    #[getter]
+    fn data_ptr(&self) -> PyResult<usize> {
+        let t = with_array!(self, a => export(a, no_wait(a), Form::Versioned))?;
+        Ok(t.data_ptr() as usize)
+    }
+
+    fn __repr__(&self) -> String {
+        let (kind, id) = self.__dlpack_device__();
+        let dev = if kind == 1 {
+            "cpu".to_string()
+        } else {
+            format!("cuda:{id}")
+        };
+        format!(
+            "cuprite.Array(shape={:?}, dtype={}, device={dev})",
+            self.shape(),
+            self.dtype()
+        )
+    }
+}
