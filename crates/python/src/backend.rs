@@ -2,8 +2,7 @@
 //! device it names in DLPack, the stream a producer must order its writes before, and the
 //! backend's own DLPack import and export.
 
-use crate::PyArray;
-use cuprite_core::{Array, ArrayBackend, DynArray, Element, Error, Result};
+use cuprite_core::{Array, ArrayBackend, Element, Error, Result};
 use cuprite_dlpack::sys::{DLDevice, DLDeviceType};
 use cuprite_dlpack::{Form, ManagedTensor};
 
@@ -13,7 +12,7 @@ mod sealed {
 
 /// A backend whose arrays cross to Python through DLPack: `Cpu` (feature `cpu`) and `Cuda`
 /// (feature `cuda`). Sealed.
-pub trait DlpackBackend: ArrayBackend + sealed::Sealed {
+pub trait DlpackBackend: ArrayBackend + Send + Sync + 'static + sealed::Sealed {
     /// The device arrays of this handle live on, as DLPack names it.
     fn dl_device(&self) -> DLDevice;
 
@@ -36,10 +35,6 @@ pub trait DlpackBackend: ArrayBackend + sealed::Sealed {
         stream: Option<i64>,
         form: Form,
     ) -> Result<ManagedTensor>;
-
-    /// The Python object for an array of this backend.
-    #[doc(hidden)]
-    fn wrap(a: DynArray<Self>) -> PyArray;
 }
 
 #[cfg(feature = "cpu")]
@@ -82,10 +77,6 @@ mod cpu {
                 Form::Legacy => a.to_dlpack_legacy(),
             })
         }
-
-        fn wrap(a: DynArray<Cpu>) -> PyArray {
-            PyArray::new(crate::pyarray::Inner::Cpu(a))
-        }
     }
 }
 
@@ -122,10 +113,6 @@ mod cuda {
             // device it reads on (1 and 2 being the default streams).
             let consumer = unsafe { ConsumerStream::from_protocol(stream) }?;
             a.to_dlpack_stream(consumer, form)
-        }
-
-        fn wrap(a: DynArray<Cuda>) -> PyArray {
-            PyArray::new(crate::pyarray::Inner::Cuda(a))
         }
     }
 }

@@ -9,8 +9,9 @@
 //!   again without `max_version` when it rejects the keyword (producers older than DLPack
 //!   1.0, which give the legacy struct); the capsule is renamed `"used_dltensor..."` as it
 //!   is consumed, as the DLPack Python specification says.
-//! - [`to_python`]: a cuprite array as a [`PyArray`] (`cuprite.Array` in Python), which
-//!   `np.from_dlpack`, `torch.from_dlpack` and `cupy.from_dlpack` take without copying.
+//! - [`to_python`] / [`to_python_dyn`]: a cuprite array as a [`PyArray`] (`cuprite.Array`
+//!   in Python), which `np.from_dlpack`, `torch.from_dlpack` and `cupy.from_dlpack` take
+//!   without copying.
 //! - [`DlpackBackend`]: the backends this works for, `Cpu` (feature `cpu`) and `Cuda`
 //!   (feature `cuda`).
 //!
@@ -27,8 +28,7 @@
 //! #[pyfunction]
 //! fn double(x: &Bound<'_, PyAny>) -> PyResult<cuprite_python::PyArray> {
 //!     let a: Array<f64, Cpu> = cuprite_python::from_dlpack(x, &Cpu)?;
-//!     let y = (&a * 2.0).into();
-//!     Ok(cuprite_python::to_python(y))
+//!     Ok(cuprite_python::to_python(&a * 2.0))
 //! }
 //! ```
 
@@ -70,31 +70,69 @@ pub fn from_dlpack<T: Element, B: DlpackBackend>(
 /// As [`from_dlpack`], and `BufferError` for a dtype cuprite has no element type for.
 pub fn from_dlpack_dyn<B: DlpackBackend>(obj: &Bound<'_, PyAny>, dev: &B) -> PyResult<DynArray<B>> {
     let t = take_tensor(obj, dev)?;
-    fn typed<T: Element, B: DlpackBackend>(t: ManagedTensor, dev: &B) -> PyResult<DynArray<B>> {
-        B::import::<T>(t, dev)
-            .map(DynArray::from)
-            .map_err(buffer_error)
-    }
-    match t.dtype() {
-        Some(DType::Bool) => typed::<bool, B>(t, dev),
-        Some(DType::U8) => typed::<u8, B>(t, dev),
-        Some(DType::I32) => typed::<i32, B>(t, dev),
-        Some(DType::I64) => typed::<i64, B>(t, dev),
-        Some(DType::F32) => typed::<f32, B>(t, dev),
-        Some(DType::F64) => typed::<f64, B>(t, dev),
-        Some(DType::C64) => typed::<cuprite_core::c64, B>(t, dev),
-        Some(DType::C128) => typed::<cuprite_core::c128, B>(t, dev),
-        None => Err(PyBufferError::new_err(format!(
+    let Some(dtype) = t.dtype() else {
+        return Err(PyBufferError::new_err(format!(
             "from_dlpack: the tensor holds {}, a type cuprite has no element type for",
             t.dl_dtype()
-        ))),
+        )));
+    };
+    struct Import<'a, B>(ManagedTensor, &'a B);
+    impl<B: DlpackBackend> ForDtype for Import<'_, B> {
+        type Out = PyResult<DynArray<B>>;
+        fn call<T: Element>(self) -> Self::Out {
+            let Import(t, dev) = self;
+            B::import::<T>(t, dev)
+                .map(DynArray::from)
+                .map_err(buffer_error)
+        }
     }
+    for_dtype(dtype, Import(t, dev))
 }
 
 /// A cuprite array as a Python object (`cuprite.Array`) that `np.from_dlpack`,
 /// `torch.from_dlpack` and `cupy.from_dlpack` view without copying.
-pub fn to_python<B: DlpackBackend>(a: DynArray<B>) -> PyArray {
-    B::wrap(a)
+pub fn to_python<T: Element, B: DlpackBackend>(a: Array<T, B>) -> PyArray
+where
+    Array<T, B>: Send + Sync,
+{
+    PyArray::new(Box::new(a))
+}
+
+/// [`to_python`] of an array whose element type is known at run time.
+pub fn to_python_dyn<B: DlpackBackend>(a: DynArray<B>) -> PyArray {
+    struct Wrap<B: DlpackBackend>(DynArray<B>);
+    impl<B: DlpackBackend> ForDtype for Wrap<B> {
+        type Out = PyArray;
+        fn call<T: Element>(self) -> PyArray {
+            match self.0.try_into_typed::<T>() {
+                Ok(a) => to_python(a),
+                Err(_) => unreachable!("a DynArray holds an array of its own dtype"),
+            }
+        }
+    }
+    let dtype = a.dtype();
+    for_dtype(dtype, Wrap(a))
+}
+
+/// Something to do with the element type a [`DType`] names.
+trait ForDtype {
+    type Out;
+    fn call<T: Element>(self) -> Self::Out;
+}
+
+/// `f.call::<T>()` for the element type `T` of `dtype`: the one match from run-time dtypes
+/// to types in the crate.
+fn for_dtype<F: ForDtype>(dtype: DType, f: F) -> F::Out {
+    match dtype {
+        DType::Bool => f.call::<bool>(),
+        DType::U8 => f.call::<u8>(),
+        DType::I32 => f.call::<i32>(),
+        DType::I64 => f.call::<i64>(),
+        DType::F32 => f.call::<f32>(),
+        DType::F64 => f.call::<f64>(),
+        DType::C64 => f.call::<cuprite_core::c64>(),
+        DType::C128 => f.call::<cuprite_core::c128>(),
+    }
 }
 
 /// Asks `obj` for its tensor: with `max_version` and, for GPU memory, cuprite's stream;

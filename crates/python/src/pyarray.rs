@@ -5,77 +5,58 @@
 
 use crate::backend::DlpackBackend;
 use crate::capsule;
-use cuprite_core::{Array, DynArray, Element};
+use cuprite_core::{Array, DType, Element};
 use cuprite_dlpack::sys::DLDevice;
 use cuprite_dlpack::{Form, ManagedTensor};
 use pyo3::exceptions::PyBufferError;
 use pyo3::prelude::*;
 
-/// The typed array of a `DynArray`, whatever its element type, as `$a` in `$body`.
-macro_rules! each {
-    ($d:expr, $a:ident => $body:expr) => {
-        match $d {
-            DynArray::Bool($a) => $body,
-            DynArray::U8($a) => $body,
-            DynArray::I32($a) => $body,
-            DynArray::I64($a) => $body,
-            DynArray::F32($a) => $body,
-            DynArray::F64($a) => $body,
-            DynArray::C64($a) => $body,
-            DynArray::C128($a) => $body,
-        }
-    };
+/// What the Python object needs of the typed array it holds, whatever its element type
+/// and backend.
+pub(crate) trait Exportable: Send + Sync {
+    /// The backend's export for a consumer that passed `stream`.
+    fn export(&self, stream: Option<i64>, form: Form) -> PyResult<ManagedTensor>;
+    /// The device, as DLPack names it.
+    fn dl_device(&self) -> DLDevice;
+    /// The `stream` argument that exports without waiting: `None` on the host, -1 on a GPU.
+    fn no_wait(&self) -> Option<i64>;
+    fn shape(&self) -> Vec<usize>;
+    fn dtype(&self) -> DType;
 }
 
-/// The array of a [`PyArray`], by backend.
-pub(crate) enum Inner {
-    #[cfg(feature = "cpu")]
-    Cpu(DynArray<cuprite_cpu::Cpu>),
-    #[cfg(feature = "cuda")]
-    Cuda(DynArray<cuprite_cuda::Cuda>),
+impl<T: Element, B: DlpackBackend> Exportable for Array<T, B>
+where
+    Array<T, B>: Send + Sync,
+{
+    fn export(&self, stream: Option<i64>, form: Form) -> PyResult<ManagedTensor> {
+        B::export(self, stream, form).map_err(|e| PyBufferError::new_err(e.to_string()))
+    }
+    fn dl_device(&self) -> DLDevice {
+        self.device().dl_device()
+    }
+    fn no_wait(&self) -> Option<i64> {
+        self.device().import_stream().map(|_| -1)
+    }
+    fn shape(&self) -> Vec<usize> {
+        Array::shape(self).to_vec()
+    }
+    fn dtype(&self) -> DType {
+        T::DTYPE
+    }
 }
 
 /// A cuprite array handed to Python (`cuprite.Array`): pass it to `np.from_dlpack`,
 /// `torch.from_dlpack` or `cupy.from_dlpack`, which view its memory without copying. Make
-/// one with [`to_python`](crate::to_python).
+/// one with [`to_python`](crate::to_python) or [`to_python_dyn`](crate::to_python_dyn).
 #[pyclass(name = "Array", module = "cuprite", frozen)]
 pub struct PyArray {
-    inner: Inner,
+    array: Box<dyn Exportable>,
 }
 
 impl PyArray {
-    pub(crate) fn new(inner: Inner) -> PyArray {
-        PyArray { inner }
+    pub(crate) fn new(array: Box<dyn Exportable>) -> PyArray {
+        PyArray { array }
     }
-}
-
-/// The backend-generic body of each method, on the typed array.
-macro_rules! with_array {
-    ($self:expr, $a:ident => $body:expr) => {
-        match &$self.inner {
-            #[cfg(feature = "cpu")]
-            Inner::Cpu(d) => each!(d, $a => $body),
-            #[cfg(feature = "cuda")]
-            Inner::Cuda(d) => each!(d, $a => $body),
-        }
-    };
-}
-
-fn export<T: Element, B: DlpackBackend>(
-    a: &Array<T, B>,
-    stream: Option<i64>,
-    form: Form,
-) -> PyResult<ManagedTensor> {
-    B::export(a, stream, form).map_err(|e| PyBufferError::new_err(e.to_string()))
-}
-
-fn device<T: Element, B: DlpackBackend>(a: &Array<T, B>) -> DLDevice {
-    a.device().dl_device()
-}
-
-/// The stream argument that exports without waiting (`None` on the host, -1 on a GPU).
-fn no_wait<T: Element, B: DlpackBackend>(a: &Array<T, B>) -> Option<i64> {
-    a.device().import_stream().map(|_| -1)
 }
 
 #[pymethods]
@@ -111,34 +92,33 @@ impl PyArray {
             Some((major, _)) if major >= 1 => Form::Versioned,
             _ => Form::Legacy,
         };
-        let t = with_array!(self, a => export(a, stream, form))?;
-        capsule::wrap(py, t)
+        capsule::wrap(py, self.array.export(stream, form)?)
     }
 
     /// `(device_type, device_id)` as DLPack numbers them: `(1, 0)` on the host, `(2, n)` on
     /// GPU `n`.
     fn __dlpack_device__(&self) -> (i32, i32) {
-        let d = with_array!(self, a => device(a));
+        let d = self.array.dl_device();
         (d.device_type.0, d.device_id)
     }
 
     /// The shape.
     #[getter]
     fn shape(&self) -> Vec<usize> {
-        with_array!(self, a => a.shape().to_vec())
+        self.array.shape()
     }
 
     /// NumPy's name of the element type (`"float64"`).
     #[getter]
     fn dtype(&self) -> &'static str {
-        with_array!(self, a => a.dtype().name())
+        self.array.dtype().name()
     }
 
     /// The address of the element at index 0 (host or device), the `data` of its DLPack
     /// tensor: compare it with the consumer's pointer to see that nothing was copied.
     #[getter]
     fn data_ptr(&self) -> PyResult<usize> {
-        let t = with_array!(self, a => export(a, no_wait(a), Form::Versioned))?;
+        let t = self.array.export(self.array.no_wait(), Form::Versioned)?;
         Ok(t.data_ptr() as usize)
     }
 

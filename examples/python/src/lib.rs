@@ -7,7 +7,7 @@
 //! that nothing is copied either way. See README.md for the build and `normalize.py`.
 
 use cuprite_core::DynArray;
-use cuprite_python::{from_dlpack_dyn, to_python, DlpackBackend, PyArray};
+use cuprite_python::{from_dlpack_dyn, to_python_dyn, DlpackBackend, PyArray};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
@@ -37,7 +37,7 @@ fn normalize_on<B: DlpackBackend>(x: &Bound<'_, PyAny>, dev: &B) -> PyResult<PyA
             )))
         }
     };
-    Ok(to_python(out))
+    Ok(to_python_dyn(out))
 }
 
 /// The DLPack device of `x`: `(1, 0)` on the host, `(2, n)` on GPU `n`.
@@ -75,7 +75,7 @@ fn normalize(x: &Bound<'_, PyAny>) -> PyResult<PyArray> {
 /// `x` itself as a `cuprite.Array`: the same memory, imported and exported without a copy.
 #[pyfunction]
 fn view(x: &Bound<'_, PyAny>) -> PyResult<PyArray> {
-    on_device_of!(x, dev => Ok(to_python(from_dlpack_dyn(x, dev)?)))
+    on_device_of!(x, dev => Ok(to_python_dyn(from_dlpack_dyn(x, dev)?)))
 }
 
 #[pymodule]
