@@ -197,8 +197,8 @@ impl Cuda {
         self.stream() as usize as u64
     }
 
-    /// `kDLCUDA` and this device's ordinal.
-    fn dl_device(&self) -> DLDevice {
+    /// This device as DLPack names it: `kDLCUDA` and the ordinal.
+    pub fn dl_device(&self) -> DLDevice {
         DLDevice {
             device_type: DLDeviceType::CUDA,
             device_id: self.ordinal() as i32,

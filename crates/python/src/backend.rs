@@ -2,8 +2,8 @@
 //! device it names in DLPack, the stream a producer must order its writes before, and the
 //! backend's own DLPack import and export.
 
-use cuprite_core::{Array, ArrayBackend, Element, Error, Result};
-use cuprite_dlpack::sys::{DLDevice, DLDeviceType};
+use cuprite_core::{Array, ArrayBackend, Element, Result};
+use cuprite_dlpack::sys::DLDevice;
 use cuprite_dlpack::{Form, ManagedTensor};
 
 mod sealed {
@@ -40,8 +40,10 @@ pub trait DlpackBackend: ArrayBackend + Send + Sync + 'static + sealed::Sealed {
 #[cfg(feature = "cpu")]
 mod cpu {
     use super::*;
+    use cuprite_core::Error;
     use cuprite_cpu::dlpack::DlpackExt;
     use cuprite_cpu::Cpu;
+    use cuprite_dlpack::sys::DLDeviceType;
 
     impl sealed::Sealed for Cpu {}
 
@@ -90,10 +92,7 @@ mod cuda {
 
     impl DlpackBackend for Cuda {
         fn dl_device(&self) -> DLDevice {
-            DLDevice {
-                device_type: DLDeviceType::CUDA,
-                device_id: self.ordinal() as i32,
-            }
+            Cuda::dl_device(self)
         }
 
         fn import_stream(&self) -> Option<i64> {
