@@ -3,7 +3,8 @@
 //! called once whichever of an array and its views drops last, copy-on-write of imported
 //! memory, the stream handshake, and 10^4 exchanges that leave the device's in-use counter
 //! where it was. Ignored by default (they need a CUDA device and NVRTC); without a device
-//! they print why and pass.
+//! they print why and pass. The in-use counter is the device's: run them with
+//! `--test-threads=1` so that no other test allocates meanwhile.
 
 use super::{ConsumerStream, DlpackExt, Form, ManagedTensor, RawTensor};
 use crate::test_support::gpu;
@@ -97,7 +98,7 @@ fn round_trips_share_device_memory_for_every_view() {
             assert_eq!(t.strides(), Some(&strides[..]));
             assert_eq!(t.device(), cuda(&dev));
             assert_eq!(t.is_read_only(), form == Form::Versioned);
-            let first = a.buffer().device_ptr() + 8 * v.layout().offset() as u64;
+            let first = v.buffer().device_ptr() + 8 * v.layout().offset() as u64;
             if v.size() > 0 {
                 assert_eq!(t.data_ptr() as u64, first, "{:?}", v.layout());
             } else {
