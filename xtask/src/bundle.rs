@@ -89,7 +89,14 @@ fn prepare_out(out: &Path) -> Result<(), String> {
         }
         fs::remove_dir_all(out).map_err(|e| format!("removing {}: {e}", out.display()))?;
     }
-    for d in ["tests", "benches", "bin", "scripts", "fixtures", "fixtures/npy"] {
+    for d in [
+        "tests",
+        "benches",
+        "bin",
+        "scripts",
+        "fixtures",
+        "fixtures/npy",
+    ] {
         fs::create_dir_all(out.join(d)).map_err(|e| format!("{}: {e}", out.display()))?;
     }
     Ok(())

@@ -5,25 +5,53 @@
 //! that stream, after everything that touched the memory (uses on other streams were ordered
 //! before it when they changed hands). Work of one stream records no events at all (cudarc's
 //! event tracking would add two event records to every allocation).
+//!
+//! A buffer may also view memory of another library (a DLPack producer, see
+//! [`crate::dlpack`]): it then holds the producer's owner guard instead of a pool
+//! allocation, counts nothing in [`Cuda::memory_in_use`], and when the last view drops it
+//! waits for the stream that last used the memory before it drops the guard (which calls the
+//! producer's deleter). Such memory is written in place only when the producer handed it
+//! over for writing; otherwise the first write copies it ([`CudaBuffer::is_unique`]).
 
 use crate::device::{Cuda, DeviceInner};
 use crate::driver::{self, CUdeviceptr};
 use crate::stream::LastUse;
 use cuprite_core::{Element, Error, Result};
+use std::any::Any;
 use std::marker::PhantomData;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
-/// One device allocation; freed (stream-ordered) on drop.
+/// One device allocation of the pool, freed (stream-ordered) on drop; or memory of another
+/// library, released by dropping its owner guard.
 pub(crate) struct DeviceMem {
     ptr: CUdeviceptr,
     bytes: usize,
     dev: Arc<DeviceInner>,
     last: LastUse,
+    foreign: Option<Foreign>,
+}
+
+/// The owner guard of another library's memory.
+struct Foreign {
+    /// Dropped (releasing the memory) after the last use of the memory has completed.
+    owner: Box<dyn Any + Send + Sync>,
+    /// The producer handed the memory over for writing.
+    writable: bool,
 }
 
 impl Drop for DeviceMem {
     fn drop(&mut self) {
+        if let Some(f) = self.foreign.take() {
+            // The producer may free or reuse the memory as soon as its guard drops: wait
+            // for the work queued on it first. A failure means the context is gone, and
+            // with it the work.
+            if driver::make_current(self.dev.ctx.0).is_ok() {
+                let _ = driver::stream_sync(self.last.stream());
+            }
+            drop(f.owner);
+            return;
+        }
         if self.bytes == 0 {
             return;
         }
@@ -75,9 +103,63 @@ impl<T: Element> CudaBuffer<T> {
     pub fn device_ptr(&self) -> u64 {
         self.mem.ptr
     }
-    /// True when no other buffer shares the memory.
+    /// True when no other buffer shares the memory and it may be written in place: it is
+    /// cuprite's own, or another library's handed over for writing. A write to a buffer
+    /// that is not unique copies it first (copy-on-write).
     pub(crate) fn is_unique(&self) -> bool {
-        Arc::strong_count(&self.mem) == 1
+        Arc::strong_count(&self.mem) == 1 && self.mem.foreign.as_ref().is_none_or(|f| f.writable)
+    }
+
+    /// The same memory as bytes (any byte is a valid `u8`), shared like a clone.
+    pub(crate) fn as_bytes(&self) -> CudaBuffer<u8> {
+        CudaBuffer {
+            mem: self.mem.clone(),
+            len: self.len * std::mem::size_of::<T>(),
+            _t: PhantomData,
+        }
+    }
+
+    /// True when the memory is another library's (imported through DLPack) and not copied.
+    pub fn is_foreign(&self) -> bool {
+        self.mem.foreign.is_some()
+    }
+
+    /// The stream that last used the memory (its pending work touches the memory).
+    pub(crate) fn last_stream(&self) -> driver::CUstream {
+        self.mem.last.stream()
+    }
+
+    /// A buffer over `len` elements of another library's device memory at `ptr`, without
+    /// copying; `owner` is dropped (releasing the memory) when the last array using the
+    /// buffer drops, after the work queued on the memory has completed. Work on it queues on
+    /// `dev`'s stream first.
+    ///
+    /// # Safety
+    /// `ptr` is the address of `len` elements of `T` (valid values, `ptr` aligned for `T`)
+    /// in memory of `dev`'s device that the current context reaches, and stays so until
+    /// `owner` drops; work queued on `dev`'s stream from now on sees every write made to it
+    /// so far; nobody writes it meanwhile; with `writable`, nobody else reads it either.
+    pub(crate) unsafe fn from_foreign<O: Any + Send + Sync>(
+        dev: &Cuda,
+        ptr: CUdeviceptr,
+        len: usize,
+        owner: O,
+        writable: bool,
+    ) -> CudaBuffer<T> {
+        CudaBuffer {
+            mem: Arc::new(DeviceMem {
+                ptr,
+                bytes: len * std::mem::size_of::<T>(),
+                dev: dev.inner.clone(),
+                last: LastUse::new(dev),
+                foreign: Some(Foreign {
+                    owner: Box::new(owner),
+                    writable,
+                }),
+            }),
+            len,
+            _t: PhantomData,
+        }
     }
 }
 
@@ -92,6 +174,7 @@ impl Cuda {
                 bytes: 0,
                 dev: dev.clone(),
                 last: LastUse::new(self),
+                foreign: None,
             }));
         }
         let limit = dev.limit.load(Ordering::Relaxed);
@@ -129,6 +212,7 @@ impl Cuda {
             bytes,
             dev: dev.clone(),
             last: LastUse::new(self),
+            foreign: None,
         }))
     }
 

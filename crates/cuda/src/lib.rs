@@ -25,6 +25,7 @@ mod ffi;
 mod buffer;
 mod ctype;
 mod device;
+pub mod dlpack;
 mod elementwise;
 mod fft;
 mod index;

@@ -28,22 +28,31 @@ pub use cuprite_cpu::Cpu;
 pub use cuprite_cuda::Cuda;
 
 /// The CUDA backend's own items: the device handle, its buffer type, streams and events,
-/// page-locked host buffers and the asynchronous transfers through them, and the NVRTC
-/// compiler with its disk cache.
+/// page-locked host buffers and the asynchronous transfers through them, the NVRTC compiler
+/// with its disk cache, and DLPack on the GPU ([`cuda::dlpack`]: `Array<T, Cuda>` to and
+/// from `kDLCUDA` tensors without copying, with the stream handshake).
 #[cfg(feature = "cuda")]
 pub mod cuda {
     pub use cuprite_cuda::{
-        kernel, nvrtc, Cuda, CudaBuffer, CudaEvent, PinnedBuffer, PinnedExt, Stream, StreamExt,
+        dlpack, kernel, nvrtc, Cuda, CudaBuffer, CudaEvent, PinnedBuffer, PinnedExt, Stream,
+        StreamExt,
     };
 }
 
 /// DLPack on the CPU: `Array<T, Cpu>` to and from DLPack managed tensors without copying
 /// ([`DlpackExt`](dlpack::DlpackExt)), the C structs ([`dlpack::sys`]) and the owned
-/// [`ManagedTensor`](dlpack::ManagedTensor).
+/// [`ManagedTensor`](dlpack::ManagedTensor), shared with `cuda::dlpack` (the
+/// `Cuda` backend's `DlpackExt`).
 #[cfg(feature = "cpu")]
 pub mod dlpack {
     pub use cuprite_cpu::dlpack::*;
 }
+
+/// The Python bridge (feature `python`): any object with `__dlpack__` (NumPy, PyTorch,
+/// CuPy) as a cuprite array, and cuprite arrays as Python objects those libraries take, all
+/// without copying. See the `cuprite-python` crate.
+#[cfg(feature = "python")]
+pub use cuprite_python as python;
 
 mod interop;
 mod test_macro;
@@ -92,6 +101,8 @@ pub mod prelude {
     pub use crate::DefaultBackend;
     #[cfg(feature = "cpu")]
     pub use crate::NpyMmapExt;
+    #[cfg(feature = "cuda")]
+    pub use cuprite_cuda::dlpack::DlpackExt as CudaDlpackExt;
 }
 
 /// The README's example, compiled and run as a doc test so it stays true.

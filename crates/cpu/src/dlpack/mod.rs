@@ -1,10 +1,9 @@
 //! DLPack on the `Cpu` backend: `Array<T, Cpu>` to and from DLPack managed tensors (the
 //! exchange format of NumPy, PyTorch, CuPy, JAX and others), without copying.
 //!
-//! - [`sys`]: the C structs of `dlpack.h` 1.1 as `#[repr(C)]` types (`DLTensor`,
-//!   `DLManagedTensor`, `DLManagedTensorVersioned`, ...).
-//! - [`ManagedTensor`]: an owned managed tensor, legacy or versioned, that calls its deleter
-//!   once; [`ManagedTensor::from_raw`] takes one from C, [`ManagedTensor::into_raw`] gives one.
+//! - [`sys`], [`ManagedTensor`], [`dtype_to_dl`] / [`dtype_from_dl`]: re-exported from
+//!   `cuprite-dlpack`, the crate of what every backend shares (the C structs of `dlpack.h`
+//!   1.1, owned managed tensors, the export and import checks).
 //! - [`DlpackExt`]: `to_dlpack`, `into_dlpack`, `to_dlpack_legacy` and `from_dlpack` on
 //!   `Array<T, Cpu>`.
 //!
@@ -46,17 +45,14 @@
 //! # Ok::<(), cuprite_core::Error>(())
 //! ```
 
-mod export;
 mod import;
-mod managed;
-pub mod sys;
 
-pub use managed::{ManagedTensor, RawTensor};
+pub use cuprite_dlpack::{dtype_from_dl, dtype_to_dl, sys, ManagedTensor, RawTensor};
 
-use crate::Cpu;
-use cuprite_core::{Array, DType, Element, Result};
-use export::Form;
-use sys::{DLDataType, DLDataTypeCode};
+use crate::{Cpu, CpuBuffer};
+use cuprite_core::{Array, Element, Layout, Result};
+use cuprite_dlpack::sys::{DLDevice, DLDeviceType};
+use cuprite_dlpack::Form;
 
 /// DLPack for `Array<T, Cpu>`: export without copying, import without copying.
 pub trait DlpackExt: Sized {
@@ -89,18 +85,18 @@ pub trait DlpackExt: Sized {
 
 impl<T: Element> DlpackExt for Array<T, Cpu> {
     fn to_dlpack(&self) -> ManagedTensor {
-        export::export(self.buffer().clone(), self.layout(), Form::Versioned, false)
+        export(self.buffer().clone(), self.layout(), Form::Versioned, false)
     }
 
     fn into_dlpack(self) -> ManagedTensor {
         let layout = self.layout().clone();
         let buf = self.buffer().clone();
         drop(self); // the clone may now be the only one
-        export::export(buf, &layout, Form::Versioned, true)
+        export(buf, &layout, Form::Versioned, true)
     }
 
     fn to_dlpack_legacy(&self) -> ManagedTensor {
-        export::export(self.buffer().clone(), self.layout(), Form::Legacy, false)
+        export(self.buffer().clone(), self.layout(), Form::Legacy, false)
     }
 
     fn from_dlpack(tensor: ManagedTensor) -> Result<Self> {
@@ -108,29 +104,34 @@ impl<T: Element> DlpackExt for Array<T, Cpu> {
     }
 }
 
-/// DLPack's description of a cuprite element type (one lane).
-pub fn dtype_to_dl(dtype: DType) -> DLDataType {
-    let (code, bits) = match dtype {
-        DType::Bool => (DLDataTypeCode::BOOL, 8),
-        DType::U8 => (DLDataTypeCode::UINT, 8),
-        DType::I32 => (DLDataTypeCode::INT, 32),
-        DType::I64 => (DLDataTypeCode::INT, 64),
-        DType::F32 => (DLDataTypeCode::FLOAT, 32),
-        DType::F64 => (DLDataTypeCode::FLOAT, 64),
-        DType::C64 => (DLDataTypeCode::COMPLEX, 64),
-        DType::C128 => (DLDataTypeCode::COMPLEX, 128),
+/// Exports `buf` seen through `layout` (which fits it) on `kDLCPU` 0. With `writable`, and
+/// when the buffer is not shared, is cuprite's own and no element is reached twice, the
+/// tensor is writable; otherwise it is flagged read-only (the legacy struct has no flag: see
+/// [`DlpackExt::to_dlpack_legacy`]).
+fn export<T: Element>(
+    mut buf: CpuBuffer<T>,
+    layout: &Layout,
+    form: Form,
+    writable: bool,
+) -> ManagedTensor {
+    let in_place = if writable && layout.is_writeable_without_overlap() {
+        buf.unique_mut_ptr()
+    } else {
+        None
     };
-    DLDataType {
-        code,
-        bits,
-        lanes: 1,
-    }
-}
-
-/// The cuprite element type DLPack's `dtype` describes, `None` for one cuprite has no type
-/// for (another width, bfloat16, vector lanes, ...).
-pub fn dtype_from_dl(dtype: DLDataType) -> Option<DType> {
-    DType::ALL.into_iter().find(|&d| dtype_to_dl(d) == dtype)
+    let read_only = in_place.is_none();
+    let base: *mut T = match in_place {
+        Some(p) => p.as_ptr(),
+        None => buf.as_slice().as_ptr().cast_mut(),
+    };
+    let cpu = DLDevice {
+        device_type: DLDeviceType::CPU,
+        device_id: 0,
+    };
+    // SAFETY: `layout` fits the buffer, whose elements are valid `T`s in host memory kept
+    // alive by the clone the tensor owns; a writable tensor's memory is reached through no
+    // other clone (`unique_mut_ptr`) and no element twice, so the consumer alone uses it.
+    unsafe { cuprite_dlpack::export(buf, base.cast(), layout, T::DTYPE, cpu, form, read_only) }
 }
 
 #[cfg(test)]

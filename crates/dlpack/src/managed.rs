@@ -4,7 +4,7 @@
 //! array made from it drops its last clone. The raw pointers cross here, in
 //! [`ManagedTensor::from_raw`] and [`ManagedTensor::into_raw`].
 
-use super::sys::{
+use crate::sys::{
     DLDataType, DLDevice, DLManagedTensor, DLManagedTensorVersioned, DLPackVersion, DLTensor,
     DLPACK_FLAG_BITMASK_IS_COPIED, DLPACK_FLAG_BITMASK_READ_ONLY, DLPACK_MAJOR_VERSION,
 };
@@ -28,10 +28,9 @@ pub enum RawTensor {
 /// deleter that releases it. Dropping it calls the deleter, exactly once.
 ///
 /// Get one from a C pointer with [`ManagedTensor::from_raw`] (or the `_versioned` / `_legacy`
-/// shorthands), or from a `Cpu` array with
-/// [`DlpackExt::to_dlpack`](super::DlpackExt::to_dlpack); turn it into an array with
-/// [`DlpackExt::from_dlpack`](super::DlpackExt::from_dlpack), or hand it to C with
-/// [`ManagedTensor::into_raw`].
+/// shorthands), or from an array with a backend's `DlpackExt::to_dlpack` (built on
+/// [`export()`](crate::export())); turn it into an array with a backend's
+/// `DlpackExt::from_dlpack`, or hand it to C with [`ManagedTensor::into_raw`].
 pub struct ManagedTensor {
     raw: RawTensor,
 }
@@ -150,7 +149,7 @@ impl ManagedTensor {
     }
 
     /// A tensor cuprite made (its deleter and fields are cuprite's own, see `export.rs`).
-    pub(super) fn from_exported(raw: RawTensor) -> Self {
+    pub(crate) fn from_exported(raw: RawTensor) -> Self {
         ManagedTensor { raw }
     }
 
@@ -216,9 +215,9 @@ impl ManagedTensor {
     }
 
     /// The element type as cuprite names it, `None` for one cuprite has no type for (use it
-    /// to choose `T` of [`DlpackExt::from_dlpack`](super::DlpackExt::from_dlpack)).
+    /// to choose `T` of a backend's `DlpackExt::from_dlpack`).
     pub fn dtype(&self) -> Option<DType> {
-        super::dtype_from_dl(self.dl_dtype())
+        crate::dtype_from_dl(self.dl_dtype())
     }
 
     /// The extents (none for a 0-d tensor).
