@@ -110,7 +110,9 @@ def cupy_case(dtype, rtol):
     assert got.data.ptr == out.data_ptr, "cupy.from_dlpack copied"
     want = (m - m.mean(axis=0)) / m.std(axis=0)
     cp.testing.assert_allclose(got, want, rtol=rtol, atol=rtol)
-    v = m[::-1, 5:]
+    # Positive strides: CuPy 14 exports a negative stride wrongly (the byte stride divided
+    # by an unsigned itemsize gives about 2**61), and cuprite refuses such a tensor.
+    v = m[1::2, 5:]
     same = cp.from_dlpack(cn.view(v))
     assert same.data.ptr == v.data.ptr and same.strides == v.strides
     assert bool((same == v).all())

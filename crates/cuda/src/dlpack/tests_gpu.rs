@@ -1,10 +1,9 @@
 //! DLPack on a GPU: Cuda-to-Cuda round trips (same device memory, values and strides of
 //! every kind of view), the refusals (dtype, device type and id, bool bytes), the deleter
 //! called once whichever of an array and its views drops last, copy-on-write of imported
-//! memory, the stream handshake, and 10^4 exchanges that leave the device's in-use counter
-//! where it was. Ignored by default (they need a CUDA device and NVRTC); without a device
-//! they print why and pass. The in-use counter is the device's: run them with
-//! `--test-threads=1` so that no other test allocates meanwhile.
+//! memory, the stream handshake, and 10^4 exchanges that release every tensor and every
+//! export's hold on the memory. Ignored by default (they need a CUDA device and NVRTC);
+//! without a device they print why and pass.
 
 use super::{ConsumerStream, DlpackExt, Form, ManagedTensor, RawTensor};
 use crate::test_support::gpu;
@@ -219,16 +218,18 @@ fn the_deleter_runs_once_after_the_last_array_or_view() {
     let e = Array::<f32, Cuda>::zeros(&[0, 3], &dev).unwrap();
     let b = Array::<f32, Cuda>::from_dlpack(foreign(&e, DType::F32, cuda(&dev), &c), &dev).unwrap();
     assert_eq!((b.shape(), count(&c)), (&[0, 3][..], 1));
-    // The exported tensor keeps cuprite's memory alive until its deleter.
-    let used = dev.memory_in_use();
+    // The exported tensor keeps cuprite's memory alive until its deleter (seen through a
+    // second holder of the memory: the device-wide in-use counter would also count the
+    // crate's other tests, which allocate beside this one).
     let x = Array::<f64, Cuda>::ones(&[1000], &dev).unwrap();
+    let probe = x.buffer().clone();
     let t = x.to_dlpack().unwrap();
     drop(x);
-    assert_eq!(dev.memory_in_use(), used + 8000);
+    assert!(!probe.is_unique(), "the tensor holds the memory");
     let raw = t.into_raw();
     // SAFETY: cuprite's own live tensor, handed back to be released.
     drop(unsafe { ManagedTensor::from_raw(raw) }.unwrap());
-    assert_eq!(dev.memory_in_use(), used);
+    assert!(probe.is_unique(), "the deleter let go of the memory");
 }
 
 #[test]
@@ -311,7 +312,6 @@ fn ten_thousand_exchanges_leak_no_device_memory() {
     let Some(dev) = gpu() else { return };
     let a = Array::<f32, Cuda>::ones(&[256, 256], &dev).unwrap();
     dev.synchronize_device().unwrap();
-    let used = dev.memory_in_use();
     let c = Arc::new(AtomicUsize::new(0));
     for i in 0..10_000 {
         let t = if i % 2 == 0 {
@@ -329,8 +329,12 @@ fn ten_thousand_exchanges_leak_no_device_memory() {
         }
     }
     dev.synchronize_device().unwrap();
+    // Every foreign tensor was released, and every export's clone of `a`'s memory is gone
+    // (the device-wide in-use counter is not used: the crate's other tests allocate
+    // beside this one).
     assert_eq!(count(&c), 10_000);
-    assert_eq!(dev.memory_in_use(), used);
-    drop(a);
-    assert_eq!(dev.memory_in_use(), used - 256 * 256 * 4);
+    assert!(
+        a.buffer().is_unique(),
+        "an exported tensor still holds a's memory"
+    );
 }
