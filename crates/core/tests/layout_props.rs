@@ -129,7 +129,7 @@ fn in_bounds(offsets: &[i128], len: usize) -> bool {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(512))]
+    #![proptest_config(ProptestConfig::with_cases(if cfg!(miri) { 8 } else { 512 }))]
 
     #[test]
     fn span_and_bounds_match_the_walk((l, len) in (any_layout(), 0usize..100)) {
