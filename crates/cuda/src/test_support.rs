@@ -1,8 +1,8 @@
 //! Helpers shared by the GPU tests of every kernel family: the device under test and
-//! element-wise equality that treats NaN as equal to NaN.
+//! element-wise equality that treats NaN as equal to NaN, and distinct values of any type.
 
 use crate::Cuda;
-use cuprite_core::Element;
+use cuprite_core::{c128, DType, Element, Scalar};
 
 /// The first GPU, or `None` (printing why) when there is none.
 pub(crate) fn gpu() -> Option<Cuda> {
@@ -37,4 +37,21 @@ pub(crate) fn assert_same<T: Element>(got: &[T], want: &[T], what: &str) {
             i.map(|i| want[i])
         );
     }
+}
+
+/// Distinct-ish values of any type.
+pub(crate) fn vals<T: Element>(n: usize, seed: usize) -> Vec<T> {
+    (0..n)
+        .map(|i| {
+            let i = i + seed;
+            match T::DTYPE {
+                DType::Bool => T::from_scalar(Scalar::Bool(i % 3 == 1)),
+                d if d.is_integer() => T::from_scalar(Scalar::I64((i * 37 % 251) as i64)),
+                _ => T::from_scalar(Scalar::C128(c128::new(
+                    i as f64 * 0.37 - 50.0,
+                    i as f64 + 0.5,
+                ))),
+            }
+        })
+        .collect()
 }

@@ -5,24 +5,10 @@
 //! default (they need a CUDA device); without one they print why and pass.
 
 use super::{PinnedBuffer, PinnedExt};
-use crate::test_support::{assert_same, gpu};
+use crate::test_support::{assert_same, gpu, vals};
 use crate::Cuda;
-use cuprite_core::{c128, c64, Array, DType, Element, Error, Result, Scalar};
+use cuprite_core::{c128, c64, Array, Element, Error, Result};
 use cuprite_cpu::Cpu;
-
-/// Distinct values of any type.
-fn vals<T: Element>(n: usize, seed: usize) -> Vec<T> {
-    (0..n)
-        .map(|i| {
-            let i = i + seed;
-            match T::DTYPE {
-                DType::Bool => T::from_scalar(Scalar::Bool(i % 3 == 1)),
-                d if d.is_integer() => T::from_scalar(Scalar::I64((i * 37 % 251) as i64)),
-                _ => T::from_scalar(Scalar::C128(c128::new(i as f64 * 0.37 - 50.0, i as f64))),
-            }
-        })
-        .collect()
-}
 
 fn round_trip<T: Element>(dev: &Cuda) -> Result<()> {
     let copies = dev.with_stream(&dev.new_stream()?)?;
