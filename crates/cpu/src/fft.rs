@@ -5,13 +5,13 @@
 //! contiguous lanes (the last axis) in place, strided ones gathered into a contiguous lane
 //! per task, transformed into a lane-major work buffer and transposed back.
 
-use crate::alloc::{checked_len, filled_vec, vec_with_capacity};
+use crate::alloc::{checked_len, filled_vec, vec_with_capacity, zeroed_vec};
 use crate::buffer::CpuBuffer;
 use crate::par::PAR_MIN;
 use crate::Cpu;
 use cuprite_core::backend::check_host_alloc;
 use cuprite_core::backend::{FftLanes, FftOps};
-use cuprite_core::{DType, Error, Float, Result};
+use cuprite_core::{DType, Element, Error, Float, Result};
 use num_complex::Complex;
 use rayon::prelude::*;
 use realfft::RealFftPlanner;
@@ -35,8 +35,10 @@ impl<R: FftNum> Planners<R> {
 }
 
 /// f32 and f64: the precisions rustfft computes in, each with its process-wide planners.
-trait Precision: FftNum + Default {
+trait Precision: FftNum + Default + Element {
     fn planners() -> &'static Mutex<Planners<Self>>;
+    /// `n` complex zeros from the zeroed allocator ([`zeroed_vec`]).
+    fn complex_zeros(n: usize) -> Result<Vec<Complex<Self>>>;
 }
 
 macro_rules! precision {
@@ -45,6 +47,9 @@ macro_rules! precision {
             fn planners() -> &'static Mutex<Planners<$t>> {
                 static P: OnceLock<Mutex<Planners<$t>>> = OnceLock::new();
                 P.get_or_init(|| Mutex::new(Planners::new()))
+            }
+            fn complex_zeros(n: usize) -> Result<Vec<Complex<$t>>> {
+                zeroed_vec(n)
             }
         }
     };
@@ -61,21 +66,24 @@ fn with_planners<R: Precision, V>(f: impl FnOnce(&mut Planners<R>) -> V) -> V {
 
 /// Calls `f(state, lane_in, lane_out)` for every lane of `x` read as `[outer, n_in, inner]`
 /// and returns the outputs as `[outer, n_out, inner]`. `init` makes one state per task (its
-/// scratch buffers); the first error of `init` is the result.
+/// scratch buffers); the first error of `init` is the result. `zeros` allocates the output
+/// (and the work buffer of strided lanes): fresh zero pages, first touched by the tasks that
+/// write them rather than filled serially beforehand.
 fn run_lanes<A, O, S>(
     x: &[A],
     lanes: FftLanes,
     n_in: usize,
     n_out: usize,
+    zeros: fn(usize) -> Result<Vec<O>>,
     init: impl Fn() -> Result<S> + Sync + Send,
     f: impl Fn(&mut S, &[A], &mut [O]) + Sync + Send,
 ) -> Result<Vec<O>>
 where
     A: Copy + Send + Sync,
-    O: Copy + Default + Send + Sync,
+    O: Copy + Send + Sync,
 {
     let count = lanes.count();
-    let mut out = filled_vec(checked_len(&[count, n_out])?, O::default())?;
+    let mut out = zeros(checked_len(&[count, n_out])?)?;
     if count == 0 {
         return Ok(out);
     }
@@ -97,7 +105,7 @@ where
     }
     // Strided lanes: lane (b, i) is gathered, transformed into row `b * inner + i` of a
     // lane-major work buffer, and the work buffer is transposed back into `out`.
-    let mut work = filled_vec(count * n_out, O::default())?;
+    let mut work = zeros(count * n_out)?;
     work.par_chunks_mut(n_out)
         .enumerate()
         .with_min_len(per_task)
@@ -189,6 +197,7 @@ fn c2c<R: Precision>(
         lanes,
         n,
         n,
+        R::complex_zeros,
         || filled_vec(scratch, Complex::<R>::default()),
         |s, i, o| {
             o.copy_from_slice(i);
@@ -208,6 +217,7 @@ fn r2c<R: Precision>(x: &[R], lanes: FftLanes, scale: R) -> Result<Vec<Complex<R
         lanes,
         n,
         lanes.half(),
+        R::complex_zeros,
         || {
             let input = filled_vec(n, R::zero())?;
             Ok((
@@ -237,6 +247,7 @@ fn c2r<R: Precision>(x: &[Complex<R>], lanes: FftLanes, scale: R) -> Result<Vec<
         lanes,
         half,
         n,
+        zeroed_vec::<R>,
         || {
             let input = filled_vec(half, Complex::default())?;
             Ok((
