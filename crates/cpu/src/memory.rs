@@ -40,6 +40,7 @@ pub(crate) fn gather_map<T: Element, O: Element>(
 
 impl BackendBase for Cpu {
     type Buffer<T: Element> = CpuBuffer<T>;
+    const HOST_MEMORY: bool = true;
 
     fn label(&self) -> String {
         "cpu".to_string()
@@ -60,6 +61,10 @@ impl BackendBase for Cpu {
             par::update(&mut v, |x| *x = value);
         }
         Ok(CpuBuffer::new(v))
+    }
+
+    fn zeroed_host_vec<T: Element>(&self, len: usize) -> Result<Vec<T>> {
+        crate::alloc::zeroed_vec(len)
     }
 
     fn from_vec<T: Element>(&self, data: Vec<T>) -> Result<CpuBuffer<T>> {

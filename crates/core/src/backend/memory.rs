@@ -12,6 +12,20 @@ pub trait BackendBase: Clone + Send + Sync + Debug + PartialEq + 'static {
     /// shares the memory).
     type Buffer<T: Element>: Clone + Send + Sync;
 
+    /// True when buffers are host memory and [`from_vec`](Self::from_vec) takes the vector
+    /// without copying (the `Cpu` backend): a file loader then reads straight into one
+    /// vector instead of staging pieces for upload.
+    const HOST_MEMORY: bool = false;
+
+    /// A host vector of `len` zeros to fill and hand to [`from_vec`](Self::from_vec). The
+    /// default is [`host_vec`] filled with zeros; a backend with a faster host allocator
+    /// (the `Cpu` backend's fresh zero pages, huge-page advised) overrides it.
+    fn zeroed_host_vec<T: Element>(&self, len: usize) -> Result<Vec<T>> {
+        let mut v = host_vec(len)?;
+        v.resize(len, T::ZERO);
+        Ok(v)
+    }
+
     /// The device's name as printed in messages (`"cpu"`, `"cuda:0"`).
     fn label(&self) -> String;
     /// Waits until all work queued on the device has finished.

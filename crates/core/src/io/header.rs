@@ -10,7 +10,7 @@ use crate::layout::{checked_shape_size, MAX_NDIM};
 use npyz::{TypeChar, TypeStr};
 use num_traits::ToPrimitive;
 use py_literal::Value;
-use std::io::{self, Read};
+use std::io::{self, Read, Write};
 
 /// The first six bytes of every `.npy` stream.
 pub(crate) const MAGIC: &[u8; 6] = b"\x93NUMPY";
@@ -44,6 +44,46 @@ impl Header {
     pub fn data_bytes(&self) -> u64 {
         self.size as u64 * self.dtype.size_of() as u64
     }
+}
+
+/// Writes the header NumPy's `np.save` writes for `dtype`, `shape` and the order: format
+/// 1.0 (2.0 when the dict is too long for a 16-bit length), the dict padded with spaces and
+/// a newline so that the data starts at a multiple of 64 bytes.
+pub(crate) fn write_header(
+    w: &mut impl Write,
+    dtype: DType,
+    shape: &[usize],
+    fortran_order: bool,
+) -> io::Result<()> {
+    let dims: Vec<String> = shape.iter().map(usize::to_string).collect();
+    let shape = match dims.len() {
+        1 => format!("({},)", dims[0]),
+        _ => format!("({})", dims.join(", ")),
+    };
+    let order = if fortran_order { "True" } else { "False" };
+    let dict = format!(
+        "{{'descr': '{}', 'fortran_order': {order}, 'shape': {shape}, }}",
+        typestr_of(dtype)
+    );
+    // Magic, version and length, then the dict and at least the newline.
+    let pad = |len_bytes: usize| (64 - (8 + len_bytes + dict.len() + 1) % 64) % 64;
+    let mut out = MAGIC.to_vec();
+    let text_len = dict.len() + pad(2) + 1;
+    if let Ok(len) = u16::try_from(text_len) {
+        out.extend([1, 0]);
+        out.extend(len.to_le_bytes());
+    } else {
+        let text_len = dict.len() + pad(4) + 1;
+        let len = u32::try_from(text_len)
+            .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "header too long"))?;
+        out.extend([2, 0]);
+        out.extend(len.to_le_bytes());
+    }
+    let len_bytes = out.len() - 8;
+    out.extend(dict.as_bytes());
+    out.extend(std::iter::repeat_n(b' ', pad(len_bytes)));
+    out.push(b'\n');
+    w.write_all(&out)
 }
 
 /// Reads into `buf` until it is full or the stream ends; the number of bytes read.
@@ -322,6 +362,37 @@ mod tests {
         for d in DType::ALL {
             assert_eq!(dtype_of(&typestr_of(d).parse().unwrap()), Ok(d));
         }
+    }
+
+    #[test]
+    fn writes_what_numpy_writes() {
+        let write = |dtype, shape: &[usize], fortran| {
+            let mut out = Vec::new();
+            write_header(&mut out, dtype, shape, fortran).unwrap();
+            out
+        };
+        // np.save(f, np.zeros((2, 3))): 128 bytes, the dict padded to 118.
+        let h = write(DType::F64, &[2, 3], false);
+        let dict = "{'descr': '<f8', 'fortran_order': False, 'shape': (2, 3), }";
+        let mut want = b"\x93NUMPY\x01\x00v\x00".to_vec();
+        want.extend(dict.as_bytes());
+        want.extend(std::iter::repeat_n(b' ', 118 - dict.len() - 1));
+        want.push(b'\n');
+        assert_eq!(h, want);
+        for (shape, text) in [
+            (&[][..], "()"),
+            (&[4][..], "(4,)"),
+            (&[0, 5, 1][..], "(0, 5, 1)"),
+        ] {
+            let h = write(DType::Bool, shape, true);
+            assert_eq!(h.len() % 64, 0);
+            let back = read(&h).unwrap();
+            assert_eq!((back.shape.as_slice(), back.fortran_order), (shape, true));
+            assert!(String::from_utf8_lossy(&h).contains(&format!("'shape': {text}, }}")));
+        }
+        // The longest shape an array may have still fits format 1.0.
+        let long = write(DType::C128, &[1_000_000_000_000; 64], false);
+        assert_eq!((long[6], long.len() % 64), (1, 0));
     }
 
     #[test]

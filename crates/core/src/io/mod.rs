@@ -21,9 +21,11 @@
 //! beside the target and renames it into place, so a failed save leaves neither a partial
 //! file nor its temporary behind, and the previous file, if any, is untouched.
 //!
-//! Large arrays move in pieces of 64 MiB: a load reads and uploads one piece at a time into
-//! the array's buffer, a save downloads and writes one piece at a time, so the host holds
-//! one piece besides the array (on the CPU the array itself is host memory).
+//! Elements move as raw bytes (swapped in place for a file of the other byte order), never
+//! one by one. On a backend whose buffers are host memory (`Cpu`) a load reads the file
+//! straight into the array's memory. Elsewhere large arrays move in pieces of 64 MiB: a load
+//! reads and uploads one piece at a time into the array's buffer, a save downloads and
+//! writes one piece at a time, so the host holds one piece besides the array.
 //!
 //! A backend that can use a file's bytes in place instead (the `Cpu` backend maps the file
 //! into memory: `load_npy_mmap` of `cuprite_cpu::mmap`) gets the checked position of the
@@ -56,6 +58,7 @@
 mod header;
 mod npy;
 mod npz;
+mod raw;
 mod region;
 
 pub use npz::{load_npz, save_npz};

@@ -1,22 +1,24 @@
 //! One `.npy` stream, read from any `Read` (a file, an entry of an `.npz` archive) or
-//! written to any `Write`: the header ([`super::header`]), then the elements, converted
-//! from and to the file's byte order by `npyz`'s element readers and writers.
+//! written to any `Write`: the header ([`super::header`]), then the elements as raw bytes
+//! ([`super::raw`]), swapped in place when the file's byte order is not the host's.
 //!
-//! Large arrays move in pieces of [`CHUNK_BYTES`]: a load reads one piece of the file,
-//! decodes it and uploads it into its place in the array's buffer (a fresh buffer written
-//! by [`BackendBase::assign`](crate::backend::BackendBase::assign)); a save downloads one piece of the array and writes it.
-//! The host never holds more than one piece besides the array itself.
+//! On the `Cpu` backend a load reads the file straight into the array's memory. Elsewhere
+//! large arrays move in pieces of [`CHUNK_BYTES`]: a load reads one piece of the file and
+//! uploads it into its place in the array's buffer (a fresh buffer written by
+//! [`BackendBase::assign`](crate::backend::BackendBase::assign)); a save downloads one piece of the array and writes it. The host
+//! never holds more than one piece besides the array itself.
 
-use super::header::{read_full, read_header, typestr_of, Header};
+use super::header::{read_full, read_header, write_header, Header};
+use super::raw::{read_elements_into, write_elements_le, RawElement};
 use super::Ctx;
 use crate::array::Array;
-use crate::backend::{host_vec, ArrayBackend};
-use crate::dtype::{DType, Element};
+use crate::backend::ArrayBackend;
+use crate::dtype::DType;
 use crate::dynarray::{with_typed, DynArray};
 use crate::error::Result;
 use crate::layout::Layout;
 use crate::slice::SliceArg;
-use npyz::{Order, TypeRead, TypeStr, WriterBuilder};
+use npyz::Endianness;
 use std::io::{Read, Write};
 
 /// Bytes of elements moved per piece between the file and the device.
@@ -75,45 +77,62 @@ fn size_mismatch(h: &Header, follow: u64) -> String {
     )
 }
 
+/// Bytes of elements per piece on a backend whose buffers are host memory: the file is read
+/// straight into the array's vector, a piece at a time.
+const HOST_PIECE_BYTES: usize = 2 << 20;
+
 /// Reads the `h.size` elements after the header into a new array on `dev`, C-ordered, or
 /// as a Fortran-ordered view (the transpose of a C-ordered array of the reversed shape)
 /// when the file is in Fortran order, as NumPy loads it.
-fn read_elements<T: Element + npyz::Deserialize, B: ArrayBackend>(
+///
+/// On a backend whose buffers are host memory ([`BackendBase::HOST_MEMORY`](crate::backend::BackendBase::HOST_MEMORY)) and for arrays
+/// of at most one piece, the elements are read straight into one vector that becomes the
+/// buffer; elsewhere each piece of [`CHUNK_BYTES`] is read, uploaded and written into its
+/// place in the device buffer.
+fn read_elements<T: RawElement, B: ArrayBackend>(
     r: &mut impl Read,
     h: &Header,
     ctx: &Ctx,
     dev: &B,
 ) -> Result<Array<T, B>> {
-    let reader = T::reader(&npyz::DType::Plain(h.typestr.clone()))
-        .map_err(|e| ctx.err(format!("dtype '{}': {e}", h.typestr)))?;
     let n = h.size;
     let item = T::DTYPE.size_of();
-    let chunk = (CHUNK_BYTES / item).max(1);
-    let mut bytes = host_vec::<u8>(n.min(chunk) * item)?;
-    let mut read_piece = |start: usize, len: usize| -> Result<Vec<T>> {
-        bytes.resize(len * item, 0);
-        let got = read_full(r, &mut bytes).map_err(|e| ctx.err(format!("read failed: {e}")))?;
-        if got < bytes.len() {
+    let swap = match h.typestr.endianness() {
+        Endianness::Little => cfg!(target_endian = "big"),
+        Endianness::Big => cfg!(target_endian = "little"),
+        Endianness::Irrelevant => false,
+    };
+    let mut scratch = Vec::new();
+    // Reads the piece of elements `start..` into `v`, or says where the data ended.
+    let mut read_piece = |v: &mut [T], start: usize| -> Result<()> {
+        let got = read_elements_into(r, v, swap, start, &mut scratch).map_err(|e| {
+            if e.kind() == std::io::ErrorKind::InvalidData {
+                ctx.err(e)
+            } else {
+                ctx.err(format!("read failed: {e}"))
+            }
+        })?;
+        if got < std::mem::size_of_val(v) {
             let follow = (start * item + got) as u64;
             return Err(ctx.err(size_mismatch(h, follow)));
         }
-        let mut out = host_vec::<T>(len)?;
-        let mut src = &bytes[..];
-        for i in start..start + len {
-            let v = reader
-                .read_one(&mut src)
-                .map_err(|e| ctx.err(format!("element {i}: {e}")))?;
-            out.push(v);
-        }
-        Ok(out)
+        Ok(())
     };
-    let buf = if n <= chunk {
-        dev.from_vec(read_piece(0, n)?)?
+    let buf = if B::HOST_MEMORY || n <= CHUNK_BYTES / item {
+        let mut v = dev.zeroed_host_vec::<T>(n)?;
+        let chunk = (HOST_PIECE_BYTES / item).max(1);
+        for (k, piece) in v.chunks_mut(chunk).enumerate() {
+            read_piece(piece, k * chunk)?;
+        }
+        dev.from_vec(v)?
     } else {
         let mut buf = dev.full(n, T::ZERO)?;
+        let chunk = (CHUNK_BYTES / item).max(1);
         for start in (0..n).step_by(chunk) {
             let len = chunk.min(n - start);
-            let piece = dev.from_vec(read_piece(start, len)?)?;
+            let mut v = dev.zeroed_host_vec::<T>(len)?;
+            read_piece(&mut v, start)?;
+            let piece = dev.from_vec(v)?;
             let dst = Layout::new(vec![len], vec![1], start);
             dev.assign(&mut buf, &dst, &piece, &Layout::contiguous(&[len]))?;
         }
@@ -146,38 +165,34 @@ pub(crate) fn write_array<B: ArrayBackend>(
     with_typed!(a, a => write_elements(w, a, ctx))
 }
 
-fn write_elements<T: Element + npyz::Serialize, B: ArrayBackend>(
+fn write_elements<T: RawElement, B: ArrayBackend>(
     w: &mut impl Write,
     a: &Array<T, B>,
     ctx: &Ctx,
 ) -> Result<()> {
-    let (data, order) = if a.is_contiguous() {
-        (a.clone(), Order::C)
+    let (data, fortran_order) = if a.is_contiguous() {
+        (a.clone(), false)
     } else if a.t().is_contiguous() {
-        (a.t(), Order::Fortran)
+        (a.t(), true)
     } else {
-        (a.copy()?, Order::C)
+        (a.copy()?, false)
     };
     let io_err = |e: std::io::Error| ctx.err(format!("write failed: {e}"));
-    let typestr: TypeStr = typestr_of(T::DTYPE)
-        .parse()
-        .map_err(|e| ctx.err(format!("type string of {}: {e}", T::DTYPE)))?;
-    let shape: Vec<u64> = a.shape().iter().map(|&d| d as u64).collect();
-    let mut writer = npyz::WriteOptions::<T>::new()
-        .dtype(npyz::DType::Plain(typestr))
-        .shape(&shape)
-        .order(order)
-        .writer(w)
-        .begin_nd()
-        .map_err(io_err)?;
+    write_header(w, T::DTYPE, a.shape(), fortran_order).map_err(io_err)?;
     let n = data.size();
     if n > 0 {
         let flat = data.reshape(&[-1])?;
-        let chunk = (CHUNK_BYTES / T::DTYPE.size_of()).max(1);
+        let piece_bytes = if B::HOST_MEMORY {
+            HOST_PIECE_BYTES
+        } else {
+            CHUNK_BYTES
+        };
+        let chunk = (piece_bytes / T::DTYPE.size_of()).max(1);
+        let mut scratch = Vec::new();
         for start in (0..n).step_by(chunk) {
             let piece = flat.slice(&[SliceArg::from(start..n.min(start + chunk))])?;
-            writer.extend(piece.to_vec()?).map_err(io_err)?;
+            write_elements_le(w, &piece.to_vec()?, &mut scratch).map_err(io_err)?;
         }
     }
-    writer.finish().map_err(io_err)
+    Ok(())
 }
