@@ -78,10 +78,30 @@ fn view(x: &Bound<'_, PyAny>) -> PyResult<PyArray> {
     on_device_of!(x, dev => Ok(to_python_dyn(from_dlpack_dyn(x, dev)?)))
 }
 
+/// Bytes of device memory cuprite's buffers hold on GPU `device` now (for leak checks).
+#[pyfunction]
+#[pyo3(signature = (device=0))]
+fn cuda_memory_in_use(device: usize) -> PyResult<usize> {
+    #[cfg(feature = "cuda")]
+    {
+        Ok(cuprite_cuda::Cuda::new(device)
+            .map_err(value_error)?
+            .memory_in_use())
+    }
+    #[cfg(not(feature = "cuda"))]
+    {
+        Err(PyValueError::new_err(format!(
+            "cuda_memory_in_use({device}): this build of cuprite_normalize has no CUDA \
+             backend (build it with --features cuda)"
+        )))
+    }
+}
+
 #[pymodule]
 fn cuprite_normalize(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(normalize, m)?)?;
     m.add_function(wrap_pyfunction!(view, m)?)?;
+    m.add_function(wrap_pyfunction!(cuda_memory_in_use, m)?)?;
     m.add_class::<PyArray>()?;
     Ok(())
 }

@@ -5,7 +5,7 @@
 //! Every transform takes NumPy's arguments in NumPy's order: the length `n` (zero-padding
 //! or truncating the input, default: the axis length), the axis (negative counts from the
 //! end) or `s`/`axes` for the n-dimensional forms, and a [`Norm`]. Real input keeps its
-//! precision: f32 transforms to [`c64`](crate::c64), f64 to [`c128`](crate::c128). Inputs may
+//! precision: f32 transforms to [`c64`], f64 to [`c128`]. Inputs may
 //! be any view (transposed, strided, broadcast); results are new C-contiguous arrays.
 //!
 //! Core resolves `n`, the axes and the normalisation and pads or truncates; the backend's

@@ -60,7 +60,7 @@ pub fn dtype_align(dtype: DType) -> usize {
 }
 
 /// Opens the `.npy` file `path` and checks that its elements can be used in place (see the
-/// [module documentation](self)); the open file, positioned after the header, and where its
+/// [module documentation](crate::io)); the open file, positioned after the header, and where its
 /// elements lie. `op` names the caller in errors; `want`, when given, is the dtype the
 /// caller needs (another one is an error naming both).
 ///

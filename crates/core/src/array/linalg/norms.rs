@@ -182,7 +182,7 @@ impl<T: Inexact, B: ArrayBackend> Array<T, B> {
     ///
     /// # Errors
     /// [`Error::InvalidArgument`] for empty matrices (NumPy: "cond is not defined on empty
-    /// arrays"); [`Error::LinAlg`](crate::Error::LinAlg) for a NaN or an infinity with the
+    /// arrays"); [`Error::LinAlg`] for a NaN or an infinity with the
     /// 2-norms, which come from the SVD.
     ///
     /// ```
