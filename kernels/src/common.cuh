@@ -1,13 +1,17 @@
 // common.cuh: what every cuprite kernel starts with. Element types under the names the host
-// side uses (bool, u8, i32, i64, float, double, c64, c128), a small complex type with the
+// side uses (bool, i8, u8, i16, u16, i32, u32, i64, u64, float, double, c64, c128), a small
+// complex type with the
 // arithmetic of num-complex, the `Strided` view struct (mirrors `Strided` in
 // crates/cuda/src/launch.rs field for field) and the offset computation of strided views.
 // No headers are included, so NVRTC needs nothing but itself.
 
+typedef signed char i8;
 typedef unsigned char u8;
+typedef short i16;
+typedef unsigned short u16;
 typedef int i32;
-typedef long long i64;
 typedef unsigned int u32;
+typedef long long i64;
 typedef unsigned long long u64;
 
 template <class R> struct __align__(2 * sizeof(R)) cplx {
@@ -53,12 +57,34 @@ template <class R> struct is_cplx<cplx<R>> { static const bool value = true; };
 template <class T> struct is_float { static const bool value = false; };
 template <> struct is_float<float> { static const bool value = true; };
 template <> struct is_float<double> { static const bool value = true; };
-template <class T> struct is_int { static const bool value = false; };
-template <> struct is_int<u8> { static const bool value = true; };
-template <> struct is_int<i32> { static const bool value = true; };
-template <> struct is_int<i64> { static const bool value = true; };
+// Integers (not bool): signedness and limits.
+template <class T> struct int_traits { static const bool is_int = false; };
+#define CUPRITE_INT_TRAITS(T, SIGNED, LO, HI) \
+    template <> struct int_traits<T> { \
+        static const bool is_int = true; \
+        static const bool is_signed = SIGNED; \
+        __device__ static T lowest() { return (T)(LO); } \
+        __device__ static T highest() { return (T)(HI); } \
+    };
+CUPRITE_INT_TRAITS(i8, true, -128, 127)
+CUPRITE_INT_TRAITS(u8, false, 0, 255)
+CUPRITE_INT_TRAITS(i16, true, -32768, 32767)
+CUPRITE_INT_TRAITS(u16, false, 0, 65535)
+CUPRITE_INT_TRAITS(i32, true, -2147483647 - 1, 2147483647)
+CUPRITE_INT_TRAITS(u32, false, 0, 4294967295u)
+CUPRITE_INT_TRAITS(i64, true, -9223372036854775807LL - 1, 9223372036854775807LL)
+CUPRITE_INT_TRAITS(u64, false, 0, 18446744073709551615ull)
+template <class T> struct is_int { static const bool value = int_traits<T>::is_int; };
+template <class T> struct is_uint {
+    static const bool value = int_traits<T>::is_int && !int_traits<T>::is_signed;
+};
+template <class T> struct is_sint {
+    static const bool value = int_traits<T>::is_int && int_traits<T>::is_signed;
+};
 template <class T, class U> struct is_same { static const bool value = false; };
 template <class T> struct is_same<T, T> { static const bool value = true; };
+template <bool C, class A, class B> struct conditional { typedef A type; };
+template <class A, class B> struct conditional<false, A, B> { typedef B type; };
 // The real type of a complex type (the type itself otherwise).
 template <class T> struct real_of { typedef T type; };
 template <class R> struct real_of<cplx<R>> { typedef R type; };
@@ -84,17 +110,11 @@ template <class To, class From> struct Cast {
         } else if constexpr (is_same<To, bool>::value) {
             return x != (From)0;
         } else if constexpr (is_int<To>::value && is_float<From>::value) {
+            // Rust's `as` saturates: the limits as floats round to a power of two (or are
+            // exact), so `x` at or beyond them takes the limit and every `x` between converts.
             if (x != x) return (To)0;
-            if constexpr (is_same<To, u8>::value) {
-                // Rust's `as u8` saturates.
-                return x <= (From)0 ? (To)0 : (x >= (From)255 ? (To)255 : (To)x);
-            } else if constexpr (is_same<To, i32>::value) {
-                return x <= (From)-2147483648.0 ? (To)(-2147483647 - 1)
-                     : (x >= (From)2147483647.0 ? (To)2147483647 : (To)x);
-            } else {
-                return x <= (From)-9223372036854775808.0 ? (To)(-9223372036854775807LL - 1)
-                     : (x >= (From)9223372036854775807.0 ? (To)9223372036854775807LL : (To)x);
-            }
+            const To lo = int_traits<To>::lowest(), hi = int_traits<To>::highest();
+            return x <= (From)lo ? lo : (x >= (From)hi ? hi : (To)x);
         } else {
             return (To)x;
         }

@@ -1,6 +1,6 @@
 //! The matmul kernel family: what the batched matrix product needs beyond cuBLAS. A strided
 //! gather (operands cuBLAS cannot read in place are copied to a contiguous buffer first) and
-//! the integer GEMM (u8, i32, i64; no BLAS covers them) with wrapping arithmetic: a
+//! the integer GEMM (every integer type; no BLAS covers them) with wrapping arithmetic: a
 //! shared-memory tiled kernel, a warp-per-output kernel for thin products, and the second pass
 //! of their split-K mode. The source has one section per kind, each compiled on its own with
 //! the `#define`s its program function sets.
@@ -29,17 +29,17 @@ pub fn gather_program(t: &str) -> String {
     crate::program(&[SOURCE], &[("MM_GATHER", "1"), ("T", t)])
 }
 
-/// The unsigned accumulator type of the integer GEMM for element type `t` (`u32` for `u8` and
-/// `i32`, `u64` for `i64`), or `None` for a type the integer GEMM does not handle.
+/// The unsigned accumulator type of the integer GEMM for element type `t` (`u32` for the
+/// integers up to 32 bits, `u64` for `i64` and `u64`), or `None` for a type the integer GEMM does not handle.
 pub fn int_accumulator(t: &str) -> Option<&'static str> {
     match t {
-        "u8" | "i32" => Some("u32"),
-        "i64" => Some("u64"),
+        "i8" | "u8" | "i16" | "u16" | "i32" | "u32" => Some("u32"),
+        "i64" | "u64" => Some("u64"),
         _ => None,
     }
 }
 
-/// The integer GEMM section for element type `t` (`u8`, `i32` or `i64`; any other name gives a
+/// The integer GEMM section for element type `t` (an integer type; any other name gives a
 /// program without an accumulator type, which does not compile):
 /// `gemm_int_tiled` and `gemm_int_dot` `(T* c, ACC* ws, const T* a, const T* b, i64 m, i64 n,
 /// i64 k, i64 a_rs, i64 a_cs, i64 b_rs, i64 b_cs, Strided ab, Strided bb, i64 batch,

@@ -241,15 +241,20 @@ extern "C" __global__ void __launch_bounds__(32 * MEM_TILE_ROWS) conv_tile(ConvT
 // undefined overflow), floats round each operation separately (no fused multiply-add), the
 // index converts through double, complex multiplication is num-complex's
 // (re*re - im*im, re*im + im*re) with the index as (i, 0).
-__device__ __forceinline__ u8 ramp(i64 i, u8 a, u8 s) {
-    return (u8)((u32)a + (u32)(u8)i * (u32)s);
-}
-__device__ __forceinline__ i32 ramp(i64 i, i32 a, i32 s) {
-    return (i32)((u32)a + (u32)i * (u32)s);
-}
-__device__ __forceinline__ i64 ramp(i64 i, i64 a, i64 s) {
-    return (i64)((u64)a + (u64)i * (u64)s);
-}
+// Integers: the index wraps to the type first (as the host's `i as T`), then a + i * s in
+// the unsigned type of the arithmetic.
+#define CUPRITE_INT_RAMP(T, U) \
+    __device__ __forceinline__ T ramp(i64 i, T a, T s) { \
+        return (T)((U)a + (U)(T)i * (U)s); \
+    }
+CUPRITE_INT_RAMP(i8, u32)
+CUPRITE_INT_RAMP(u8, u32)
+CUPRITE_INT_RAMP(i16, u32)
+CUPRITE_INT_RAMP(u16, u32)
+CUPRITE_INT_RAMP(i32, u32)
+CUPRITE_INT_RAMP(u32, u32)
+CUPRITE_INT_RAMP(i64, u64)
+CUPRITE_INT_RAMP(u64, u64)
 __device__ __forceinline__ float ramp(i64 i, float a, float s) {
     return __fadd_rn(a, __fmul_rn((float)(double)i, s));
 }

@@ -177,7 +177,7 @@ CUPRITE_BINARY(left_shift, E,
     if (!shift_in_range(b)) return (E)0;
     return (E)((U)a << (int)b);)
 CUPRITE_BINARY(right_shift, E,
-    if (!shift_in_range(b)) return (is_same<E, u8>::value || a >= (E)0) ? (E)0 : (E)~(E)0;
+    if (!shift_in_range(b)) return (is_uint<E>::value || a >= (E)0) ? (E)0 : (E)~(E)0;
     return (E)(a >> (int)b);)
 
 // ---- complex.rs -------------------------------------------------------------------------------
@@ -261,7 +261,7 @@ CUPRITE_UNARY(square, E,
 CUPRITE_UNARY(absolute, CUPRITE_REAL,
     if constexpr (is_cplx<E>::value) return cnorm(x);
     else if constexpr (is_float<E>::value) return m_fabs(x);
-    else if constexpr (is_same<E, u8>::value) return x;
+    else if constexpr (is_uint<E>::value) return x;
     else return x < (E)0 ? wrap_sub((E)0, x) : x;)
 // -1, 0, 1 (NaN stays NaN, either zero gives +0); complex: z / |z| (NumPy 2).
 CUPRITE_UNARY(sign, E,
@@ -271,7 +271,7 @@ CUPRITE_UNARY(sign, E,
         if (x < (E)0) return (E)-1;
         if (x == (E)0) return (E)0;
         return x;
-    } else if constexpr (is_same<E, u8>::value) return (E)(x > 0 ? 1 : 0);
+    } else if constexpr (is_uint<E>::value) return (E)(x > 0 ? 1 : 0);
     else return (E)((x > (E)0) - (x < (E)0));)
 
 // ---- binmath.rs: clip -------------------------------------------------------------------------
@@ -318,7 +318,7 @@ CUPRITE_BINARY(nextafter, E, return next_after(a, b);)
 // Real: the sign bit of floats, x < 0 for integers.
 CUPRITE_UNARY(signbit, bool,
     if constexpr (is_float<E>::value) return flt<E>::signbit(x);
-    else if constexpr (is_same<E, u8>::value) return false;
+    else if constexpr (is_uint<E>::value) return false;
     else return x < (E)0;)
 
 // ---- nanreduce.rs helpers ---------------------------------------------------------------------

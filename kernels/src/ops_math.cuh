@@ -324,9 +324,10 @@ template <class R> __device__ cplx<R> complex_sign(cplx<R> z) {
 
 // ---- Integers and NumPy's division rules -----------------------------------------------------
 
-// The unsigned type integer arithmetic wraps in (u8 computes in u32 and truncates).
+// The unsigned type integer arithmetic wraps in (narrow types wrap when cast back).
 template <class E> struct uint_of { typedef u32 type; };
 template <> struct uint_of<i64> { typedef u64 type; };
+template <> struct uint_of<u64> { typedef u64 type; };
 
 template <class E> __device__ __forceinline__ E wrap_add(E a, E b) {
     typedef typename uint_of<E>::type U;
@@ -343,8 +344,8 @@ template <class E> __device__ __forceinline__ E wrap_mul(E a, E b) {
 
 // A shift count in 0..bits of E.
 template <class E> __device__ __forceinline__ bool shift_in_range(E b) {
-    if constexpr (is_same<E, u8>::value) {
-        return b < 8;
+    if constexpr (is_uint<E>::value) {
+        return b < (E)(8 * sizeof(E));
     } else {
         return b >= (E)0 && b < (E)(8 * sizeof(E));
     }
@@ -353,7 +354,7 @@ template <class E> __device__ __forceinline__ bool shift_in_range(E b) {
 // Python's floor division of integers; 0 for a zero divisor, MIN // -1 wraps to MIN.
 template <class E> __device__ __forceinline__ E int_floor_div(E a, E b) {
     if (b == (E)0) return (E)0;
-    if constexpr (is_same<E, u8>::value) {
+    if constexpr (is_uint<E>::value) {
         return (E)(a / b);
     } else {
         if (b == (E)-1) return wrap_sub((E)0, a);
@@ -366,7 +367,7 @@ template <class E> __device__ __forceinline__ E int_floor_div(E a, E b) {
 // Python's remainder of integers (the sign of b); 0 for a zero divisor.
 template <class E> __device__ __forceinline__ E int_py_rem(E a, E b) {
     if (b == (E)0) return (E)0;
-    if constexpr (is_same<E, u8>::value) {
+    if constexpr (is_uint<E>::value) {
         return (E)(a % b);
     } else {
         if (b == (E)-1) return (E)0;
@@ -378,7 +379,7 @@ template <class E> __device__ __forceinline__ E int_py_rem(E a, E b) {
 // C's remainder of integers (the sign of a); 0 for a zero divisor, MIN % -1 == 0.
 template <class E> __device__ __forceinline__ E int_fmod(E a, E b) {
     if (b == (E)0) return (E)0;
-    if constexpr (!is_same<E, u8>::value) {
+    if constexpr (!is_uint<E>::value) {
         if (b == (E)-1) return (E)0;
     }
     return (E)(a % b);
@@ -406,7 +407,7 @@ template <class R> __device__ R float_py_rem(R a, R b) {
 // exact result (1 for base 1, ±1 for base -1, 0 otherwise).
 template <class E> __device__ E int_pow(E base, E exp) {
     typedef typename uint_of<E>::type U;
-    if constexpr (!is_same<E, u8>::value) {
+    if constexpr (!is_uint<E>::value) {
         if (exp < (E)0) {
             if (base == (E)1) return (E)1;
             if (base == (E)-1) return (exp % (E)2 == (E)0) ? (E)1 : base;

@@ -21,7 +21,7 @@ pub const OPTIONS: [&str; 1] = ["--fmad=false"];
 /// `random_float`) and the integers (`random_int`).
 pub const FLOAT_TYPES: [&str; 2] = ["float", "double"];
 /// See [`FLOAT_TYPES`].
-pub const INT_TYPES: [&str; 3] = ["u8", "i32", "i64"];
+pub const INT_TYPES: [&str; 8] = ["i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64"];
 
 /// The program for output type `t` (CUDA C name).
 pub fn program(t: &str) -> String {

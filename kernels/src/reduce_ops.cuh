@@ -15,15 +15,16 @@
 
 // ---------- Types and scalar helpers ----------
 
-template <class E> struct accum_of { typedef E type; };
-template <> struct accum_of<bool> { typedef i64 type; };
-template <> struct accum_of<u8> { typedef i64 type; };
-template <> struct accum_of<i32> { typedef i64 type; };
-template <class E> struct mean_of { typedef E type; };
-template <> struct mean_of<bool> { typedef double type; };
-template <> struct mean_of<u8> { typedef double type; };
-template <> struct mean_of<i32> { typedef double type; };
-template <> struct mean_of<i64> { typedef double type; };
+// `Element::Accum`: i64 for bool and signed integers, u64 for unsigned ones.
+template <class E, bool INT = is_int<E>::value> struct accum_of { typedef E type; };
+template <class E> struct accum_of<E, true> {
+    typedef typename conditional<is_uint<E>::value, u64, i64>::type type;
+};
+template <> struct accum_of<bool, false> { typedef i64 type; };
+// `Element::Mean`: f64 for bool and integers.
+template <class E, bool INT = is_int<E>::value> struct mean_of { typedef E type; };
+template <class E> struct mean_of<E, true> { typedef double type; };
+template <> struct mean_of<bool, false> { typedef double type; };
 
 // Wrapping integer arithmetic (as the host's `Numeric::add`/`mul`), IEEE otherwise.
 template <class A> __device__ __forceinline__ A r_add(A a, A b) {
@@ -55,16 +56,12 @@ template <class E> __device__ __forceinline__ E r_nan() {
 template <class E> __device__ __forceinline__ E r_lowest() {
     if constexpr (is_same<E, float>::value) return __int_as_float((int)0xff800000u);
     else if constexpr (is_same<E, double>::value) return __longlong_as_double((i64)0xfff0000000000000ULL);
-    else if constexpr (is_same<E, u8>::value) return (u8)0;
-    else if constexpr (is_same<E, i32>::value) return (i32)(-2147483647 - 1);
-    else return (i64)(-9223372036854775807LL - 1);
+    else return int_traits<E>::lowest();
 }
 template <class E> __device__ __forceinline__ E r_highest() {
     if constexpr (is_same<E, float>::value) return __int_as_float(0x7f800000);
     else if constexpr (is_same<E, double>::value) return __longlong_as_double(0x7ff0000000000000LL);
-    else if constexpr (is_same<E, u8>::value) return (u8)255;
-    else if constexpr (is_same<E, i32>::value) return (i32)2147483647;
-    else return (i64)9223372036854775807LL;
+    else return int_traits<E>::highest();
 }
 
 // ---------- Reduction and arg-reduction ops ----------

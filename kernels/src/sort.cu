@@ -102,24 +102,27 @@ template <> struct Keys<bool> {
     __device__ static bool decode(K k) { return k != 0u; }
     __device__ static bool exact(bool) { return true; }
 };
-template <> struct Keys<u8> {
-    typedef u32 K;
-    __device__ static K key(u8 x) { return (u32)x; }
-    __device__ static u8 decode(K k) { return (u8)k; }
-    __device__ static bool exact(u8) { return true; }
+// Integers: the value's bits, the sign bit flipped for the signed ones, in a u32 (8 to 32
+// bits) or u64 key; decode narrows back.
+template <class E, class KT> struct IntKeys {
+    typedef KT K;
+    static const KT FLIP = is_sint<E>::value ? ((KT)1 << (8 * sizeof(E) - 1)) : (KT)0;
+    __device__ static K key(E x) {
+        return (K)(typename conditional<sizeof(E) == 8, u64,
+                   typename conditional<sizeof(E) == 4, u32,
+                   typename conditional<sizeof(E) == 2, u16, u8>::type>::type>::type)x ^ FLIP;
+    }
+    __device__ static E decode(K k) { return (E)(k ^ FLIP); }
+    __device__ static bool exact(E) { return true; }
 };
-template <> struct Keys<i32> {
-    typedef u32 K;
-    __device__ static K key(i32 x) { return (u32)x ^ F32_SIGN; }
-    __device__ static i32 decode(K k) { return (i32)(k ^ F32_SIGN); }
-    __device__ static bool exact(i32) { return true; }
-};
-template <> struct Keys<i64> {
-    typedef u64 K;
-    __device__ static K key(i64 x) { return (u64)x ^ F64_SIGN; }
-    __device__ static i64 decode(K k) { return (i64)(k ^ F64_SIGN); }
-    __device__ static bool exact(i64) { return true; }
-};
+template <> struct Keys<i8> : IntKeys<i8, u32> {};
+template <> struct Keys<u8> : IntKeys<u8, u32> {};
+template <> struct Keys<i16> : IntKeys<i16, u32> {};
+template <> struct Keys<u16> : IntKeys<u16, u32> {};
+template <> struct Keys<i32> : IntKeys<i32, u32> {};
+template <> struct Keys<u32> : IntKeys<u32, u32> {};
+template <> struct Keys<i64> : IntKeys<i64, u64> {};
+template <> struct Keys<u64> : IntKeys<u64, u64> {};
 template <> struct Keys<float> {
     typedef u32 K;
     __device__ static K key(float x) { return f32_bits_key(f32_canon(x)); }
@@ -207,8 +210,9 @@ extern __shared__ __align__(16) unsigned char sort_smem[];
 // Histogram copies per bin, so lanes hitting one bin mostly hit different banks.
 #define HIST_PARTS (sizeof(K) == 4 ? 8 : (sizeof(K) == 8 ? 4 : 2))
 
-// Key bytes that can differ between elements (bool and u8 keys are below 256).
-#define SIG_BYTES ((is_same<T, bool>::value || is_same<T, u8>::value) ? 1 : (int)sizeof(K))
+// Key bytes that can differ between elements (bool keys are below 256, an integer's key
+// has the integer's width).
+#define SIG_BYTES (is_same<T, bool>::value ? 1 : (is_int<T>::value ? (int)sizeof(T) : (int)sizeof(K)))
 
 // Counts the digits of one element into the block's histograms.
 __device__ __forceinline__ void hist_count(u32* h, int part, T x, u32& special) {

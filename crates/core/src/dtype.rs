@@ -17,9 +17,14 @@ pub type c128 = Complex<f64>;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum DType {
     Bool,
+    I8,
     U8,
+    I16,
+    U16,
     I32,
+    U32,
     I64,
+    U64,
     F32,
     F64,
     C64,
@@ -27,12 +32,17 @@ pub enum DType {
 }
 
 impl DType {
-    /// Every dtype, in promotion order.
-    pub const ALL: [DType; 8] = [
+    /// Every dtype: bool, the integers by size (signed first), the floats, the complex types.
+    pub const ALL: [DType; 13] = [
         DType::Bool,
+        DType::I8,
         DType::U8,
+        DType::I16,
+        DType::U16,
         DType::I32,
+        DType::U32,
         DType::I64,
+        DType::U64,
         DType::F32,
         DType::F64,
         DType::C64,
@@ -43,9 +53,14 @@ impl DType {
     pub fn name(self) -> &'static str {
         match self {
             DType::Bool => "bool",
+            DType::I8 => "int8",
             DType::U8 => "uint8",
+            DType::I16 => "int16",
+            DType::U16 => "uint16",
             DType::I32 => "int32",
+            DType::U32 => "uint32",
             DType::I64 => "int64",
+            DType::U64 => "uint64",
             DType::F32 => "float32",
             DType::F64 => "float64",
             DType::C64 => "complex64",
@@ -56,16 +71,27 @@ impl DType {
     /// Size of one element in bytes.
     pub fn size_of(self) -> usize {
         match self {
-            DType::Bool | DType::U8 => 1,
-            DType::I32 | DType::F32 => 4,
-            DType::I64 | DType::F64 | DType::C64 => 8,
+            DType::Bool | DType::I8 | DType::U8 => 1,
+            DType::I16 | DType::U16 => 2,
+            DType::I32 | DType::U32 | DType::F32 => 4,
+            DType::I64 | DType::U64 | DType::F64 | DType::C64 => 8,
             DType::C128 => 16,
         }
     }
 
     /// True for the signed and unsigned integer types (not bool).
     pub fn is_integer(self) -> bool {
-        matches!(self, DType::U8 | DType::I32 | DType::I64)
+        self.is_signed_integer() || self.is_unsigned_integer()
+    }
+
+    /// True for int8, int16, int32 and int64.
+    pub fn is_signed_integer(self) -> bool {
+        matches!(self, DType::I8 | DType::I16 | DType::I32 | DType::I64)
+    }
+
+    /// True for uint8, uint16, uint32 and uint64.
+    pub fn is_unsigned_integer(self) -> bool {
+        matches!(self, DType::U8 | DType::U16 | DType::U32 | DType::U64)
     }
 
     /// True for f32 and f64.
@@ -87,10 +113,19 @@ impl Display for DType {
 
 /// NumPy's `result_type` for two array dtypes: the smallest type both cast to safely.
 ///
+/// Integers of one signedness promote to the wider; an unsigned and a signed integer to the
+/// smallest signed type holding both (`uint8` with `int8` is `int16`), and `uint64` with
+/// any signed integer to `float64`, as NumPy does. An integer with a float needs a float
+/// whose mantissa holds it: 8- and 16-bit integers fit `float32`, wider ones need
+/// `float64`; the same for the complex types.
+///
 /// ```
 /// use cuprite_core::{result_type, DType};
 /// assert_eq!(result_type(DType::I32, DType::F32), DType::F64);
 /// assert_eq!(result_type(DType::U8, DType::I32), DType::I32);
+/// assert_eq!(result_type(DType::U8, DType::I8), DType::I16);
+/// assert_eq!(result_type(DType::U64, DType::I64), DType::F64);
+/// assert_eq!(result_type(DType::I16, DType::F32), DType::F32);
 /// assert_eq!(result_type(DType::F32, DType::C128), DType::C128);
 /// assert_eq!(result_type(DType::I64, DType::C64), DType::C128);
 /// ```
@@ -99,33 +134,159 @@ pub fn result_type(a: DType, b: DType) -> DType {
     if a == b {
         return a;
     }
-    let (lo, hi) = if a < b { (a, b) } else { (b, a) };
-    match (lo, hi) {
-        (Bool, x) => x,
-        (U8, x) => x,
-        (I32, I64) => I64,
-        (I32 | I64, F32) => F64,
-        (I32 | I64, F64) => F64,
-        (I32 | I64, C64) => C128,
-        (_, C128) => C128,
-        (F32, F64) => F64,
-        (F32, C64) => C64,
-        (F64, C64) => C128,
-        _ => hi,
+    let bits = |d: DType| d.size_of() * 8;
+    let signed = |n: usize| match n {
+        8 => I8,
+        16 => I16,
+        32 => I32,
+        _ => I64,
+    };
+    // The float a value of `d` fits: 8/16-bit integers in float32, wider ones in float64.
+    let float_for = |d: DType| match d {
+        Bool => F32,
+        d if d.is_integer() && d.size_of() <= 2 => F32,
+        d if d.is_integer() => F64,
+        d => d,
+    };
+    match (a, b) {
+        (Bool, x) | (x, Bool) => x,
+        (x, y) if x.is_integer() && y.is_integer() => {
+            let (xs, ys) = (x.is_signed_integer(), y.is_signed_integer());
+            if xs == ys {
+                return if bits(x) >= bits(y) { x } else { y };
+            }
+            let (u, i) = if xs { (y, x) } else { (x, y) };
+            if bits(i) > bits(u) {
+                i
+            } else if bits(u) < 64 {
+                signed(2 * bits(u))
+            } else {
+                F64
+            }
+        }
+        (x, y) => {
+            let (x, y) = (float_for(x), float_for(y));
+            let complex = x.is_complex() || y.is_complex();
+            let wide = x == F64 || y == F64 || x == C128 || y == C128;
+            match (complex, wide) {
+                (false, false) => F32,
+                (false, true) => F64,
+                (true, false) => C64,
+                (true, true) => C128,
+            }
+        }
     }
+}
+
+/// Runs `$body` with the type alias `$t` bound to the element type of the runtime dtype
+/// `$d`: one arm per [`DType`], so generic code can be reached from a dtype known only at
+/// run time.
+///
+/// ```
+/// use cuprite_core::{with_dtype, DType, Element};
+/// fn size_of(d: DType) -> usize {
+///     with_dtype!(d, T => std::mem::size_of::<T>())
+/// }
+/// assert_eq!(size_of(DType::U16), 2);
+/// assert_eq!(with_dtype!(DType::C64, T => <T as Element>::DTYPE), DType::C64);
+/// ```
+#[macro_export]
+macro_rules! with_dtype {
+    ($d:expr, $t:ident => $body:expr) => {
+        match $d {
+            $crate::DType::Bool => {
+                type $t = bool;
+                $body
+            }
+            $crate::DType::I8 => {
+                type $t = i8;
+                $body
+            }
+            $crate::DType::U8 => {
+                type $t = u8;
+                $body
+            }
+            $crate::DType::I16 => {
+                type $t = i16;
+                $body
+            }
+            $crate::DType::U16 => {
+                type $t = u16;
+                $body
+            }
+            $crate::DType::I32 => {
+                type $t = i32;
+                $body
+            }
+            $crate::DType::U32 => {
+                type $t = u32;
+                $body
+            }
+            $crate::DType::I64 => {
+                type $t = i64;
+                $body
+            }
+            $crate::DType::U64 => {
+                type $t = u64;
+                $body
+            }
+            $crate::DType::F32 => {
+                type $t = f32;
+                $body
+            }
+            $crate::DType::F64 => {
+                type $t = f64;
+                $body
+            }
+            $crate::DType::C64 => {
+                type $t = $crate::c64;
+                $body
+            }
+            $crate::DType::C128 => {
+                type $t = $crate::c128;
+                $body
+            }
+        }
+    };
 }
 
 /// A value of any element type, used for explicit casts and for printing.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Scalar {
     Bool(bool),
+    I8(i8),
     U8(u8),
+    I16(i16),
+    U16(u16),
     I32(i32),
+    U32(u32),
     I64(i64),
+    U64(u64),
     F32(f32),
     F64(f64),
     C64(c64),
     C128(c128),
+}
+
+impl Scalar {
+    /// The dtype of the value.
+    pub fn dtype(self) -> DType {
+        match self {
+            Scalar::Bool(_) => DType::Bool,
+            Scalar::I8(_) => DType::I8,
+            Scalar::U8(_) => DType::U8,
+            Scalar::I16(_) => DType::I16,
+            Scalar::U16(_) => DType::U16,
+            Scalar::I32(_) => DType::I32,
+            Scalar::U32(_) => DType::U32,
+            Scalar::I64(_) => DType::I64,
+            Scalar::U64(_) => DType::U64,
+            Scalar::F32(_) => DType::F32,
+            Scalar::F64(_) => DType::F64,
+            Scalar::C64(_) => DType::C64,
+            Scalar::C128(_) => DType::C128,
+        }
+    }
 }
 
 pub(crate) mod sealed {
@@ -170,7 +331,8 @@ macro_rules! impl_sealed {
     };
 }
 
-/// An element type of an array: one of bool, u8, i32, i64, f32, f64, [`c64`], [`c128`].
+/// An element type of an array: bool, i8, u8, i16, u16, i32, u32, i64, u64, f32, f64,
+/// [`c64`], [`c128`].
 ///
 /// The trait is sealed; its methods give every backend the scalar semantics NumPy uses.
 pub trait Element:
@@ -178,7 +340,8 @@ pub trait Element:
 {
     /// The runtime tag of this type.
     const DTYPE: DType;
-    /// Type of `sum`/`prod`/`cumsum`: i64 for bool and integers, the type itself otherwise.
+    /// Type of `sum`/`prod`/`cumsum`: i64 for bool and signed integers, u64 for unsigned ones
+    /// (NumPy's platform integers), the type itself otherwise.
     type Accum: Numeric;
     /// Type of `mean`, `var`, true division: f64 for bool and integers, the type itself otherwise.
     type Mean: Inexact;
@@ -204,6 +367,15 @@ pub trait Element:
     }
     /// True where the value is nonzero (NumPy truthiness).
     fn is_truthy(&self) -> bool;
+    /// Width in bits of the order-preserving radix key ([`Element::radix_key`]); 0 for the
+    /// complex types, which sort by comparison.
+    const KEY_BITS: u32;
+    /// The order-preserving radix key: unsigned integers compare as the values sort by
+    /// [`Element::sort_cmp`] (NaN after every number as one canonical NaN, `-0.0` equal to
+    /// `0.0`). 0 for the complex types.
+    fn radix_key(self) -> u64;
+    /// The value of a radix key (NaN for the NaN key, `0.0` for the key of `-0.0`).
+    fn from_radix_key(k: u64) -> Self;
     /// Zero (false).
     const ZERO: Self;
     /// One (true).
@@ -214,9 +386,14 @@ macro_rules! scalar_to {
     ($s:expr, $t:ty, real) => {
         match $s {
             Scalar::Bool(v) => v as u8 as $t,
+            Scalar::I8(v) => v as $t,
             Scalar::U8(v) => v as $t,
+            Scalar::I16(v) => v as $t,
+            Scalar::U16(v) => v as $t,
             Scalar::I32(v) => v as $t,
+            Scalar::U32(v) => v as $t,
             Scalar::I64(v) => v as $t,
+            Scalar::U64(v) => v as $t,
             Scalar::F32(v) => v as $t,
             Scalar::F64(v) => v as $t,
             Scalar::C64(v) => v.re as $t,
@@ -225,8 +402,46 @@ macro_rules! scalar_to {
     };
 }
 
+/// The order-preserving key of a float's bits `b` with sign bit `sign` (`b` of a value
+/// with NaN made canonical and `-0.0` made `0.0`): negatives flipped, positives offset.
+macro_rules! float_key {
+    ($b:expr, $sign:expr) => {
+        if $b & $sign != 0 {
+            !$b
+        } else {
+            $b ^ $sign
+        }
+    };
+}
+
+/// `radix_key`/`from_radix_key` of one real type, by its kind.
+macro_rules! radix_key {
+    (signed $t:ty, $u:ty, $x:expr) => {
+        (($x as $u) ^ (1 << (<$u>::BITS - 1))) as u64
+    };
+    (unsigned $t:ty, $u:ty, $x:expr) => {
+        $x as u64
+    };
+    (float $t:ty, $u:ty, $x:expr) => {{
+        let v = if $x.is_nan() { <$t>::NAN } else { $x + 0.0 };
+        let b = v.to_bits();
+        float_key!(b, 1 << (<$u>::BITS - 1)) as u64
+    }};
+    (@from signed $t:ty, $u:ty, $k:expr) => {
+        (($k as $u) ^ (1 << (<$u>::BITS - 1))) as $t
+    };
+    (@from unsigned $t:ty, $u:ty, $k:expr) => {
+        $k as $t
+    };
+    (@from float $t:ty, $u:ty, $k:expr) => {{
+        let k = $k as $u;
+        let sign: $u = 1 << (<$u>::BITS - 1);
+        <$t>::from_bits(if k & sign != 0 { k ^ sign } else { !k })
+    }};
+}
+
 macro_rules! impl_real_element {
-    ($t:ty, $dt:ident, $acc:ty, $mean:ty, $one:expr, float = $is_float:tt) => {
+    ($t:ty, $dt:ident, $acc:ty, $mean:ty, $one:expr, float = $is_float:tt, key = $kind:ident $u:ty) => {
         impl_sealed!($t, $dt);
         impl Element for $t {
             const DTYPE: DType = DType::$dt;
@@ -253,6 +468,15 @@ macro_rules! impl_real_element {
             fn is_truthy(&self) -> bool {
                 *self != (0 as $t)
             }
+            const KEY_BITS: u32 = <$u>::BITS;
+            #[inline(always)]
+            fn radix_key(self) -> u64 {
+                radix_key!($kind $t, $u, self)
+            }
+            #[inline(always)]
+            fn from_radix_key(k: u64) -> Self {
+                radix_key!(@from $kind $t, $u, k)
+            }
             const ZERO: Self = 0 as $t;
             const ONE: Self = $one;
         }
@@ -276,11 +500,16 @@ macro_rules! impl_real_element {
     };
 }
 
-impl_real_element!(u8, U8, i64, f64, 1, float = false);
-impl_real_element!(i32, I32, i64, f64, 1, float = false);
-impl_real_element!(i64, I64, i64, f64, 1, float = false);
-impl_real_element!(f32, F32, f32, f32, 1.0, float = true);
-impl_real_element!(f64, F64, f64, f64, 1.0, float = true);
+impl_real_element!(i8, I8, i64, f64, 1, float = false, key = signed u8);
+impl_real_element!(u8, U8, u64, f64, 1, float = false, key = unsigned u8);
+impl_real_element!(i16, I16, i64, f64, 1, float = false, key = signed u16);
+impl_real_element!(u16, U16, u64, f64, 1, float = false, key = unsigned u16);
+impl_real_element!(i32, I32, i64, f64, 1, float = false, key = signed u32);
+impl_real_element!(u32, U32, u64, f64, 1, float = false, key = unsigned u32);
+impl_real_element!(i64, I64, i64, f64, 1, float = false, key = signed u64);
+impl_real_element!(u64, U64, u64, f64, 1, float = false, key = unsigned u64);
+impl_real_element!(f32, F32, f32, f32, 1.0, float = true, key = float u32);
+impl_real_element!(f64, F64, f64, f64, 1.0, float = true, key = float u64);
 
 impl_sealed!(bool, Bool);
 impl Element for bool {
@@ -296,9 +525,14 @@ impl Element for bool {
     fn from_scalar(s: Scalar) -> Self {
         match s {
             Scalar::Bool(v) => v,
+            Scalar::I8(v) => v != 0,
             Scalar::U8(v) => v != 0,
+            Scalar::I16(v) => v != 0,
+            Scalar::U16(v) => v != 0,
             Scalar::I32(v) => v != 0,
+            Scalar::U32(v) => v != 0,
             Scalar::I64(v) => v != 0,
+            Scalar::U64(v) => v != 0,
             Scalar::F32(v) => v != 0.0,
             Scalar::F64(v) => v != 0.0,
             Scalar::C64(v) => v.re != 0.0 || v.im != 0.0,
@@ -312,6 +546,15 @@ impl Element for bool {
     #[inline]
     fn is_truthy(&self) -> bool {
         *self
+    }
+    const KEY_BITS: u32 = 8;
+    #[inline(always)]
+    fn radix_key(self) -> u64 {
+        self as u64
+    }
+    #[inline(always)]
+    fn from_radix_key(k: u64) -> Self {
+        k != 0
     }
     const ZERO: Self = false;
     const ONE: Self = true;
@@ -360,6 +603,15 @@ macro_rules! impl_complex_element {
             fn is_truthy(&self) -> bool {
                 self.re != 0.0 || self.im != 0.0
             }
+            const KEY_BITS: u32 = 0;
+            #[inline(always)]
+            fn radix_key(self) -> u64 {
+                0
+            }
+            #[inline(always)]
+            fn from_radix_key(_: u64) -> Self {
+                Self::ZERO
+            }
             const ZERO: Self = Complex::new(0.0, 0.0);
             const ONE: Self = Complex::new(1.0, 0.0);
         }
@@ -398,7 +650,7 @@ macro_rules! impl_numeric_int {
         }
     )*};
 }
-impl_numeric_int!(u8, i32, i64);
+impl_numeric_int!(i8, u8, i16, u16, i32, u32, i64, u64);
 
 macro_rules! impl_numeric_inexact {
     ($($t:ty => $from:expr),*) => {$(
@@ -419,7 +671,7 @@ impl_numeric_inexact!(
     c128 => |v: f64| c128::new(v, 0.0)
 );
 
-/// Ordered numeric types: u8, i32, i64, f32, f64 (comparisons, min/max, clip).
+/// Ordered numeric types: the integers, f32, f64 (comparisons, min/max, clip).
 pub trait Real: Numeric + PartialOrd + num_traits::ToPrimitive {
     /// The smallest value of the type (-inf for floats).
     fn min_value() -> Self;
@@ -433,7 +685,8 @@ pub trait Real: Numeric + PartialOrd + num_traits::ToPrimitive {
     fn py_rem(self, other: Self) -> Self;
 }
 
-/// Integer types: u8, i32, i64 (bitwise operators, `%` and floor division).
+/// Integer types: i8, u8, i16, u16, i32, u32, i64, u64 (bitwise operators, `%` and floor
+/// division).
 pub trait Integer: Real + Ord + num_traits::PrimInt + num_traits::WrappingAdd {}
 
 macro_rules! impl_real_int {
@@ -462,7 +715,7 @@ macro_rules! impl_real_int {
         }
     )*};
 }
-impl_real_int!(u8, i32, i64);
+impl_real_int!(i8, u8, i16, u16, i32, u32, i64, u64);
 
 macro_rules! impl_real_float {
     ($($t:ty),*) => {$(
@@ -503,9 +756,14 @@ macro_rules! impl_real_float {
     )*};
 }
 impl_real_float!(f32, f64);
+impl Integer for i8 {}
 impl Integer for u8 {}
+impl Integer for i16 {}
+impl Integer for u16 {}
 impl Integer for i32 {}
+impl Integer for u32 {}
 impl Integer for i64 {}
+impl Integer for u64 {}
 
 /// Inexact types: f32, f64, c64, c128 — everything `exp`, `sqrt`, `sin` and true division
 /// are defined on. `abs` returns [`Inexact::RealPart`]; sums and means stay in the type.
@@ -622,6 +880,57 @@ mod tests {
         assert!(v[3].is_nan());
     }
 
+    /// Keys order as `sort_cmp` orders, and give their values back.
+    #[test]
+    fn radix_keys_preserve_order() {
+        fn check<T: Element>(sorted: &[T]) {
+            for w in sorted.windows(2) {
+                let (a, b) = (w[0].radix_key(), w[1].radix_key());
+                assert_eq!(a.cmp(&b), w[0].sort_cmp(&w[1]), "{:?} {:?}", w[0], w[1]);
+                assert!(T::KEY_BITS == 64 || a >> T::KEY_BITS == 0);
+            }
+            for &x in sorted {
+                let back = T::from_radix_key(x.radix_key());
+                assert!(
+                    back == x || (back.is_nan_value() && x.is_nan_value()),
+                    "{x:?}"
+                );
+            }
+        }
+        check(&[i8::MIN, -1, 0, 1, i8::MAX]);
+        check(&[0u8, 1, 255]);
+        check(&[i16::MIN, -300, 0, 300, i16::MAX]);
+        check(&[0u16, 1, u16::MAX]);
+        check(&[i32::MIN, -1, 0, i32::MAX]);
+        check(&[0u32, 7, u32::MAX]);
+        check(&[i64::MIN, -1, 0, i64::MAX]);
+        check(&[0u64, 1 << 63, u64::MAX]);
+        check(&[false, true]);
+        check(&[
+            f32::NEG_INFINITY,
+            -1.5,
+            -f32::MIN_POSITIVE / 2.0,
+            0.0,
+            1e-40,
+            2.0,
+            f32::INFINITY,
+            f32::NAN,
+        ]);
+        check(&[
+            f64::NEG_INFINITY,
+            -1.5,
+            0.0,
+            5e-324,
+            f64::MAX,
+            f64::INFINITY,
+            f64::NAN,
+        ]);
+        // -0.0 keys as 0.0 (they tie, as sort_cmp says) and every NaN as one.
+        assert_eq!((-0.0f64).radix_key(), 0.0f64.radix_key());
+        assert_eq!((-f32::NAN).radix_key(), f32::NAN.radix_key());
+        assert_eq!(f64::from_radix_key((-0.0f64).radix_key()).to_bits(), 0);
+    }
+
     #[test]
     fn python_division_semantics() {
         assert_eq!((-7i32).floor_div(2), -4);
@@ -652,5 +961,58 @@ mod tests {
         assert_eq!(result_type(DType::Bool, DType::U8), DType::U8);
         assert_eq!(result_type(DType::U8, DType::F32), DType::F32);
         assert_eq!(result_type(DType::I64, DType::F64), DType::F64);
+    }
+
+    /// NumPy 2's `np.result_type` for every pair of these dtypes, row by row in `DType::ALL`
+    /// order (generated by `np.result_type` over the same list).
+    #[test]
+    fn promotion_matches_numpy() {
+        use DType::*;
+        let table: [[DType; 13]; 13] = [
+            [
+                Bool, I8, U8, I16, U16, I32, U32, I64, U64, F32, F64, C64, C128,
+            ],
+            [
+                I8, I8, I16, I16, I32, I32, I64, I64, F64, F32, F64, C64, C128,
+            ],
+            [
+                U8, I16, U8, I16, U16, I32, U32, I64, U64, F32, F64, C64, C128,
+            ],
+            [
+                I16, I16, I16, I16, I32, I32, I64, I64, F64, F32, F64, C64, C128,
+            ],
+            [
+                U16, I32, U16, I32, U16, I32, U32, I64, U64, F32, F64, C64, C128,
+            ],
+            [
+                I32, I32, I32, I32, I32, I32, I64, I64, F64, F64, F64, C128, C128,
+            ],
+            [
+                U32, I64, U32, I64, U32, I64, U32, I64, U64, F64, F64, C128, C128,
+            ],
+            [
+                I64, I64, I64, I64, I64, I64, I64, I64, F64, F64, F64, C128, C128,
+            ],
+            [
+                U64, F64, U64, F64, U64, F64, U64, F64, U64, F64, F64, C128, C128,
+            ],
+            [
+                F32, F32, F32, F32, F32, F64, F64, F64, F64, F32, F64, C64, C128,
+            ],
+            [
+                F64, F64, F64, F64, F64, F64, F64, F64, F64, F64, F64, C128, C128,
+            ],
+            [
+                C64, C64, C64, C64, C64, C128, C128, C128, C128, C64, C128, C64, C128,
+            ],
+            [
+                C128, C128, C128, C128, C128, C128, C128, C128, C128, C128, C128, C128, C128,
+            ],
+        ];
+        for (i, &a) in DType::ALL.iter().enumerate() {
+            for (j, &b) in DType::ALL.iter().enumerate() {
+                assert_eq!(result_type(a, b), table[i][j], "{a} with {b}");
+            }
+        }
     }
 }

@@ -42,12 +42,22 @@ use std::fmt;
 pub enum DynArray<B: BackendBase> {
     /// An array of `bool`.
     Bool(Array<bool, B>),
+    /// An array of `i8` (NumPy's `int8`).
+    I8(Array<i8, B>),
     /// An array of `u8` (NumPy's `uint8`).
     U8(Array<u8, B>),
+    /// An array of `i16` (NumPy's `int16`).
+    I16(Array<i16, B>),
+    /// An array of `u16` (NumPy's `uint16`).
+    U16(Array<u16, B>),
     /// An array of `i32` (NumPy's `int32`).
     I32(Array<i32, B>),
+    /// An array of `u32` (NumPy's `uint32`).
+    U32(Array<u32, B>),
     /// An array of `i64` (NumPy's `int64`).
     I64(Array<i64, B>),
+    /// An array of `u64` (NumPy's `uint64`).
+    U64(Array<u64, B>),
     /// An array of `f32` (NumPy's `float32`).
     F32(Array<f32, B>),
     /// An array of `f64` (NumPy's `float64`).
@@ -63,9 +73,14 @@ macro_rules! with_typed {
     ($d:expr, $a:ident => $body:expr) => {
         match $d {
             $crate::dynarray::DynArray::Bool($a) => $body,
+            $crate::dynarray::DynArray::I8($a) => $body,
             $crate::dynarray::DynArray::U8($a) => $body,
+            $crate::dynarray::DynArray::I16($a) => $body,
+            $crate::dynarray::DynArray::U16($a) => $body,
             $crate::dynarray::DynArray::I32($a) => $body,
+            $crate::dynarray::DynArray::U32($a) => $body,
             $crate::dynarray::DynArray::I64($a) => $body,
+            $crate::dynarray::DynArray::U64($a) => $body,
             $crate::dynarray::DynArray::F32($a) => $body,
             $crate::dynarray::DynArray::F64($a) => $body,
             $crate::dynarray::DynArray::C64($a) => $body,
@@ -80,9 +95,14 @@ macro_rules! map_typed {
     ($d:expr, $a:ident => $body:expr) => {
         match $d {
             $crate::dynarray::DynArray::Bool($a) => $crate::dynarray::DynArray::Bool($body),
+            $crate::dynarray::DynArray::I8($a) => $crate::dynarray::DynArray::I8($body),
             $crate::dynarray::DynArray::U8($a) => $crate::dynarray::DynArray::U8($body),
+            $crate::dynarray::DynArray::I16($a) => $crate::dynarray::DynArray::I16($body),
+            $crate::dynarray::DynArray::U16($a) => $crate::dynarray::DynArray::U16($body),
             $crate::dynarray::DynArray::I32($a) => $crate::dynarray::DynArray::I32($body),
+            $crate::dynarray::DynArray::U32($a) => $crate::dynarray::DynArray::U32($body),
             $crate::dynarray::DynArray::I64($a) => $crate::dynarray::DynArray::I64($body),
+            $crate::dynarray::DynArray::U64($a) => $crate::dynarray::DynArray::U64($body),
             $crate::dynarray::DynArray::F32($a) => $crate::dynarray::DynArray::F32($body),
             $crate::dynarray::DynArray::F64($a) => $crate::dynarray::DynArray::F64($body),
             $crate::dynarray::DynArray::C64($a) => $crate::dynarray::DynArray::C64($body),

@@ -10,9 +10,14 @@ use crate::dtype::{Element, Scalar};
 fn parts<T: Element>(x: T) -> (f64, f64) {
     match x.to_scalar() {
         Scalar::Bool(v) => (v as u8 as f64, 0.0),
+        Scalar::I8(v) => (v as f64, 0.0),
         Scalar::U8(v) => (v as f64, 0.0),
+        Scalar::I16(v) => (v as f64, 0.0),
+        Scalar::U16(v) => (v as f64, 0.0),
         Scalar::I32(v) => (v as f64, 0.0),
+        Scalar::U32(v) => (v as f64, 0.0),
         Scalar::I64(v) => (v as f64, 0.0),
+        Scalar::U64(v) => (v as f64, 0.0),
         Scalar::F32(v) => (v as f64, 0.0),
         Scalar::F64(v) => (v, 0.0),
         Scalar::C64(v) => (v.re as f64, v.im as f64),

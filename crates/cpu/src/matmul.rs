@@ -4,7 +4,7 @@
 //! which uses every core; the others through matrixmultiply's `sgemm`/`dgemm` and c64/c128 through its
 //! `cgemm`/`zgemm` (crate feature `cgemm`), which take arbitrary row and column strides, so
 //! transposed, sliced, reversed (negative strides) and broadcast (zero strides) operands are
-//! read in place, without a copy. Integers (u8, i32, i64) use the blocked, rayon-parallel
+//! read in place, without a copy. Integers (all eight) use the blocked, rayon-parallel
 //! wrapping kernel of `gemm_int.rs`. Tiny products skip the packing machinery and run a
 //! direct loop. Batches loop over the batch index, in parallel over rayon when each product
 //! is too small for the GEMM to split it across threads.
@@ -279,9 +279,14 @@ impl MatmulOps for Cpu {
             DType::F64 => typed::<T, f64>(a, la, b, lb, large_f64),
             DType::C64 => typed::<T, c64>(a, la, b, lb, large_c64),
             DType::C128 => typed::<T, c128>(a, la, b, lb, large_c128),
+            DType::I8 => typed::<T, i8>(a, la, b, lb, gemm_int::gemm::<i8, 4, 32>),
             DType::U8 => typed::<T, u8>(a, la, b, lb, gemm_int::gemm::<u8, 4, 32>),
+            DType::I16 => typed::<T, i16>(a, la, b, lb, gemm_int::gemm::<i16, 4, 32>),
+            DType::U16 => typed::<T, u16>(a, la, b, lb, gemm_int::gemm::<u16, 4, 32>),
             DType::I32 => typed::<T, i32>(a, la, b, lb, gemm_int::gemm::<i32, 4, 16>),
+            DType::U32 => typed::<T, u32>(a, la, b, lb, gemm_int::gemm::<u32, 4, 16>),
             DType::I64 => typed::<T, i64>(a, la, b, lb, gemm_int::gemm::<i64, 4, 8>),
+            DType::U64 => typed::<T, u64>(a, la, b, lb, gemm_int::gemm::<u64, 4, 8>),
             dtype => Err(Error::UnsupportedDType {
                 op: "matmul",
                 dtype,

@@ -97,9 +97,14 @@ impl NpyMmapExt for DynArray<Cpu> {
         Ok(unsafe {
             match r.dtype {
                 DType::Bool => DynArray::Bool(map_array(path, &file, &r)?),
+                DType::I8 => DynArray::I8(map_array(path, &file, &r)?),
                 DType::U8 => DynArray::U8(map_array(path, &file, &r)?),
+                DType::I16 => DynArray::I16(map_array(path, &file, &r)?),
+                DType::U16 => DynArray::U16(map_array(path, &file, &r)?),
                 DType::I32 => DynArray::I32(map_array(path, &file, &r)?),
+                DType::U32 => DynArray::U32(map_array(path, &file, &r)?),
                 DType::I64 => DynArray::I64(map_array(path, &file, &r)?),
+                DType::U64 => DynArray::U64(map_array(path, &file, &r)?),
                 DType::F32 => DynArray::F32(map_array(path, &file, &r)?),
                 DType::F64 => DynArray::F64(map_array(path, &file, &r)?),
                 DType::C64 => DynArray::C64(map_array(path, &file, &r)?),

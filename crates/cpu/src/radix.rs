@@ -1,10 +1,9 @@
 //! A stable LSD radix sort with 11-bit digits for the large lanes of `sort`/`argsort`.
 //!
-//! Items are sorted by an unsigned key computed from each item on the fly ([`RadixKey`]);
-//! the order-preserving key transforms of the element types live here too ([`f64_key`],
-//! [`f32_key`], ...): floats flip the sign bit (all bits for negatives), map `-0.0` to the key
-//! of `+0.0` (so the two compare equal and keep their input order) and every NaN above
-//! `+inf`; signed integers flip the sign bit. One read pass counts the histograms of every
+//! Items are sorted by an unsigned key computed from each item on the fly ([`RadixKey`]):
+//! for the element types, core's order-preserving `Element::radix_key` (floats flip the sign
+//! bit, all bits for negatives, map `-0.0` to the key of `+0.0` so the two keep their input
+//! order, and every NaN above `+inf`; signed integers flip the sign bit). One read pass counts the histograms of every
 //! digit at once; a pass whose digit is the same for every item is skipped; each remaining
 //! pass is a stable counting scatter, split over rayon threads above [`PAR_RADIX_MIN`] items
 //! (each thread scatters its part of the input into its own disjoint runs of the output, so
@@ -43,41 +42,6 @@ impl RadixKey for u64 {
     fn digit(self, pass: usize) -> usize {
         ((self >> (pass as u32 * DIGIT_BITS)) as usize) & (BUCKETS - 1)
     }
-}
-
-/// Order-preserving key of an f64: `-0.0` shares the key of `0.0`, NaNs sort last.
-#[inline(always)]
-pub(crate) fn f64_key(x: f64) -> u64 {
-    if x.is_nan() {
-        return u64::MAX;
-    }
-    // Adding 0.0 turns -0.0 into +0.0 and leaves every other value unchanged.
-    let b = (x + 0.0).to_bits();
-    let mask = ((b as i64 >> 63) as u64) | (1 << 63);
-    b ^ mask
-}
-
-/// Order-preserving key of an f32: `-0.0` shares the key of `0.0`, NaNs sort last.
-#[inline(always)]
-pub(crate) fn f32_key(x: f32) -> u32 {
-    if x.is_nan() {
-        return u32::MAX;
-    }
-    let b = (x + 0.0).to_bits();
-    let mask = ((b as i32 >> 31) as u32) | (1 << 31);
-    b ^ mask
-}
-
-/// Order-preserving key of an i64.
-#[inline(always)]
-pub(crate) fn i64_key(x: i64) -> u64 {
-    (x as u64) ^ (1 << 63)
-}
-
-/// Order-preserving key of an i32.
-#[inline(always)]
-pub(crate) fn i32_key(x: i32) -> u32 {
-    (x as u32) ^ (1 << 31)
 }
 
 /// Histograms of every digit of every key, `PASSES * BUCKETS` counts.
@@ -371,31 +335,6 @@ pub(crate) fn advise_huge_pages<E>(buf: &mut [E]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn float_keys_preserve_order() {
-        let v = [
-            f64::NEG_INFINITY,
-            -1e300,
-            -1.0,
-            -5e-324,
-            0.0,
-            5e-324,
-            1.0,
-            f64::INFINITY,
-        ];
-        for w in v.windows(2) {
-            assert!(f64_key(w[0]) < f64_key(w[1]), "{w:?}");
-        }
-        assert_eq!(f64_key(-0.0), f64_key(0.0));
-        assert!(f64_key(f64::NAN) > f64_key(f64::INFINITY));
-        assert!(f64_key(-f64::NAN) > f64_key(f64::INFINITY));
-        assert_eq!(f32_key(-0.0), f32_key(0.0));
-        assert!(f32_key(-f32::NAN) > f32_key(f32::INFINITY));
-        assert!(f32_key(-3.0) < f32_key(-2.5));
-        assert!(i64_key(-1) < i64_key(0) && i64_key(i64::MIN) < i64_key(i64::MAX));
-        assert!(i32_key(-1) < i32_key(0) && i32_key(i32::MIN) < i32_key(i32::MAX));
-    }
 
     #[test]
     fn sorts_stably_serial_and_parallel() {

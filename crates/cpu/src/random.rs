@@ -7,7 +7,7 @@ use crate::{par, Cpu};
 use cuprite_core::backend::RandomOps;
 use cuprite_core::random::philox::{f32_from_bits, f64_from_bits};
 use cuprite_core::random::{Draw, FloatDist, IntDist};
-use cuprite_core::{DType, Error, Float, Integer, Result, Scalar};
+use cuprite_core::{DType, Float, Integer, Result, Scalar};
 use rayon::prelude::*;
 
 /// Fills `out` with `f(i, chunk)` for each chunk of [`par::CHUNK`] elements starting at `i`.
@@ -71,17 +71,9 @@ impl RandomOps for Cpu {
     }
 
     fn random_int<T: Integer>(&self, n: usize, d: &Draw, dist: IntDist) -> Result<CpuBuffer<T>> {
-        let narrow: fn(i64) -> T = match T::DTYPE {
-            DType::U8 => |v| T::from_scalar(Scalar::U8(v as u8)),
-            DType::I32 => |v| T::from_scalar(Scalar::I32(v as i32)),
-            DType::I64 => |v| T::from_scalar(Scalar::I64(v)),
-            dt => {
-                return Err(Error::UnsupportedDType {
-                    op: "random_int",
-                    dtype: dt,
-                })
-            }
-        };
+        // The draw is an i64; a narrower type keeps its low bits (wrapping), which is the
+        // value itself for every draw in the type's range, and u64 gets its full range back.
+        let narrow = |v: i64| T::from_scalar(Scalar::I64(v));
         let mut out = crate::alloc::zeroed_vec::<T>(n)?;
         fill_chunks(&mut out, |i, o| {
             for (j, v) in o.iter_mut().enumerate() {

@@ -10,86 +10,31 @@ use crate::par;
 use crate::view::{check_views, contiguous};
 use crate::{buffer::CpuBuffer, Cpu};
 use cuprite_core::backend::SelectOps;
-use cuprite_core::{DType, Element, Layout, Result, Scalar};
+use cuprite_core::{Element, Layout, Result};
 use rayon::prelude::*;
 use std::borrow::Cow;
 use std::cmp::Ordering;
 
-const SIGN64: u64 = 1 << 63;
-const SIGN32: u32 = 1 << 31;
-
-/// The order-preserving key of an f64 (NaN largest and canonical, `-0.0` as `0.0`).
-#[inline(always)]
-fn f64_key(v: f64) -> u64 {
-    let v = if v.is_nan() { f64::NAN } else { v + 0.0 };
-    let b = v.to_bits();
-    if b & SIGN64 != 0 {
-        !b
-    } else {
-        b ^ SIGN64
-    }
-}
-
-#[inline(always)]
-fn f64_unkey(k: u64) -> f64 {
-    f64::from_bits(if k & SIGN64 != 0 { k ^ SIGN64 } else { !k })
-}
-
-/// The order-preserving key of an f32 (NaN largest and canonical, `-0.0` as `0.0`).
-#[inline(always)]
-fn f32_key(v: f32) -> u32 {
-    let v = if v.is_nan() { f32::NAN } else { v + 0.0 };
-    let b = v.to_bits();
-    if b & SIGN32 != 0 {
-        !b
-    } else {
-        b ^ SIGN32
-    }
-}
-
-#[inline(always)]
-fn f32_unkey(k: u32) -> f32 {
-    f32::from_bits(if k & SIGN32 != 0 { k ^ SIGN32 } else { !k })
-}
-
-/// The 64-bit key of an f64 or i64 (only called for those types).
+/// The 64-bit order-preserving key of `x` (core's radix key).
 #[inline(always)]
 fn key64<T: Element>(x: T) -> u64 {
-    match x.to_scalar() {
-        Scalar::F64(v) => f64_key(v),
-        Scalar::I64(v) => (v as u64) ^ SIGN64,
-        _ => 0,
-    }
+    x.radix_key()
 }
 
 #[inline(always)]
 fn unkey64<T: Element>(k: u64) -> T {
-    match T::DTYPE {
-        DType::F64 => T::from_scalar(Scalar::F64(f64_unkey(k))),
-        _ => T::from_scalar(Scalar::I64((k ^ SIGN64) as i64)),
-    }
+    T::from_radix_key(k)
 }
 
-/// The 32-bit key of an f32, i32, u8 or bool (only called for those types).
+/// The 32-bit key of `x`, for types whose key has at most 32 bits.
 #[inline(always)]
 fn key32<T: Element>(x: T) -> u32 {
-    match x.to_scalar() {
-        Scalar::F32(v) => f32_key(v),
-        Scalar::I32(v) => (v as u32) ^ SIGN32,
-        Scalar::U8(v) => v as u32,
-        Scalar::Bool(v) => v as u32,
-        _ => 0,
-    }
+    x.radix_key() as u32
 }
 
 #[inline(always)]
 fn unkey32<T: Element>(k: u32) -> T {
-    match T::DTYPE {
-        DType::F32 => T::from_scalar(Scalar::F32(f32_unkey(k))),
-        DType::I32 => T::from_scalar(Scalar::I32((k ^ SIGN32) as i32)),
-        DType::U8 => T::from_scalar(Scalar::U8(k as u8)),
-        _ => T::from_scalar(Scalar::Bool(k != 0)),
-    }
+    T::from_radix_key(k as u64)
 }
 
 /// True when sorting a segment of `len` beats selecting `m` positions in it: a selection
@@ -230,8 +175,8 @@ impl SelectOps for Cpu {
             None => Cow::Owned(gather_map(x.as_slice(), &last, |v| v)?),
         };
         let mut per_lane = zeroed_vec(checked_len(&[lanes, m])?)?;
-        match T::DTYPE {
-            DType::F64 | DType::I64 => select_lanes(
+        match T::KEY_BITS {
+            33.. => select_lanes(
                 &src,
                 len,
                 kth,
@@ -240,7 +185,7 @@ impl SelectOps for Cpu {
                 unkey64::<T>,
                 u64::cmp,
             )?,
-            DType::F32 | DType::I32 | DType::U8 | DType::Bool => select_lanes(
+            1..=32 => select_lanes(
                 &src,
                 len,
                 kth,
@@ -249,9 +194,7 @@ impl SelectOps for Cpu {
                 unkey32::<T>,
                 u32::cmp,
             )?,
-            DType::C64 | DType::C128 => {
-                select_lanes(&src, len, kth, &mut per_lane, |v| v, |v| v, T::sort_cmp)?
-            }
+            0 => select_lanes(&src, len, kth, &mut per_lane, |v| v, |v| v, T::sort_cmp)?,
         }
         if m == 1 {
             return Ok(CpuBuffer::new(per_lane));
@@ -272,24 +215,15 @@ mod tests {
     use super::*;
 
     #[test]
-    fn keys_preserve_order_and_round_trip() {
-        let xs = [f64::NEG_INFINITY, -2.5, -0.0, 1e-300, 3.0, f64::INFINITY];
-        for w in xs.windows(2) {
-            assert!(f64_key(w[0]) < f64_key(w[1]));
-        }
-        assert_eq!(f64_key(-0.0), f64_key(0.0));
-        assert!(f64_key(f64::INFINITY) < f64_key(-f64::NAN));
-        assert_eq!(f64_key(-f64::NAN), f64_key(f64::NAN));
-        for &x in &xs[..2] {
-            assert_eq!(f64_unkey(f64_key(x)), x);
-        }
-        assert!(f64_unkey(f64_key(f64::NAN)).is_nan());
-        assert!(f32_key(f32::INFINITY) < f32_key(f32::NAN));
-        assert_eq!(f32_unkey(f32_key(-1.5)), -1.5);
+    fn keys_round_trip_through_both_widths() {
         assert_eq!(unkey64::<i64>(key64(i64::MIN)), i64::MIN);
         assert!(key64(-1i64) < key64(0i64));
         assert!(key32(-1i32) < key32(0i32));
         assert_eq!(unkey32::<i32>(key32(-7i32)), -7);
+        assert_eq!(unkey32::<i8>(key32(-7i8)), -7);
+        assert_eq!(unkey32::<u16>(key32(65535u16)), 65535);
+        assert_eq!(unkey32::<f32>(key32(-1.5f32)), -1.5);
+        assert!(unkey64::<f64>(key64(f64::NAN)).is_nan());
     }
 
     #[test]

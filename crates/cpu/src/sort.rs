@@ -14,10 +14,8 @@ use crate::view::{check_views, contiguous};
 use crate::{buffer::CpuBuffer, Cpu};
 use cuprite_core::backend::SortOps;
 use cuprite_core::layout::c_strides;
-use cuprite_core::{DType, Element, Layout, Result, Scalar};
-use radix::{
-    advise_huge_pages, f32_key, f64_key, i32_key, i64_key, radix_sort, RadixKey, RADIX_MIN,
-};
+use cuprite_core::{Element, Layout, Result};
+use radix::{advise_huge_pages, radix_sort, RadixKey, RADIX_MIN};
 use rayon::prelude::*;
 use std::borrow::Cow;
 use std::cmp::Ordering;
@@ -74,34 +72,25 @@ fn lanes_map<T: Element, O: Element>(
     gather_map(&work, &Layout::new(lx.shape().to_vec(), strides, 0), |x| x)
 }
 
-/// The 64-bit radix key of an f64 or i64 (only called for those types).
+/// The 64-bit radix key of `x` (core's order-preserving key).
 #[inline(always)]
 fn key64<T: Element>(x: &T) -> u64 {
-    match x.to_scalar() {
-        Scalar::F64(v) => f64_key(v),
-        Scalar::I64(v) => i64_key(v),
-        _ => 0,
-    }
+    x.radix_key()
 }
 
-/// The 32-bit radix key of an f32, i32, u8 or bool (only called for those types).
+/// The 32-bit radix key of `x`, for types whose key has at most 32 bits.
 #[inline(always)]
 fn key32<T: Element>(x: &T) -> u32 {
-    match x.to_scalar() {
-        Scalar::F32(v) => f32_key(v),
-        Scalar::I32(v) => i32_key(v),
-        Scalar::U8(v) => v as u32,
-        Scalar::Bool(v) => v as u32,
-        _ => 0,
-    }
+    x.radix_key() as u32
 }
 
-/// Width of the radix key of `T`, or `None` for the types sorted by comparison (complex).
+/// Width of the radix key used for `T` (32 or 64), or `None` for the types sorted by
+/// comparison (complex).
 fn key_bits<T: Element>() -> Option<u32> {
-    match T::DTYPE {
-        DType::F64 | DType::I64 => Some(64),
-        DType::F32 | DType::I32 | DType::U8 | DType::Bool => Some(32),
-        DType::C64 | DType::C128 => None,
+    match T::KEY_BITS {
+        0 => None,
+        1..=32 => Some(32),
+        _ => Some(64),
     }
 }
 

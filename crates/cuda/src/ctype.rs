@@ -2,13 +2,18 @@
 
 use cuprite_core::{DType, Element};
 
-/// The CUDA C type of a dtype (`bool`, `u8`, `i32`, `i64`, `float`, `double`, `c64`, `c128`).
+/// The CUDA C type of a dtype (`bool`, `i8` ... `u64`, `float`, `double`, `c64`, `c128`).
 pub(crate) fn ctype(d: DType) -> &'static str {
     match d {
         DType::Bool => "bool",
+        DType::I8 => "i8",
         DType::U8 => "u8",
+        DType::I16 => "i16",
+        DType::U16 => "u16",
         DType::I32 => "i32",
+        DType::U32 => "u32",
         DType::I64 => "i64",
+        DType::U64 => "u64",
         DType::F32 => "float",
         DType::F64 => "double",
         DType::C64 => "c64",

@@ -207,7 +207,7 @@ impl MatmulOps for Cuda {
             DType::F32 | DType::F64 | DType::C64 | DType::C128 => {
                 self.mm_blas(a, la, b, lb, &batch, (m, k, n))
             }
-            DType::U8 | DType::I32 | DType::I64 => self.mm_int(a, la, b, lb, &batch, (m, k, n)),
+            d if d.is_integer() => self.mm_int(a, la, b, lb, &batch, (m, k, n)),
             dtype => Err(Error::UnsupportedDType {
                 op: "matmul",
                 dtype,

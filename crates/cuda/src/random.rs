@@ -98,7 +98,7 @@ impl RandomOps for Cuda {
     }
 
     fn random_int<T: Integer>(&self, n: usize, d: &Draw, dist: IntDist) -> Result<CudaBuffer<T>> {
-        if !matches!(T::DTYPE, DType::U8 | DType::I32 | DType::I64) {
+        if !T::DTYPE.is_integer() {
             return Err(Error::UnsupportedDType {
                 op: "random_int",
                 dtype: T::DTYPE,

@@ -47,9 +47,14 @@ use sys::{DLDataType, DLDataTypeCode};
 pub fn dtype_to_dl(dtype: DType) -> DLDataType {
     let (code, bits) = match dtype {
         DType::Bool => (DLDataTypeCode::BOOL, 8),
+        DType::I8 => (DLDataTypeCode::INT, 8),
         DType::U8 => (DLDataTypeCode::UINT, 8),
+        DType::I16 => (DLDataTypeCode::INT, 16),
+        DType::U16 => (DLDataTypeCode::UINT, 16),
         DType::I32 => (DLDataTypeCode::INT, 32),
+        DType::U32 => (DLDataTypeCode::UINT, 32),
         DType::I64 => (DLDataTypeCode::INT, 64),
+        DType::U64 => (DLDataTypeCode::UINT, 64),
         DType::F32 => (DLDataTypeCode::FLOAT, 32),
         DType::F64 => (DLDataTypeCode::FLOAT, 64),
         DType::C64 => (DLDataTypeCode::COMPLEX, 64),

@@ -239,10 +239,16 @@ fn format_values<T: Element>(data: &[T]) -> Vec<String> {
         _ => scalars
             .iter()
             .map(|s| match *s {
+                Scalar::I8(v) => v.to_string(),
                 Scalar::U8(v) => v.to_string(),
+                Scalar::I16(v) => v.to_string(),
+                Scalar::U16(v) => v.to_string(),
                 Scalar::I32(v) => v.to_string(),
+                Scalar::U32(v) => v.to_string(),
                 Scalar::I64(v) => v.to_string(),
-                _ => unreachable!("integer dtypes only"),
+                Scalar::U64(v) => v.to_string(),
+                // Only integer dtypes reach here: this is never met.
+                other => format!("{other:?}"),
             })
             .collect(),
     };

@@ -64,7 +64,7 @@ macro_rules! true_divide_via_f64 {
         }
     )*};
 }
-true_divide_via_f64!(u8, i32, i64);
+true_divide_via_f64!(i8, u8, i16, u16, i32, u32, i64, u64);
 
 impl<T: Numeric, B: ArrayBackend> Array<T, B> {
     /// `self + other`, broadcast.
@@ -205,7 +205,7 @@ macro_rules! scalar_array_binop {
         }
     };
 }
-scalar_array_binop!(u8, i32, i64, f32, f64, c64, c128);
+scalar_array_binop!(i8, u8, i16, u16, i32, u32, i64, u64, f32, f64, c64, c128);
 
 impl<T: Numeric, B: ArrayBackend> ops::Neg for &Array<T, B> {
     type Output = Array<T, B>;

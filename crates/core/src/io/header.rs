@@ -265,16 +265,22 @@ fn parse_descr(v: &Value) -> Result<TypeStr, String> {
 }
 
 /// The dtypes cuprite reads and writes, for messages.
-const SUPPORTED: &str = "bool, uint8, int32, int64, float32, float64, complex64, complex128";
+const SUPPORTED: &str = "bool, int8, uint8, int16, uint16, int32, uint32, int64, uint64, \
+                         float32, float64, complex64, complex128";
 
 /// The element type of a type string, or a message naming the file's dtype as NumPy does.
 pub(crate) fn dtype_of(ts: &TypeStr) -> Result<DType, String> {
     let size = ts.size_field();
     Ok(match (ts.type_char(), size) {
         (TypeChar::Bool, 1) => DType::Bool,
+        (TypeChar::Int, 1) => DType::I8,
         (TypeChar::Uint, 1) => DType::U8,
+        (TypeChar::Int, 2) => DType::I16,
+        (TypeChar::Uint, 2) => DType::U16,
         (TypeChar::Int, 4) => DType::I32,
+        (TypeChar::Uint, 4) => DType::U32,
         (TypeChar::Int, 8) => DType::I64,
+        (TypeChar::Uint, 8) => DType::U64,
         (TypeChar::Float, 4) => DType::F32,
         (TypeChar::Float, 8) => DType::F64,
         (TypeChar::Complex, 8) => DType::C64,
@@ -304,9 +310,14 @@ pub(crate) fn dtype_of(ts: &TypeStr) -> Result<DType, String> {
 pub(crate) fn typestr_of(dtype: DType) -> &'static str {
     match dtype {
         DType::Bool => "|b1",
+        DType::I8 => "|i1",
         DType::U8 => "|u1",
+        DType::I16 => "<i2",
+        DType::U16 => "<u2",
         DType::I32 => "<i4",
+        DType::U32 => "<u4",
         DType::I64 => "<i8",
+        DType::U64 => "<u8",
         DType::F32 => "<f4",
         DType::F64 => "<f8",
         DType::C64 => "<c8",
@@ -412,7 +423,7 @@ mod tests {
             ("{'descr': '<U5', 'fortran_order': False, 'shape': (3,), }", "unsupported dtype '<U5' (unicode string)"),
             ("{'descr': '|O', 'fortran_order': False, 'shape': (3,), }", "unsupported dtype '|O' (Python objects"),
             ("{'descr': '<M8[ns]', 'fortran_order': False, 'shape': (3,), }", "unsupported dtype '<M8[ns]' (datetime64)"),
-            ("{'descr': '<u4', 'fortran_order': False, 'shape': (3,), }", "unsupported dtype '<u4' (uint32)"),
+            ("{'descr': '<i16', 'fortran_order': False, 'shape': (3,), }", "unsupported dtype '<i16' (int128)"),
             ("{'descr': [('a', '<f8')], 'fortran_order': False, 'shape': (3,), }", "unsupported dtype [('a', '<f8')]: a structured"),
             ("{'descr': '\u{e9}', 'fortran_order': False, 'shape': (3,), }", "unsupported dtype"),
             ("{'descr': '<f8', 'fortran_order': False, 'shape': (-3,), }", "the header's shape (-3,) has the dimension -3"),

@@ -51,9 +51,14 @@ pub(crate) fn read_array<B: ArrayBackend>(
     }
     Ok(match h.dtype {
         DType::Bool => DynArray::Bool(read_elements(r, &h, ctx, dev)?),
+        DType::I8 => DynArray::I8(read_elements(r, &h, ctx, dev)?),
         DType::U8 => DynArray::U8(read_elements(r, &h, ctx, dev)?),
+        DType::I16 => DynArray::I16(read_elements(r, &h, ctx, dev)?),
+        DType::U16 => DynArray::U16(read_elements(r, &h, ctx, dev)?),
         DType::I32 => DynArray::I32(read_elements(r, &h, ctx, dev)?),
+        DType::U32 => DynArray::U32(read_elements(r, &h, ctx, dev)?),
         DType::I64 => DynArray::I64(read_elements(r, &h, ctx, dev)?),
+        DType::U64 => DynArray::U64(read_elements(r, &h, ctx, dev)?),
         DType::F32 => DynArray::F32(read_elements(r, &h, ctx, dev)?),
         DType::F64 => DynArray::F64(read_elements(r, &h, ctx, dev)?),
         DType::C64 => DynArray::C64(read_elements(r, &h, ctx, dev)?),

@@ -38,7 +38,10 @@ macro_rules! raw_numeric {
         }
     )*};
 }
-raw_numeric!(u8 => 1, i32 => 4, i64 => 8, f32 => 4, f64 => 8, c64 => 4, c128 => 8);
+raw_numeric!(
+    i8 => 1, u8 => 1, i16 => 2, u16 => 2, i32 => 4, u32 => 4, i64 => 8, u64 => 8,
+    f32 => 4, f64 => 8, c64 => 4, c128 => 8,
+);
 
 impl RawElement for bool {
     const WORD: usize = 1;

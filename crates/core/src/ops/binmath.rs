@@ -6,41 +6,36 @@ use super::{Atan2, BinaryOp, Copysign, Fmod, Hypot, Maximum, Minimum, Pow, Unary
 use crate::dtype::{Element, Float, Numeric, Real, Scalar};
 use num_complex::Complex;
 
-macro_rules! int_pow {
-    ($name:ident, $t:ty) => {
-        #[inline(always)]
-        fn $name(base: $t, exp: $t) -> $t {
-            #[allow(unused_comparisons)]
-            if exp < 0 {
-                return if base == 1 {
-                    1
-                } else if base as i128 == -1 {
-                    if exp % 2 == 0 {
-                        1
-                    } else {
-                        base
-                    }
-                } else {
-                    0
-                };
+/// `base ** exp` with wrapping multiplication, as NumPy's integer power; a negative
+/// exponent gives 1 for base 1, ±1 for base -1 and 0 otherwise (NumPy raises instead).
+#[inline(always)]
+fn int_pow<I: num_traits::PrimInt + num_traits::WrappingMul>(base: I, exp: I) -> I {
+    if exp < I::zero() {
+        let minus_one = I::zero().checked_sub(&I::one());
+        return if base == I::one() {
+            I::one()
+        } else if Some(base) == minus_one {
+            if exp % (I::one() + I::one()) == I::zero() {
+                I::one()
+            } else {
+                base
             }
-            let (mut acc, mut b, mut e) = (1 as $t, base, exp as u64);
-            while e > 0 {
-                if e & 1 == 1 {
-                    acc = acc.wrapping_mul(b);
-                }
-                e >>= 1;
-                if e > 0 {
-                    b = b.wrapping_mul(b);
-                }
-            }
-            acc
+        } else {
+            I::zero()
+        };
+    }
+    let (mut acc, mut b, mut e) = (I::one(), base, exp);
+    while e > I::zero() {
+        if e & I::one() == I::one() {
+            acc = acc.wrapping_mul(&b);
         }
-    };
+        e = e >> 1;
+        if e > I::zero() {
+            b = b.wrapping_mul(&b);
+        }
+    }
+    acc
 }
-int_pow!(pow_u8, u8);
-int_pow!(pow_i32, i32);
-int_pow!(pow_i64, i64);
 
 /// NumPy's complex power (`npy_cpow`).
 #[inline(always)]
@@ -89,9 +84,14 @@ impl<T: Numeric> BinaryOp<T> for Pow {
     #[inline(always)]
     fn apply(&self, a: T, b: T) -> T {
         let s = match (a.to_scalar(), b.to_scalar()) {
-            (Scalar::U8(x), Scalar::U8(n)) => Scalar::U8(pow_u8(x, n)),
-            (Scalar::I32(x), Scalar::I32(n)) => Scalar::I32(pow_i32(x, n)),
-            (Scalar::I64(x), Scalar::I64(n)) => Scalar::I64(pow_i64(x, n)),
+            (Scalar::I8(x), Scalar::I8(n)) => Scalar::I8(int_pow(x, n)),
+            (Scalar::U8(x), Scalar::U8(n)) => Scalar::U8(int_pow(x, n)),
+            (Scalar::I16(x), Scalar::I16(n)) => Scalar::I16(int_pow(x, n)),
+            (Scalar::U16(x), Scalar::U16(n)) => Scalar::U16(int_pow(x, n)),
+            (Scalar::I32(x), Scalar::I32(n)) => Scalar::I32(int_pow(x, n)),
+            (Scalar::U32(x), Scalar::U32(n)) => Scalar::U32(int_pow(x, n)),
+            (Scalar::I64(x), Scalar::I64(n)) => Scalar::I64(int_pow(x, n)),
+            (Scalar::U64(x), Scalar::U64(n)) => Scalar::U64(int_pow(x, n)),
             (Scalar::F32(x), Scalar::F32(y)) => Scalar::F32(x.powf(y)),
             (Scalar::F64(x), Scalar::F64(y)) => Scalar::F64(x.powf(y)),
             (Scalar::C64(x), Scalar::C64(y)) => Scalar::C64(complex_pow(x, y)),
@@ -127,13 +127,15 @@ impl<T: Real> BinaryOp<T> for Fmod {
     #[inline(always)]
     fn apply(&self, a: T, b: T) -> T {
         let s = match (a.to_scalar(), b.to_scalar()) {
+            // C's `%`: by zero gives 0 (as NumPy), MIN % -1 gives 0 (no overflow).
+            (Scalar::I8(x), Scalar::I8(y)) => Scalar::I8(x.checked_rem(y).unwrap_or(0)),
             (Scalar::U8(x), Scalar::U8(y)) => Scalar::U8(x.checked_rem(y).unwrap_or(0)),
-            (Scalar::I32(x), Scalar::I32(y)) => {
-                Scalar::I32(if y == 0 { 0 } else { x.wrapping_rem(y) })
-            }
-            (Scalar::I64(x), Scalar::I64(y)) => {
-                Scalar::I64(if y == 0 { 0 } else { x.wrapping_rem(y) })
-            }
+            (Scalar::I16(x), Scalar::I16(y)) => Scalar::I16(x.checked_rem(y).unwrap_or(0)),
+            (Scalar::U16(x), Scalar::U16(y)) => Scalar::U16(x.checked_rem(y).unwrap_or(0)),
+            (Scalar::I32(x), Scalar::I32(y)) => Scalar::I32(x.checked_rem(y).unwrap_or(0)),
+            (Scalar::U32(x), Scalar::U32(y)) => Scalar::U32(x.checked_rem(y).unwrap_or(0)),
+            (Scalar::I64(x), Scalar::I64(y)) => Scalar::I64(x.checked_rem(y).unwrap_or(0)),
+            (Scalar::U64(x), Scalar::U64(y)) => Scalar::U64(x.checked_rem(y).unwrap_or(0)),
             (Scalar::F32(x), Scalar::F32(y)) => Scalar::F32(x % y),
             (Scalar::F64(x), Scalar::F64(y)) => Scalar::F64(x % y),
             // Both operands have the type `T`, so the arms above are exhaustive.

@@ -145,13 +145,15 @@ impl<T: Numeric> UnaryOp<T> for Abs {
     #[inline(always)]
     fn apply(&self, x: T) -> T::Real {
         let s = match x.to_scalar() {
+            Scalar::I8(v) => Scalar::I8(v.wrapping_abs()),
+            Scalar::I16(v) => Scalar::I16(v.wrapping_abs()),
             Scalar::I32(v) => Scalar::I32(v.wrapping_abs()),
             Scalar::I64(v) => Scalar::I64(v.wrapping_abs()),
             Scalar::F32(v) => Scalar::F32(v.abs()),
             Scalar::F64(v) => Scalar::F64(v.abs()),
             Scalar::C64(v) => Scalar::F32(v.norm()),
             Scalar::C128(v) => Scalar::F64(v.norm()),
-            // bool and u8 are never negative.
+            // bool and the unsigned integers are never negative.
             other => other,
         };
         <T::Real as Element>::from_scalar(s)
@@ -163,9 +165,14 @@ impl<T: Numeric> UnaryOp<T> for Sign {
     #[inline(always)]
     fn apply(&self, x: T) -> T {
         let s = match x.to_scalar() {
+            Scalar::I8(v) => Scalar::I8(v.signum()),
             Scalar::U8(v) => Scalar::U8((v > 0) as u8),
+            Scalar::I16(v) => Scalar::I16(v.signum()),
+            Scalar::U16(v) => Scalar::U16((v > 0) as u16),
             Scalar::I32(v) => Scalar::I32(v.signum()),
+            Scalar::U32(v) => Scalar::U32((v > 0) as u32),
             Scalar::I64(v) => Scalar::I64(v.signum()),
+            Scalar::U64(v) => Scalar::U64((v > 0) as u64),
             Scalar::F32(v) => Scalar::F32(real_sign(v)),
             Scalar::F64(v) => Scalar::F64(real_sign(v)),
             Scalar::C64(v) => Scalar::C64(complex_sign(v)),
@@ -240,9 +247,14 @@ impl<T: Real> UnaryOp<T> for RoundDecimals {
         let s = match x.to_scalar() {
             Scalar::F32(v) => Scalar::F32(round_float(v, d)),
             Scalar::F64(v) => Scalar::F64(round_float(v, d)),
+            Scalar::I8(v) => Scalar::I8(round_int(v as i128, d) as i8),
             Scalar::U8(v) => Scalar::U8(round_int(v as i128, d) as u8),
+            Scalar::I16(v) => Scalar::I16(round_int(v as i128, d) as i16),
+            Scalar::U16(v) => Scalar::U16(round_int(v as i128, d) as u16),
             Scalar::I32(v) => Scalar::I32(round_int(v as i128, d) as i32),
+            Scalar::U32(v) => Scalar::U32(round_int(v as i128, d) as u32),
             Scalar::I64(v) => Scalar::I64(round_int(v as i128, d) as i64),
+            Scalar::U64(v) => Scalar::U64(round_int(v as i128, d) as u64),
             other => other,
         };
         T::from_scalar(s)

@@ -43,9 +43,11 @@ pub(super) fn signbit<T: Real>(x: T) -> bool {
     match x.to_scalar() {
         Scalar::F32(v) => v.is_sign_negative(),
         Scalar::F64(v) => v.is_sign_negative(),
+        Scalar::I8(v) => v < 0,
+        Scalar::I16(v) => v < 0,
         Scalar::I32(v) => v < 0,
         Scalar::I64(v) => v < 0,
-        // u8 is never negative; Real has no other types.
+        // The unsigned integers are never negative; Real has no other types.
         _ => false,
     }
 }

@@ -113,7 +113,7 @@ mod tests {
     fn nanprod_skips_nan() {
         assert_eq!(run(NanProd, &[2.0f64, f64::NAN, 3.0]), 6.0);
         assert_eq!(run(NanProd, &[f32::NAN]), 1.0);
-        assert_eq!(run(NanProd, &[200u8, 3]), 600i64);
+        assert_eq!(run(NanProd, &[200u8, 3]), 600u64);
         assert_eq!(run(NanProd, &[true, false]), 0i64);
         let z = run(NanProd, &[c64::new(0.0, 1.0), c64::new(f32::NAN, 0.0)]);
         assert_eq!(z, c64::new(0.0, 1.0));

@@ -336,7 +336,7 @@ mod tests {
     #[test]
     fn sums_use_the_accumulation_type() {
         assert_eq!(run(Sum, &[true, true, false]), 2i64);
-        assert_eq!(run(Sum, &[200u8, 100]), 300i64);
+        assert_eq!(run(Sum, &[200u8, 100]), 300u64);
         assert_eq!(run(Mean, &[1i32, 2]), 1.5f64);
         assert_eq!(run(NanSum, &[1.0f32, f32::NAN]), 1.0);
         assert_eq!(run(CountNonzero, &[0.0, -0.0, 2.0]), 1);

@@ -346,12 +346,22 @@ impl Generator {
         dev: &B,
     ) -> Result<Array<T, B>> {
         const OP: &str = "integers";
-        let (lo, hi) = (low.to_i64().unwrap_or(0), high.to_i64().unwrap_or(0));
+        // Every integer type's values fit an i128; the draw is `low + k` in wrapping i64
+        // arithmetic, which a u64 beyond i64::MAX gets back when narrowed.
+        let (lo, hi) = (low.to_i128().unwrap_or(0), high.to_i128().unwrap_or(0));
         require(OP, lo < hi, || {
             format!("need low < high, got low={lo}, high={hi}")
         })?;
-        let range = hi.wrapping_sub(lo) as u64;
-        self.int_impl(OP, IntDist::Integers { low: lo, range }, size, dev)
+        let range = (hi - lo) as u64;
+        self.int_impl(
+            OP,
+            IntDist::Integers {
+                low: lo as i64,
+                range,
+            },
+            size,
+            dev,
+        )
     }
 
     /// Poisson counts with mean `lam` (NumPy `rng.poisson`), as i64.

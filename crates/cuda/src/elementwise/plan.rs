@@ -3,7 +3,7 @@
 //! axis order of in-place updates (any order works when every element is independent, so the
 //! destination's memory order is used, which makes transposed and reversed views contiguous).
 
-use cuprite_core::{DType, Element, Error, Layout, Result, Scalar};
+use cuprite_core::{Element, Error, Layout, Result, Scalar};
 
 /// A value of an element type as the bytes of a kernel argument (the driver reads as many as
 /// the kernel's parameter has), so launches need not be generic over the element type.
@@ -44,7 +44,7 @@ impl OpArgs {
         let (mut nt, mut nd, mut nk) = (0, 0, 0);
         for &p in params {
             let mut placed = false;
-            if scalar_dtype(p) == T::DTYPE && nt < 2 {
+            if Scalar::dtype(p) == T::DTYPE && nt < 2 {
                 a.t[nt] = ArgBytes::of(T::from_scalar(p));
                 nt += 1;
                 placed = true;
@@ -82,20 +82,6 @@ impl OpArgs {
             }
         }
         Ok(a)
-    }
-}
-
-/// The dtype of a scalar.
-fn scalar_dtype(s: Scalar) -> DType {
-    match s {
-        Scalar::Bool(_) => DType::Bool,
-        Scalar::U8(_) => DType::U8,
-        Scalar::I32(_) => DType::I32,
-        Scalar::I64(_) => DType::I64,
-        Scalar::F32(_) => DType::F32,
-        Scalar::F64(_) => DType::F64,
-        Scalar::C64(_) => DType::C64,
-        Scalar::C128(_) => DType::C128,
     }
 }
 

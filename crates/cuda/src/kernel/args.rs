@@ -66,14 +66,18 @@ impl CType {
     pub fn dtype(self) -> Option<DType> {
         Some(match self {
             CType::Bool => DType::Bool,
+            CType::I8 => DType::I8,
             CType::U8 => DType::U8,
+            CType::I16 => DType::I16,
+            CType::U16 => DType::U16,
             CType::I32 => DType::I32,
+            CType::U32 => DType::U32,
             CType::I64 => DType::I64,
+            CType::U64 => DType::U64,
             CType::F32 => DType::F32,
             CType::F64 => DType::F64,
             CType::C64 => DType::C64,
             CType::C128 => DType::C128,
-            _ => return None,
         })
     }
 
@@ -81,9 +85,14 @@ impl CType {
     pub fn of(d: DType) -> CType {
         match d {
             DType::Bool => CType::Bool,
+            DType::I8 => CType::I8,
             DType::U8 => CType::U8,
+            DType::I16 => CType::I16,
+            DType::U16 => CType::U16,
             DType::I32 => CType::I32,
+            DType::U32 => CType::U32,
             DType::I64 => CType::I64,
+            DType::U64 => CType::U64,
             DType::F32 => CType::F32,
             DType::F64 => CType::F64,
             DType::C64 => CType::C64,
@@ -156,14 +165,18 @@ impl ScalarArg {
     pub(crate) fn to_scalar(self) -> Option<Scalar> {
         Some(match self {
             ScalarArg::Bool(v) => Scalar::Bool(v),
+            ScalarArg::I8(v) => Scalar::I8(v),
             ScalarArg::U8(v) => Scalar::U8(v),
+            ScalarArg::I16(v) => Scalar::I16(v),
+            ScalarArg::U16(v) => Scalar::U16(v),
             ScalarArg::I32(v) => Scalar::I32(v),
+            ScalarArg::U32(v) => Scalar::U32(v),
             ScalarArg::I64(v) => Scalar::I64(v),
+            ScalarArg::U64(v) => Scalar::U64(v),
             ScalarArg::F32(v) => Scalar::F32(v),
             ScalarArg::F64(v) => Scalar::F64(v),
             ScalarArg::C64(v) => Scalar::C64(v),
             ScalarArg::C128(v) => Scalar::C128(v),
-            _ => return None,
         })
     }
 
@@ -189,9 +202,14 @@ impl ScalarArg {
         if fk == 1 && tk == 1 {
             let v = self.as_i128()?;
             return Some(match to {
+                DType::I8 => ScalarArg::I8(i8::try_from(v).ok()?),
                 DType::U8 => ScalarArg::U8(u8::try_from(v).ok()?),
+                DType::I16 => ScalarArg::I16(i16::try_from(v).ok()?),
+                DType::U16 => ScalarArg::U16(u16::try_from(v).ok()?),
                 DType::I32 => ScalarArg::I32(i32::try_from(v).ok()?),
+                DType::U32 => ScalarArg::U32(u32::try_from(v).ok()?),
                 DType::I64 => ScalarArg::I64(i64::try_from(v).ok()?),
+                DType::U64 => ScalarArg::U64(u64::try_from(v).ok()?),
                 _ => return None,
             });
         }
@@ -201,9 +219,14 @@ impl ScalarArg {
         };
         Some(match to {
             DType::Bool => ScalarArg::Bool(bool::from_scalar(s)),
+            DType::I8 => ScalarArg::I8(i8::from_scalar(s)),
             DType::U8 => ScalarArg::U8(u8::from_scalar(s)),
+            DType::I16 => ScalarArg::I16(i16::from_scalar(s)),
+            DType::U16 => ScalarArg::U16(u16::from_scalar(s)),
             DType::I32 => ScalarArg::I32(i32::from_scalar(s)),
+            DType::U32 => ScalarArg::U32(u32::from_scalar(s)),
             DType::I64 => ScalarArg::I64(i64::from_scalar(s)),
+            DType::U64 => ScalarArg::U64(u64::from_scalar(s)),
             DType::F32 => ScalarArg::F32(f32::from_scalar(s)),
             DType::F64 => ScalarArg::F64(f64::from_scalar(s)),
             DType::C64 => ScalarArg::C64(c64::from_scalar(s)),
@@ -374,9 +397,14 @@ impl Arg<'_> {
 #[derive(Clone, Debug)]
 pub enum DynArray {
     Bool(Array<bool, Cuda>),
+    I8(Array<i8, Cuda>),
     U8(Array<u8, Cuda>),
+    I16(Array<i16, Cuda>),
+    U16(Array<u16, Cuda>),
     I32(Array<i32, Cuda>),
+    U32(Array<u32, Cuda>),
     I64(Array<i64, Cuda>),
+    U64(Array<u64, Cuda>),
     F32(Array<f32, Cuda>),
     F64(Array<f64, Cuda>),
     C64(Array<c64, Cuda>),
@@ -387,9 +415,14 @@ macro_rules! each_dyn {
     ($s:expr, $a:ident => $e:expr) => {
         match $s {
             DynArray::Bool($a) => $e,
+            DynArray::I8($a) => $e,
             DynArray::U8($a) => $e,
+            DynArray::I16($a) => $e,
+            DynArray::U16($a) => $e,
             DynArray::I32($a) => $e,
+            DynArray::U32($a) => $e,
             DynArray::I64($a) => $e,
+            DynArray::U64($a) => $e,
             DynArray::F32($a) => $e,
             DynArray::F64($a) => $e,
             DynArray::C64($a) => $e,
@@ -407,9 +440,14 @@ impl DynArray {
         }
         Ok(match dtype {
             DType::Bool => DynArray::Bool(mk(dev, shape)?),
+            DType::I8 => DynArray::I8(mk(dev, shape)?),
             DType::U8 => DynArray::U8(mk(dev, shape)?),
+            DType::I16 => DynArray::I16(mk(dev, shape)?),
+            DType::U16 => DynArray::U16(mk(dev, shape)?),
             DType::I32 => DynArray::I32(mk(dev, shape)?),
+            DType::U32 => DynArray::U32(mk(dev, shape)?),
             DType::I64 => DynArray::I64(mk(dev, shape)?),
+            DType::U64 => DynArray::U64(mk(dev, shape)?),
             DType::F32 => DynArray::F32(mk(dev, shape)?),
             DType::F64 => DynArray::F64(mk(dev, shape)?),
             DType::C64 => DynArray::C64(mk(dev, shape)?),
@@ -462,8 +500,8 @@ macro_rules! dyn_from {
         }
     )*};
 }
-dyn_from!(bool => Bool, u8 => U8, i32 => I32, i64 => I64, f32 => F32, f64 => F64,
-    c64 => C64, c128 => C128);
+dyn_from!(bool => Bool, i8 => I8, u8 => U8, i16 => I16, u16 => U16, i32 => I32, u32 => U32,
+    i64 => I64, u64 => U64, f32 => F32, f64 => F64, c64 => C64, c128 => C128);
 
 /// The one output of a kernel named `op` with `n_outs` outputs, as a typed array: `run` is
 /// called only when the kernel has exactly one output (`call1` of every kernel kind).

@@ -1,13 +1,15 @@
 //! The parameter lists of `ElementwiseKernel` and `ReductionKernel` in CuPy's syntax:
 //! comma-separated `type name` entries, `raw type name` for arrays the body indexes itself.
 //!
-//! A type is a NumPy dtype name (`bool`, `uint8`, `int32`, `int64`, `float32`, `float64`,
-//! `complex64`, `complex128`), one of the C spellings accepted for them (`float`, `double`,
-//! `int`, `long long`, `long`, `unsigned char`, `i32`, `i64`, `u8`, `c64`, `c128`), or any other
+//! A type is a NumPy dtype name (`bool`, `int8`, `uint8`, `int16`, `uint16`, `int32`,
+//! `uint32`, `int64`, `uint64`, `float32`, `float64`, `complex64`, `complex128`), one of the
+//! C spellings accepted for them (`float`, `double`, `signed char`, `unsigned char`, `short`,
+//! `unsigned short`, `int`, `unsigned int`, `long long`, `long`, `unsigned long long`, the
+//! `<stdint.h>` names `int8_t` ... `uint64_t`, `i8` ... `u64`, `c64`, `c128`), or any other
 //! single identifier, which is a type placeholder (`T`) resolved at call time from the
-//! arguments bound to it. Names of numeric types cuprite has no dtype for (`int16`,
-//! `float16`, `uint32`, `size_t`, ...) are errors rather than placeholders, so a typo of a
-//! real type cannot silently become one.
+//! arguments bound to it. Names of numeric types cuprite has no dtype for (`float16`,
+//! `char`, `size_t`, ...) are errors rather than placeholders, so a typo of a real type
+//! cannot silently become one.
 
 use cuprite_core::{DType, Error, Result};
 
@@ -40,28 +42,13 @@ const RESERVED: &[&str] = &[
 
 /// Numeric type names that are not cuprite dtypes (rejected instead of becoming placeholders).
 const NOT_DTYPES: &[&str] = &[
-    "int8",
-    "int16",
-    "uint16",
-    "uint32",
-    "uint64",
     "float16",
     "half",
     "bfloat16",
-    "short",
     "char",
-    "unsigned",
     "size_t",
     "ssize_t",
     "ptrdiff_t",
-    "int8_t",
-    "int16_t",
-    "int32_t",
-    "int64_t",
-    "uint8_t",
-    "uint16_t",
-    "uint32_t",
-    "uint64_t",
     "longlong",
     "float128",
     "complex256",
@@ -72,9 +59,16 @@ const NOT_DTYPES: &[&str] = &[
 pub(crate) fn dtype_named(name: &str) -> Option<DType> {
     Some(match name {
         "bool" => DType::Bool,
-        "uint8" | "u8" | "unsigned char" => DType::U8,
-        "int32" | "int" | "i32" => DType::I32,
-        "int64" | "long long" | "long" | "i64" | "long int" | "long long int" => DType::I64,
+        "int8" | "i8" | "signed char" | "int8_t" => DType::I8,
+        "uint8" | "u8" | "unsigned char" | "uint8_t" => DType::U8,
+        "int16" | "i16" | "short" | "int16_t" => DType::I16,
+        "uint16" | "u16" | "unsigned short" | "uint16_t" => DType::U16,
+        "int32" | "int" | "i32" | "int32_t" => DType::I32,
+        "uint32" | "u32" | "unsigned int" | "unsigned" | "uint32_t" => DType::U32,
+        "int64" | "long long" | "long" | "i64" | "long int" | "long long int" | "int64_t" => {
+            DType::I64
+        }
+        "uint64" | "u64" | "unsigned long long" | "unsigned long" | "uint64_t" => DType::U64,
         "float32" | "float" => DType::F32,
         "float64" | "double" => DType::F64,
         "complex64" | "c64" => DType::C64,
@@ -141,8 +135,8 @@ pub(crate) fn parse_params(op: &'static str, what: &str, text: &str) -> Result<V
         } else if ty_words.len() == 1 && is_ident(&ty_text) {
             if NOT_DTYPES.contains(&ty_text.as_str()) {
                 return Err(bad(&format!(
-                    "`{ty_text}` is not a cuprite dtype (bool, uint8, int32, int64, float32, \
-                     float64, complex64, complex128)"
+                    "`{ty_text}` is not a cuprite dtype (bool, int8, uint8, int16, uint16, \
+                     int32, uint32, int64, uint64, float32, float64, complex64, complex128)"
                 )));
             }
             TypeSpec::Placeholder(ty_text)
@@ -273,6 +267,27 @@ mod tests {
     }
 
     #[test]
+    fn every_integer_spelling_names_its_dtype() {
+        for (names, d) in [
+            (&["int8", "i8", "signed char", "int8_t"][..], DType::I8),
+            (&["int16", "short", "int16_t"][..], DType::I16),
+            (&["uint16", "unsigned short", "uint16_t"][..], DType::U16),
+            (
+                &["uint32", "unsigned int", "unsigned", "uint32_t"][..],
+                DType::U32,
+            ),
+            (
+                &["uint64", "unsigned long long", "uint64_t"][..],
+                DType::U64,
+            ),
+        ] {
+            for n in names {
+                assert_eq!(ok(&format!("{n} x"))[0].ty, TypeSpec::Concrete(d), "{n}");
+            }
+        }
+    }
+
+    #[test]
     fn every_form_parses() {
         let p = ok("float32 x, T y, raw T z, raw float64 w, long long n, int32 m, U s");
         let names: Vec<&str> = p.iter().map(|p| p.name.as_str()).collect();
@@ -311,8 +326,9 @@ mod tests {
         assert!(err("float32 1x").contains("not a valid parameter name"));
         assert!(err("float32 i").contains("reserved"));
         assert!(err("float32 _ind").contains("reserved"));
-        assert!(err("int16 x").contains("`int16` is not a cuprite dtype"));
-        assert!(err("unsigned int x").contains("unknown type `unsigned int`"));
+        assert!(err("float16 x").contains("`float16` is not a cuprite dtype"));
+        assert!(err("size_t x").contains("`size_t` is not a cuprite dtype"));
+        assert!(err("unsigned float x").contains("unknown type `unsigned float`"));
         assert!(err("raw x").contains("expected `type name`"));
         assert!(err("float32 x y z").contains("unknown type `float32 x y`"));
         assert!(

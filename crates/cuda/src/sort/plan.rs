@@ -9,17 +9,26 @@ use cuprite_kernels::sort::{RADIX, THREADS};
 /// Bytes of the radix key of a dtype: the number of 8-bit digits (`sizeof(K)` in sort.cu).
 pub(crate) fn key_bytes(d: DType) -> usize {
     match d {
-        DType::Bool | DType::U8 | DType::I32 | DType::F32 => 4,
-        DType::I64 | DType::F64 | DType::C64 => 8,
+        DType::Bool
+        | DType::I8
+        | DType::U8
+        | DType::I16
+        | DType::U16
+        | DType::I32
+        | DType::U32
+        | DType::F32 => 4,
+        DType::I64 | DType::U64 | DType::F64 | DType::C64 => 8,
         DType::C128 => 16,
     }
 }
 
-/// Bytes of the key that can differ between elements (bool and u8 keys are below 256);
-/// `sort_hist` counts only these (`SIG_BYTES` in sort.cu).
+/// Bytes of the key that can differ between elements (bool keys are below 256, an
+/// integer's key has the integer's width); `sort_hist` counts only these (`SIG_BYTES` in
+/// sort.cu).
 pub(crate) fn sig_bytes(d: DType) -> usize {
     match d {
-        DType::Bool | DType::U8 => 1,
+        DType::Bool => 1,
+        d if d.is_integer() => d.size_of(),
         _ => key_bytes(d),
     }
 }

@@ -102,8 +102,13 @@ fn data<T: Element>(n: usize, seed: u64, spread: u64) -> Vec<T> {
             match T::DTYPE {
                 DType::Bool => T::from_scalar(Scalar::Bool(v % 2 == 1)),
                 DType::U8 => T::from_scalar(Scalar::U8(v as u8)),
+                DType::I8 => T::from_scalar(Scalar::I8((u as i8) >> (v % 7))),
+                DType::I16 => T::from_scalar(Scalar::I16((u as i16) >> (v % 15))),
+                DType::U16 => T::from_scalar(Scalar::U16((u as u16) >> (v % 15))),
                 DType::I32 => T::from_scalar(Scalar::I32((u as i32) >> (v % 31))),
+                DType::U32 => T::from_scalar(Scalar::U32((u as u32) >> (v % 31))),
                 DType::I64 => T::from_scalar(Scalar::I64((u as i64) >> (v % 63))),
+                DType::U64 => T::from_scalar(Scalar::U64(u >> (v % 63))),
                 DType::F32 => T::from_scalar(Scalar::F32(fl as f32)),
                 DType::F64 => T::from_scalar(Scalar::F64(fl)),
                 DType::C64 => T::from_scalar(Scalar::C64(c64::new(

@@ -25,6 +25,20 @@ impl Rng {
                 let s = match T::DTYPE {
                     DType::Bool => Scalar::Bool(u > 0.0),
                     DType::U8 => Scalar::U8((self.next() % 256) as u8),
+                    // Narrow integers over their whole range (the low bits of a draw).
+                    DType::I8 => Scalar::I8(self.next() as i8),
+                    DType::I16 => Scalar::I16(self.next() as i16),
+                    DType::U16 => Scalar::U16(self.next() as u16),
+                    DType::U32 => Scalar::U32(if special {
+                        u32::MAX - (i % 3) as u32
+                    } else {
+                        (u.abs() * 1e6) as u32
+                    }),
+                    DType::U64 => Scalar::U64(if special {
+                        u64::MAX - (i % 3) as u64
+                    } else {
+                        (u.abs() * 1e9) as u64
+                    }),
                     DType::I32 => Scalar::I32(if special {
                         i32::MIN + (i % 3) as i32
                     } else {
@@ -633,7 +647,7 @@ fn more_than_two_to_the_31_elements() {
     let g = gpu();
     let n = (1usize << 31) + 77;
     let x = Array::<u8, Cuda>::ones(&[n], &g).unwrap();
-    assert_eq!(x.sum().unwrap().item().unwrap(), n as i64);
+    assert_eq!(x.sum().unwrap().item().unwrap(), n as u64);
     let y = (&x * 3u8).slice(&s![-3..]).unwrap();
     assert_eq!(y.to_vec().unwrap(), vec![3u8; 3]);
     assert_eq!(x.argmax().unwrap().item().unwrap(), 0);

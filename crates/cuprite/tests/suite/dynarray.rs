@@ -13,9 +13,14 @@ fn each_dtype<B: ArrayBackend>(dev: &B) -> Vec<DynArray<B>> {
     }
     vec![
         make::<bool, B>(dev),
+        make::<i8, B>(dev),
         make::<u8, B>(dev),
+        make::<i16, B>(dev),
+        make::<u16, B>(dev),
         make::<i32, B>(dev),
+        make::<u32, B>(dev),
         make::<i64, B>(dev),
+        make::<u64, B>(dev),
         make::<f32, B>(dev),
         make::<f64, B>(dev),
         make::<c64, B>(dev),

@@ -26,6 +26,7 @@ mod elementwise;
 mod fft;
 mod fft_differential;
 mod index;
+mod int_types;
 mod linalg;
 mod manip;
 mod mask;
