@@ -2,6 +2,7 @@
 //! ([`Numeric`], [`Real`], [`Integer`], [`Float`], [`Inexact`], [`ComplexElement`]) that let
 //! the compiler reject `sin` of a `bool`, and NumPy's type-promotion rule ([`result_type`]).
 
+pub use half::{bf16, f16};
 use num_complex::{Complex, ComplexFloat};
 use std::cmp::Ordering;
 use std::fmt::{Debug, Display};
@@ -25,6 +26,8 @@ pub enum DType {
     U32,
     I64,
     U64,
+    F16,
+    BF16,
     F32,
     F64,
     C64,
@@ -33,7 +36,7 @@ pub enum DType {
 
 impl DType {
     /// Every dtype: bool, the integers by size (signed first), the floats, the complex types.
-    pub const ALL: [DType; 13] = [
+    pub const ALL: [DType; 15] = [
         DType::Bool,
         DType::I8,
         DType::U8,
@@ -43,6 +46,8 @@ impl DType {
         DType::U32,
         DType::I64,
         DType::U64,
+        DType::F16,
+        DType::BF16,
         DType::F32,
         DType::F64,
         DType::C64,
@@ -61,6 +66,8 @@ impl DType {
             DType::U32 => "uint32",
             DType::I64 => "int64",
             DType::U64 => "uint64",
+            DType::F16 => "float16",
+            DType::BF16 => "bfloat16",
             DType::F32 => "float32",
             DType::F64 => "float64",
             DType::C64 => "complex64",
@@ -72,7 +79,7 @@ impl DType {
     pub fn size_of(self) -> usize {
         match self {
             DType::Bool | DType::I8 | DType::U8 => 1,
-            DType::I16 | DType::U16 => 2,
+            DType::I16 | DType::U16 | DType::F16 | DType::BF16 => 2,
             DType::I32 | DType::U32 | DType::F32 => 4,
             DType::I64 | DType::U64 | DType::F64 | DType::C64 => 8,
             DType::C128 => 16,
@@ -94,9 +101,14 @@ impl DType {
         matches!(self, DType::U8 | DType::U16 | DType::U32 | DType::U64)
     }
 
-    /// True for f32 and f64.
+    /// True for the real floating-point types: f16, bf16, f32 and f64.
     pub fn is_float(self) -> bool {
-        matches!(self, DType::F32 | DType::F64)
+        matches!(self, DType::F16 | DType::BF16 | DType::F32 | DType::F64)
+    }
+
+    /// True for the 16-bit floats f16 and bf16, which compute in f32 and round once.
+    pub fn is_half(self) -> bool {
+        matches!(self, DType::F16 | DType::BF16)
     }
 
     /// True for complex64 and complex128.
@@ -116,8 +128,10 @@ impl Display for DType {
 /// Integers of one signedness promote to the wider; an unsigned and a signed integer to the
 /// smallest signed type holding both (`uint8` with `int8` is `int16`), and `uint64` with
 /// any signed integer to `float64`, as NumPy does. An integer with a float needs a float
-/// whose mantissa holds it: 8- and 16-bit integers fit `float32`, wider ones need
-/// `float64`; the same for the complex types.
+/// whose mantissa holds it: 8-bit integers fit the 16-bit floats, 16-bit ones `float32`,
+/// wider ones `float64`; the same for the complex types (NumPy has no complex type below
+/// `complex64`: a 16-bit float with a complex type gives `complex64`). `bfloat16` with
+/// `float16` is `float32`, as in ml_dtypes and JAX (neither holds the other).
 ///
 /// ```
 /// use cuprite_core::{result_type, DType};
@@ -128,6 +142,9 @@ impl Display for DType {
 /// assert_eq!(result_type(DType::I16, DType::F32), DType::F32);
 /// assert_eq!(result_type(DType::F32, DType::C128), DType::C128);
 /// assert_eq!(result_type(DType::I64, DType::C64), DType::C128);
+/// assert_eq!(result_type(DType::U8, DType::F16), DType::F16);
+/// assert_eq!(result_type(DType::I16, DType::BF16), DType::F32);
+/// assert_eq!(result_type(DType::F16, DType::BF16), DType::F32);
 /// ```
 pub fn result_type(a: DType, b: DType) -> DType {
     use DType::*;
@@ -141,7 +158,8 @@ pub fn result_type(a: DType, b: DType) -> DType {
         32 => I32,
         _ => I64,
     };
-    // The float a value of `d` fits: 8/16-bit integers in float32, wider ones in float64.
+    // The float a value of `d` fits: 16-bit integers in float32, wider ones in float64
+    // (8-bit ones fit a 16-bit float: met below, before this is asked).
     let float_for = |d: DType| match d {
         Bool => F32,
         d if d.is_integer() && d.size_of() <= 2 => F32,
@@ -150,6 +168,8 @@ pub fn result_type(a: DType, b: DType) -> DType {
     };
     match (a, b) {
         (Bool, x) | (x, Bool) => x,
+        (h, x) | (x, h) if h.is_half() && matches!(x, I8 | U8) => h,
+        (F16, BF16) | (BF16, F16) => F32,
         (x, y) if x.is_integer() && y.is_integer() => {
             let (xs, ys) = (x.is_signed_integer(), y.is_signed_integer());
             if xs == ys {
@@ -230,6 +250,14 @@ macro_rules! with_dtype {
                 type $t = u64;
                 $body
             }
+            $crate::DType::F16 => {
+                type $t = $crate::f16;
+                $body
+            }
+            $crate::DType::BF16 => {
+                type $t = $crate::bf16;
+                $body
+            }
             $crate::DType::F32 => {
                 type $t = f32;
                 $body
@@ -262,6 +290,8 @@ pub enum Scalar {
     U32(u32),
     I64(i64),
     U64(u64),
+    F16(f16),
+    BF16(bf16),
     F32(f32),
     F64(f64),
     C64(c64),
@@ -269,6 +299,18 @@ pub enum Scalar {
 }
 
 impl Scalar {
+    /// A 16-bit float widened (exactly) to f32; any other value unchanged. Ops computed on
+    /// scalars match the widened value and convert the result back with
+    /// [`Element::from_scalar`], so the 16-bit floats compute in f32 and round once.
+    #[inline(always)]
+    pub fn widen_half(self) -> Scalar {
+        match self {
+            Scalar::F16(v) => Scalar::F32(v.to_f32()),
+            Scalar::BF16(v) => Scalar::F32(v.to_f32()),
+            other => other,
+        }
+    }
+
     /// The dtype of the value.
     pub fn dtype(self) -> DType {
         match self {
@@ -281,6 +323,8 @@ impl Scalar {
             Scalar::U32(_) => DType::U32,
             Scalar::I64(_) => DType::I64,
             Scalar::U64(_) => DType::U64,
+            Scalar::F16(_) => DType::F16,
+            Scalar::BF16(_) => DType::BF16,
             Scalar::F32(_) => DType::F32,
             Scalar::F64(_) => DType::F64,
             Scalar::C64(_) => DType::C64,
@@ -331,8 +375,8 @@ macro_rules! impl_sealed {
     };
 }
 
-/// An element type of an array: bool, i8, u8, i16, u16, i32, u32, i64, u64, f32, f64,
-/// [`c64`], [`c128`].
+/// An element type of an array: bool, i8, u8, i16, u16, i32, u32, i64, u64, [`f16`],
+/// [`bf16`], f32, f64, [`c64`], [`c128`].
 ///
 /// The trait is sealed; its methods give every backend the scalar semantics NumPy uses.
 pub trait Element:
@@ -341,7 +385,8 @@ pub trait Element:
     /// The runtime tag of this type.
     const DTYPE: DType;
     /// Type of `sum`/`prod`/`cumsum`: i64 for bool and signed integers, u64 for unsigned ones
-    /// (NumPy's platform integers), the type itself otherwise.
+    /// (NumPy's platform integers), the type itself otherwise (the 16-bit floats sum in f32
+    /// and round once: [`Numeric::Work`]).
     type Accum: Numeric;
     /// Type of `mean`, `var`, true division: f64 for bool and integers, the type itself otherwise.
     type Mean: Inexact;
@@ -394,6 +439,8 @@ macro_rules! scalar_to {
             Scalar::U32(v) => v as $t,
             Scalar::I64(v) => v as $t,
             Scalar::U64(v) => v as $t,
+            Scalar::F16(v) => v.to_f32() as $t,
+            Scalar::BF16(v) => v.to_f32() as $t,
             Scalar::F32(v) => v as $t,
             Scalar::F64(v) => v as $t,
             Scalar::C64(v) => v.re as $t,
@@ -511,6 +558,65 @@ impl_real_element!(u64, U64, u64, f64, 1, float = false, key = unsigned u64);
 impl_real_element!(f32, F32, f32, f32, 1.0, float = true, key = float u32);
 impl_real_element!(f64, F64, f64, f64, 1.0, float = true, key = float u64);
 
+/// `Element` of a 16-bit float: conversions through `$via` (f64 for f16, which NumPy
+/// rounds once from any type; f32 for bf16, as ml_dtypes and PyTorch convert), NaN sorted
+/// last, 16-bit radix keys.
+macro_rules! impl_half_element {
+    ($t:ident, $dt:ident, $via:ty, $from:path) => {
+        impl_sealed!($t, $dt);
+        impl Element for $t {
+            const DTYPE: DType = DType::$dt;
+            type Accum = $t;
+            type Mean = $t;
+            type Real = $t;
+            #[inline]
+            fn to_scalar(self) -> Scalar {
+                Scalar::$dt(self)
+            }
+            #[inline]
+            fn from_scalar(s: Scalar) -> Self {
+                match s {
+                    Scalar::$dt(v) => v,
+                    other => $from(scalar_to!(other, $via, real)),
+                }
+            }
+            #[inline]
+            fn sort_cmp(&self, other: &Self) -> Ordering {
+                impl_real_element!(@cmp true, self, other)
+            }
+            #[inline]
+            fn is_nan_value(&self) -> bool {
+                self.is_nan()
+            }
+            #[inline]
+            fn is_truthy(&self) -> bool {
+                self.to_f32() != 0.0
+            }
+            const KEY_BITS: u32 = 16;
+            #[inline(always)]
+            fn radix_key(self) -> u64 {
+                let v = if self.is_nan() {
+                    $t::NAN
+                } else if self.to_f32() == 0.0 {
+                    $t::ZERO
+                } else {
+                    self
+                };
+                let b = v.to_bits();
+                float_key!(b, 1u16 << 15) as u64
+            }
+            #[inline(always)]
+            fn from_radix_key(k: u64) -> Self {
+                radix_key!(@from float $t, u16, k)
+            }
+            const ZERO: Self = $t::ZERO;
+            const ONE: Self = $t::ONE;
+        }
+    };
+}
+impl_half_element!(f16, F16, f64, f16::from_f64);
+impl_half_element!(bf16, BF16, f32, bf16::from_f32);
+
 impl_sealed!(bool, Bool);
 impl Element for bool {
     const DTYPE: DType = DType::Bool;
@@ -533,6 +639,8 @@ impl Element for bool {
             Scalar::U32(v) => v != 0,
             Scalar::I64(v) => v != 0,
             Scalar::U64(v) => v != 0,
+            Scalar::F16(v) => v.to_f32() != 0.0,
+            Scalar::BF16(v) => v.to_f32() != 0.0,
             Scalar::F32(v) => v != 0.0,
             Scalar::F64(v) => v != 0.0,
             Scalar::C64(v) => v.re != 0.0 || v.im != 0.0,
@@ -624,6 +732,9 @@ impl_complex_element!(c128, f64, C128);
 /// Element types with arithmetic: every type but bool. Integer arithmetic wraps on overflow
 /// and integer division by zero gives 0, as NumPy does (without its warning), never a panic.
 pub trait Numeric: Element {
+    /// The type sums and means of this type are carried out in: f32 for the 16-bit floats
+    /// (rounded once at the end, as NumPy and CuPy sum them), the type itself otherwise.
+    type Work: Numeric;
     /// `self + other` (wrapping for integers).
     fn add(self, other: Self) -> Self;
     /// `self - other` (wrapping for integers).
@@ -641,6 +752,7 @@ pub trait Numeric: Element {
 macro_rules! impl_numeric_int {
     ($($t:ty),*) => {$(
         impl Numeric for $t {
+            type Work = $t;
             #[inline] fn add(self, o: Self) -> Self { self.wrapping_add(o) }
             #[inline] fn sub(self, o: Self) -> Self { self.wrapping_sub(o) }
             #[inline] fn mul(self, o: Self) -> Self { self.wrapping_mul(o) }
@@ -655,6 +767,7 @@ impl_numeric_int!(i8, u8, i16, u16, i32, u32, i64, u64);
 macro_rules! impl_numeric_inexact {
     ($($t:ty => $from:expr),*) => {$(
         impl Numeric for $t {
+            type Work = $t;
             #[inline] fn add(self, o: Self) -> Self { self + o }
             #[inline] fn sub(self, o: Self) -> Self { self - o }
             #[inline] fn mul(self, o: Self) -> Self { self * o }
@@ -664,6 +777,46 @@ macro_rules! impl_numeric_inexact {
         }
     )*};
 }
+/// Arithmetic of a 16-bit float: each operation in f32, rounded once (the `half` crate's
+/// operators), sums carried out in f32.
+macro_rules! impl_numeric_half {
+    ($($t:ty),*) => {$(
+        impl Numeric for $t {
+            type Work = f32;
+            #[inline] fn add(self, o: Self) -> Self { self + o }
+            #[inline] fn sub(self, o: Self) -> Self { self - o }
+            #[inline] fn mul(self, o: Self) -> Self { self * o }
+            #[inline] fn neg(self) -> Self { -self }
+            #[inline] fn from_usize(n: usize) -> Self { Self::from_scalar(Scalar::F64(n as f64)) }
+            #[inline] fn from_f64(v: f64) -> Self { Self::from_scalar(Scalar::F64(v)) }
+        }
+        impl Real for $t {
+            #[inline] fn min_value() -> Self { <$t>::NEG_INFINITY }
+            #[inline] fn max_value() -> Self { <$t>::INFINITY }
+            #[inline] fn to_f64_lossy(self) -> f64 { self.to_f64() }
+            #[inline]
+            fn floor_div(self, o: Self) -> Self {
+                Self::from_f32(self.to_f32().floor_div(o.to_f32()))
+            }
+            #[inline]
+            fn py_rem(self, o: Self) -> Self {
+                Self::from_f32(self.to_f32().py_rem(o.to_f32()))
+            }
+        }
+        impl Inexact for $t {
+            type RealPart = $t;
+            #[inline]
+            fn from_real(r: $t) -> Self {
+                r
+            }
+        }
+        impl Float for $t {
+            type Complex = c64;
+        }
+    )*};
+}
+impl_numeric_half!(f16, bf16);
+
 impl_numeric_inexact!(
     f32 => |v: f64| v as f32,
     f64 => |v: f64| v,
@@ -671,7 +824,7 @@ impl_numeric_inexact!(
     c128 => |v: f64| c128::new(v, 0.0)
 );
 
-/// Ordered numeric types: the integers, f32, f64 (comparisons, min/max, clip).
+/// Ordered numeric types: the integers and the real floats (comparisons, min/max, clip).
 pub trait Real: Numeric + PartialOrd + num_traits::ToPrimitive {
     /// The smallest value of the type (-inf for floats).
     fn min_value() -> Self;
@@ -765,8 +918,9 @@ impl Integer for u32 {}
 impl Integer for i64 {}
 impl Integer for u64 {}
 
-/// Inexact types: f32, f64, c64, c128 — everything `exp`, `sqrt`, `sin` and true division
-/// are defined on. `abs` returns [`Inexact::RealPart`]; sums and means stay in the type.
+/// Inexact types: f16, bf16, f32, f64, c64, c128 — everything `exp`, `sqrt`, `sin` and true
+/// division are defined on. `abs` returns [`Inexact::RealPart`]; sums and means stay in the
+/// type. The 16-bit floats compute each function in f32 and round once, as NumPy does.
 pub trait Inexact:
     Numeric
     + ComplexFloat<Real = <Self as Inexact>::RealPart>
@@ -778,10 +932,11 @@ pub trait Inexact:
     fn from_real(r: Self::RealPart) -> Self;
 }
 
-/// Real floating-point types: f32 and f64.
+/// Real floating-point types: f16, bf16, f32 and f64.
 pub trait Float: Inexact<RealPart = Self> + Real + num_traits::Float + Display {
-    /// The complex type with this real part.
-    type Complex: ComplexElement<RealPart = Self>;
+    /// The complex type of complex results from this type: the one with this real part,
+    /// [`c64`] for the 16-bit floats (NumPy has no smaller complex type).
+    type Complex: ComplexElement;
 }
 
 /// Complex types: [`c64`] and [`c128`].

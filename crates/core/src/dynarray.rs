@@ -31,7 +31,7 @@
 
 use crate::array::Array;
 use crate::backend::{ArrayBackend, BackendBase};
-use crate::dtype::{c128, c64, DType, Element};
+use crate::dtype::{bf16, c128, c64, f16, DType, Element};
 use crate::error::{Error, Result};
 use crate::slice::SliceArg;
 use std::fmt;
@@ -58,6 +58,10 @@ pub enum DynArray<B: BackendBase> {
     I64(Array<i64, B>),
     /// An array of `u64` (NumPy's `uint64`).
     U64(Array<u64, B>),
+    /// An array of [`f16`] (NumPy's `float16`).
+    F16(Array<f16, B>),
+    /// An array of [`bf16`] (ml_dtypes' `bfloat16`).
+    BF16(Array<bf16, B>),
     /// An array of `f32` (NumPy's `float32`).
     F32(Array<f32, B>),
     /// An array of `f64` (NumPy's `float64`).
@@ -81,6 +85,8 @@ macro_rules! with_typed {
             $crate::dynarray::DynArray::U32($a) => $body,
             $crate::dynarray::DynArray::I64($a) => $body,
             $crate::dynarray::DynArray::U64($a) => $body,
+            $crate::dynarray::DynArray::F16($a) => $body,
+            $crate::dynarray::DynArray::BF16($a) => $body,
             $crate::dynarray::DynArray::F32($a) => $body,
             $crate::dynarray::DynArray::F64($a) => $body,
             $crate::dynarray::DynArray::C64($a) => $body,
@@ -103,6 +109,8 @@ macro_rules! map_typed {
             $crate::dynarray::DynArray::U32($a) => $crate::dynarray::DynArray::U32($body),
             $crate::dynarray::DynArray::I64($a) => $crate::dynarray::DynArray::I64($body),
             $crate::dynarray::DynArray::U64($a) => $crate::dynarray::DynArray::U64($body),
+            $crate::dynarray::DynArray::F16($a) => $crate::dynarray::DynArray::F16($body),
+            $crate::dynarray::DynArray::BF16($a) => $crate::dynarray::DynArray::BF16($body),
             $crate::dynarray::DynArray::F32($a) => $crate::dynarray::DynArray::F32($body),
             $crate::dynarray::DynArray::F64($a) => $crate::dynarray::DynArray::F64($body),
             $crate::dynarray::DynArray::C64($a) => $crate::dynarray::DynArray::C64($body),

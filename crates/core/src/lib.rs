@@ -23,8 +23,8 @@ pub mod testing;
 pub use array::*;
 pub use backend::{ArgKind, ArrayBackend, BackendBase, Buf, DeviceTimer};
 pub use dtype::{
-    c128, c64, result_type, ComplexElement, DType, Element, Float, Inexact, Integer, Numeric, Real,
-    Scalar,
+    bf16, c128, c64, f16, result_type, ComplexElement, DType, Element, Float, Inexact, Integer,
+    Numeric, Real, Scalar,
 };
 pub use dynarray::DynArray;
 pub use error::{Error, Result};

@@ -18,6 +18,8 @@ fn parts<T: Element>(x: T) -> (f64, f64) {
         Scalar::U32(v) => (v as f64, 0.0),
         Scalar::I64(v) => (v as f64, 0.0),
         Scalar::U64(v) => (v as f64, 0.0),
+        Scalar::F16(v) => (v.to_f64(), 0.0),
+        Scalar::BF16(v) => (v.to_f64(), 0.0),
         Scalar::F32(v) => (v as f64, 0.0),
         Scalar::F64(v) => (v, 0.0),
         Scalar::C64(v) => (v.re as f64, v.im as f64),

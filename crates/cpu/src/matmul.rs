@@ -16,7 +16,7 @@ use crate::buffer::CpuBuffer;
 use crate::view::check_views;
 use crate::Cpu;
 use cuprite_core::backend::{MatmulOps, MatmulPlan};
-use cuprite_core::{c128, c64, DType, Error, Layout, Numeric, Result};
+use cuprite_core::{c128, c64, DType, Error, Layout, Numeric, Result, Scalar};
 use rayon::prelude::*;
 use std::any::Any;
 
@@ -265,6 +265,40 @@ fn typed<T: Numeric, U: Numeric>(
         .map_err(|_| backend_err("element type dispatch failed"))
 }
 
+/// `a @ b` of a 16-bit float type (`f16`, `bf16`) through an f32 product: the operands
+/// widened (exactly), one f32 product accumulated in f32, each result rounded once.
+fn via_f32<T: Numeric>(
+    a: &CpuBuffer<T>,
+    la: &Layout,
+    b: &CpuBuffer<T>,
+    lb: &Layout,
+) -> Result<CpuBuffer<T>> {
+    let widen = |x: &[T]| -> Result<Vec<f32>> {
+        let mut w = crate::alloc::zeroed_vec::<f32>(x.len())?;
+        w.par_iter_mut()
+            .zip(x.par_iter())
+            .with_min_len(CONVERT_GRAIN)
+            .for_each(|(w, &x)| *w = x.cast());
+        Ok(w)
+    };
+    let product = batched(
+        &widen(a.as_slice())?,
+        la,
+        &widen(b.as_slice())?,
+        lb,
+        large_f32,
+    )?;
+    let mut out = crate::alloc::zeroed_vec::<T>(product.len())?;
+    out.par_iter_mut()
+        .zip(product.par_iter())
+        .with_min_len(CONVERT_GRAIN)
+        .for_each(|(o, &p)| *o = T::from_scalar(Scalar::F32(p)));
+    Ok(CpuBuffer::new(out))
+}
+
+/// Elements converted per rayon task by [`via_f32`].
+const CONVERT_GRAIN: usize = 1 << 16;
+
 impl MatmulOps for Cpu {
     fn matmul<T: Numeric>(
         &self,
@@ -279,6 +313,7 @@ impl MatmulOps for Cpu {
             DType::F64 => typed::<T, f64>(a, la, b, lb, large_f64),
             DType::C64 => typed::<T, c64>(a, la, b, lb, large_c64),
             DType::C128 => typed::<T, c128>(a, la, b, lb, large_c128),
+            DType::F16 | DType::BF16 => via_f32(a, la, b, lb),
             DType::I8 => typed::<T, i8>(a, la, b, lb, gemm_int::gemm::<i8, 4, 32>),
             DType::U8 => typed::<T, u8>(a, la, b, lb, gemm_int::gemm::<u8, 4, 32>),
             DType::I16 => typed::<T, i16>(a, la, b, lb, gemm_int::gemm::<i16, 4, 32>),

@@ -105,6 +105,8 @@ impl NpyMmapExt for DynArray<Cpu> {
                 DType::U32 => DynArray::U32(map_array(path, &file, &r)?),
                 DType::I64 => DynArray::I64(map_array(path, &file, &r)?),
                 DType::U64 => DynArray::U64(map_array(path, &file, &r)?),
+                DType::F16 => DynArray::F16(map_array(path, &file, &r)?),
+                DType::BF16 => DynArray::BF16(map_array(path, &file, &r)?),
                 DType::F32 => DynArray::F32(map_array(path, &file, &r)?),
                 DType::F64 => DynArray::F64(map_array(path, &file, &r)?),
                 DType::C64 => DynArray::C64(map_array(path, &file, &r)?),

@@ -5,7 +5,7 @@
 use crate::buffer::CpuBuffer;
 use crate::{par, Cpu};
 use cuprite_core::backend::RandomOps;
-use cuprite_core::random::philox::{f32_from_bits, f64_from_bits};
+use cuprite_core::random::philox::{f32_from_bits, f64_from_bits, half_from_bits};
 use cuprite_core::random::{Draw, FloatDist, IntDist};
 use cuprite_core::{DType, Float, Integer, Result, Scalar};
 use rayon::prelude::*;
@@ -27,6 +27,17 @@ fn fill_chunks<T: Send + Copy>(out: &mut [T], f: impl Fn(usize, &mut [T]) + Sync
 fn unit_chunk<T: Float>(d: &Draw, start: usize, out: &mut [T], low: T, high: T) {
     let span = high - low;
     match T::DTYPE {
+        // A 16-bit float takes the top bits of an f32 word that its significand holds
+        // (11 for f16, 8 for bf16): every value `k * 2^-bits` is exact, none rounds to 1.
+        DType::F16 | DType::BF16 => {
+            let bits = if T::DTYPE == DType::F16 { 11 } else { 8 };
+            for (j, o) in out.chunks_mut(4).enumerate() {
+                let w = d.block(((start / 4) + j) as u64);
+                for (k, v) in o.iter_mut().enumerate() {
+                    *v = low + span * T::from_f64(half_from_bits(w[k], bits));
+                }
+            }
+        }
         DType::F32 => {
             for (j, o) in out.chunks_mut(4).enumerate() {
                 let w = d.block(((start / 4) + j) as u64);

@@ -82,9 +82,9 @@ pub mod prelude {
     pub use crate::interop::NdarrayExt;
     pub use cuprite_core::array::*;
     pub use cuprite_core::{
-        c128, c64, load_npz, s, save_npz, Array, ArrayBackend, Axes, BackendBase, Bitwise,
-        ComplexElement, DType, DeviceTimer, DynArray, Element, Error, Float, Inexact, Integer,
-        Numeric, Real, Result, SliceArg, ELLIPSIS, NEW_AXIS,
+        bf16, c128, c64, f16, load_npz, s, save_npz, Array, ArrayBackend, Axes, BackendBase,
+        Bitwise, ComplexElement, DType, DeviceTimer, DynArray, Element, Error, Float, Inexact,
+        Integer, Numeric, Real, Result, SliceArg, ELLIPSIS, NEW_AXIS,
     };
 
     pub use cuprite_core::random::Generator;

@@ -55,6 +55,8 @@ pub fn dtype_to_dl(dtype: DType) -> DLDataType {
         DType::U32 => (DLDataTypeCode::UINT, 32),
         DType::I64 => (DLDataTypeCode::INT, 64),
         DType::U64 => (DLDataTypeCode::UINT, 64),
+        DType::F16 => (DLDataTypeCode::FLOAT, 16),
+        DType::BF16 => (DLDataTypeCode::BFLOAT, 16),
         DType::F32 => (DLDataTypeCode::FLOAT, 32),
         DType::F64 => (DLDataTypeCode::FLOAT, 64),
         DType::C64 => (DLDataTypeCode::COMPLEX, 64),
@@ -68,7 +70,7 @@ pub fn dtype_to_dl(dtype: DType) -> DLDataType {
 }
 
 /// The cuprite element type DLPack's `dtype` describes, `None` for one cuprite has no type
-/// for (another width, bfloat16, vector lanes, ...).
+/// for (another width, float8, vector lanes, ...).
 pub fn dtype_from_dl(dtype: DLDataType) -> Option<DType> {
     DType::ALL.into_iter().find(|&d| dtype_to_dl(d) == dtype)
 }

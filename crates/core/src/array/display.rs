@@ -4,7 +4,7 @@
 
 use super::Array;
 use crate::backend::BackendBase;
-use crate::dtype::{DType, Element, Scalar};
+use crate::dtype::{bf16, f16, DType, Element, Scalar};
 use crate::error::Result;
 use crate::slice::SliceArg;
 use std::fmt;
@@ -102,14 +102,83 @@ fn use_scientific(values: &[f64]) -> bool {
     any && (max >= 1e8 || min < 1e-4 || max / min > 1e3)
 }
 
+/// The float type whose values are printed: its shortest round-trip strings are NumPy's
+/// digits.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Prec {
+    /// float16.
+    Half,
+    /// bfloat16.
+    BHalf,
+    /// float32 (and the parts of complex64).
+    Single,
+    /// float64 (and the parts of complex128).
+    Double,
+}
+
+impl Prec {
+    fn of(d: DType) -> Prec {
+        match d {
+            DType::F16 => Prec::Half,
+            DType::BF16 => Prec::BHalf,
+            DType::F32 | DType::C64 => Prec::Single,
+            _ => Prec::Double,
+        }
+    }
+
+    /// True when the decimal string `s` reads back to `v` in this type.
+    fn reads_back(self, s: &str, v: f64) -> bool {
+        let Ok(x) = s.parse::<f64>() else {
+            return false;
+        };
+        match self {
+            Prec::Half => f16::from_f64(x).to_f64() == v,
+            Prec::BHalf => bf16::from_f64(x).to_f64() == v,
+            Prec::Single => x as f32 as f64 == v,
+            Prec::Double => x == v,
+        }
+    }
+
+    /// The shortest string in scientific notation (`1.5e-3`, Rust's `{:e}` style) that reads
+    /// back to the finite `v` of this type.
+    fn shortest_sci(self, v: f64) -> String {
+        match self {
+            Prec::Single => format!("{:e}", v as f32),
+            Prec::Double => format!("{v:e}"),
+            // At most 5 significant digits tell 16-bit floats apart; 17 always read back.
+            Prec::Half | Prec::BHalf => (0..17)
+                .map(|p| format!("{v:.p$e}"))
+                .find(|s| self.reads_back(s, v))
+                .unwrap_or_else(|| format!("{v:e}")),
+        }
+    }
+
+    /// The shortest string in positional notation (`0.0015`, `100`) that reads back to the
+    /// finite `v` of this type.
+    fn shortest_pos(self, v: f64) -> String {
+        match self {
+            Prec::Single => format!("{}", v as f32),
+            Prec::Double => format!("{v}"),
+            Prec::Half | Prec::BHalf => {
+                // The same digits as the scientific string, rounded at the same place.
+                let s = self.shortest_sci(v);
+                let (m, e) = s.split_once('e').unwrap_or((&s, "0"));
+                let frac = m.split('.').nth(1).map_or(0, str::len) as i64;
+                let e: i64 = e.parse().unwrap_or(0);
+                let digits = (frac - e).max(0) as usize;
+                format!("{v:.digits$}")
+            }
+        }
+    }
+}
+
 /// Fractional digits of the shortest string that reads back to `v` in its own element type
-/// (`single` for float32), in scientific (`sci`) or positional notation.
-fn shortest_digits(v: f64, single: bool, sci: bool) -> usize {
-    let s = match (single, sci) {
-        (true, true) => format!("{:e}", v as f32),
-        (true, false) => format!("{}", v as f32),
-        (false, true) => format!("{v:e}"),
-        (false, false) => format!("{v}"),
+/// (`prec`), in scientific (`sci`) or positional notation.
+fn shortest_digits(v: f64, prec: Prec, sci: bool) -> usize {
+    let s = if sci {
+        prec.shortest_sci(v)
+    } else {
+        prec.shortest_pos(v)
     };
     let mant = s.split('e').next().unwrap_or("");
     mant.split('.').nth(1).map_or(0, str::len)
@@ -118,14 +187,14 @@ fn shortest_digits(v: f64, single: bool, sci: bool) -> usize {
 /// One float in positional notation with at most `PRECISION` fractional digits and no
 /// more than its element type's shortest round-trip string needs, trailing zeros removed
 /// (NumPy's default `floatmode='maxprec'`: float32 `1.1` prints `1.1`, not `1.10000002`).
-fn format_float(v: f64, single: bool) -> String {
+fn format_float(v: f64, prec: Prec) -> String {
     if v.is_nan() {
         return "nan".into();
     }
     if v.is_infinite() {
         return if v > 0.0 { "inf".into() } else { "-inf".into() };
     }
-    let digits = PRECISION.min(shortest_digits(v, single, false)).max(1);
+    let digits = PRECISION.min(shortest_digits(v, prec, false)).max(1);
     let m = format!("{:.*}", digits, v);
     let m = m.trim_end_matches('0');
     m.to_string()
@@ -133,7 +202,7 @@ fn format_float(v: f64, single: bool) -> String {
 
 /// Floats in scientific notation with one common number of mantissa digits and exponent
 /// width, as NumPy prints them.
-fn format_scientific(values: &[f64], single: bool) -> Vec<String> {
+fn format_scientific(values: &[f64], prec: Prec) -> Vec<String> {
     let parts = |v: f64, digits: usize| -> (String, i32) {
         let s = format!("{:.*e}", digits, v);
         let (mant, exp) = s.split_once('e').unwrap_or((&s, "0"));
@@ -143,7 +212,7 @@ fn format_scientific(values: &[f64], single: bool) -> Vec<String> {
     let digits = finite
         .clone()
         .map(|v| {
-            let (m, _) = parts(v, PRECISION.min(shortest_digits(v, single, true)));
+            let (m, _) = parts(v, PRECISION.min(shortest_digits(v, prec, true)));
             m.split('.')
                 .nth(1)
                 .unwrap_or("")
@@ -161,7 +230,7 @@ fn format_scientific(values: &[f64], single: bool) -> Vec<String> {
         .iter()
         .map(|&v| {
             if !v.is_finite() {
-                return format_float(v, single);
+                return format_float(v, prec);
             }
             let (m, e) = parts(v, digits);
             let m = if m.contains('.') { m } else { format!("{m}.") };
@@ -172,11 +241,11 @@ fn format_scientific(values: &[f64], single: bool) -> Vec<String> {
 }
 
 /// Formats a set of floats the way NumPy formats one array of them.
-fn format_floats(values: &[f64], single: bool) -> Vec<String> {
+fn format_floats(values: &[f64], prec: Prec) -> Vec<String> {
     let mut s = if use_scientific(values) {
-        format_scientific(values, single)
+        format_scientific(values, prec)
     } else {
-        values.iter().map(|&v| format_float(v, single)).collect()
+        values.iter().map(|&v| format_float(v, prec)).collect()
     };
     align_floats(&mut s);
     s
@@ -207,11 +276,11 @@ fn align_floats(strs: &mut [String]) {
 /// Formats every printed value to a string of one common width.
 fn format_values<T: Element>(data: &[T]) -> Vec<String> {
     let scalars: Vec<Scalar> = data.iter().map(|v| v.to_scalar()).collect();
-    let single = matches!(T::DTYPE, DType::F32 | DType::C64);
+    let prec = Prec::of(T::DTYPE);
     let mut out: Vec<String> = match T::DTYPE {
-        DType::F32 | DType::F64 => {
+        DType::F16 | DType::BF16 | DType::F32 | DType::F64 => {
             let vals: Vec<f64> = scalars.iter().map(scalar_re).collect();
-            format_floats(&vals, single)
+            format_floats(&vals, prec)
         }
         DType::C64 | DType::C128 => {
             let re: Vec<f64> = scalars.iter().map(scalar_re).collect();
@@ -219,8 +288,8 @@ fn format_values<T: Element>(data: &[T]) -> Vec<String> {
             // NumPy formats the real parts as one float array and the imaginary parts as
             // another with an explicit sign, each padded on its own; the `j` goes before
             // the imaginary part's right padding.
-            let r = pad_left(format_floats(&re, single));
-            let i = pad_left(format_floats_signed(&im, single));
+            let r = pad_left(format_floats(&re, prec));
+            let i = pad_left(format_floats_signed(&im, prec));
             r.iter()
                 .zip(&i)
                 .map(|(a, b)| {
@@ -261,11 +330,11 @@ fn format_values<T: Element>(data: &[T]) -> Vec<String> {
 
 /// Like [`format_floats`] with a sign on every value (`+1.`, `-0.5`, `+nan`, `+inf`), as
 /// NumPy prints imaginary parts.
-fn format_floats_signed(values: &[f64], single: bool) -> Vec<String> {
+fn format_floats_signed(values: &[f64], prec: Prec) -> Vec<String> {
     let mut s = if use_scientific(values) {
-        format_scientific(values, single)
+        format_scientific(values, prec)
     } else {
-        values.iter().map(|&v| format_float(v, single)).collect()
+        values.iter().map(|&v| format_float(v, prec)).collect()
     };
     for x in s.iter_mut() {
         if !x.starts_with('-') {
@@ -289,7 +358,7 @@ fn pad_left(mut strs: Vec<String>) -> Vec<String> {
 /// reads back to the same value): positional for `1e-4 <= |v| < 1e16` and 0 (`5.0`, `0.1`),
 /// else scientific (`1e+20`, `1e-05`). `int_like` leaves `.0` off integral values (the
 /// parts of a complex scalar: `(1+2j)`).
-fn scalar_float_str(v: f64, single: bool, int_like: bool) -> String {
+fn scalar_float_str(v: f64, prec: Prec, int_like: bool) -> String {
     if v.is_nan() {
         return "nan".into();
     }
@@ -298,22 +367,14 @@ fn scalar_float_str(v: f64, single: bool, int_like: bool) -> String {
     }
     let a = v.abs();
     if v == 0.0 || (1e-4..1e16).contains(&a) {
-        let s = if single {
-            format!("{}", v as f32)
-        } else {
-            format!("{v}")
-        };
+        let s = prec.shortest_pos(v);
         if s.contains('.') || int_like {
             s
         } else {
             format!("{s}.0")
         }
     } else {
-        let s = if single {
-            format!("{:e}", v as f32)
-        } else {
-            format!("{v:e}")
-        };
+        let s = prec.shortest_sci(v);
         let (m, e) = s.split_once('e').unwrap_or((&s, "0"));
         let e: i32 = e.parse().unwrap_or(0);
         let sign = if e < 0 { '-' } else { '+' };
@@ -325,12 +386,14 @@ fn scalar_float_str(v: f64, single: bool, int_like: bool) -> String {
 /// `(1+2j)`, `2j`), not the array formatter's (`5.`).
 fn scalar_str<T: Element>(v: T) -> String {
     let s = v.to_scalar();
-    let single = matches!(T::DTYPE, DType::F32 | DType::C64);
+    let prec = Prec::of(T::DTYPE);
     match T::DTYPE {
-        DType::F32 | DType::F64 => scalar_float_str(scalar_re(&s), single, false),
+        DType::F16 | DType::BF16 | DType::F32 | DType::F64 => {
+            scalar_float_str(scalar_re(&s), prec, false)
+        }
         DType::C64 | DType::C128 => {
             let (re, im) = (scalar_re(&s), scalar_im(&s));
-            let im_str = |x: f64| scalar_float_str(x, single, true);
+            let im_str = |x: f64| scalar_float_str(x, prec, true);
             if re == 0.0 && !re.is_sign_negative() {
                 return format!("{}j", im_str(im));
             }
@@ -341,7 +404,7 @@ fn scalar_str<T: Element>(v: T) -> String {
             };
             format!(
                 "({}{sign}{}j)",
-                scalar_float_str(re, single, true),
+                scalar_float_str(re, prec, true),
                 im_str(im.abs())
             )
         }
@@ -351,6 +414,8 @@ fn scalar_str<T: Element>(v: T) -> String {
 
 fn scalar_re(s: &Scalar) -> f64 {
     match *s {
+        Scalar::F16(v) => v.to_f64(),
+        Scalar::BF16(v) => v.to_f64(),
         Scalar::F32(v) => v as f64,
         Scalar::F64(v) => v,
         Scalar::C64(v) => v.re as f64,

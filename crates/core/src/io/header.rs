@@ -266,7 +266,7 @@ fn parse_descr(v: &Value) -> Result<TypeStr, String> {
 
 /// The dtypes cuprite reads and writes, for messages.
 const SUPPORTED: &str = "bool, int8, uint8, int16, uint16, int32, uint32, int64, uint64, \
-                         float32, float64, complex64, complex128";
+                         float16, bfloat16 (as '<V2'), float32, float64, complex64, complex128";
 
 /// The element type of a type string, or a message naming the file's dtype as NumPy does.
 pub(crate) fn dtype_of(ts: &TypeStr) -> Result<DType, String> {
@@ -281,6 +281,9 @@ pub(crate) fn dtype_of(ts: &TypeStr) -> Result<DType, String> {
         (TypeChar::Uint, 4) => DType::U32,
         (TypeChar::Int, 8) => DType::I64,
         (TypeChar::Uint, 8) => DType::U64,
+        (TypeChar::Float, 2) => DType::F16,
+        // bfloat16 as ml_dtypes saves it: NumPy knows no such type and writes two raw bytes.
+        (TypeChar::RawData, 2) => DType::BF16,
         (TypeChar::Float, 4) => DType::F32,
         (TypeChar::Float, 8) => DType::F64,
         (TypeChar::Complex, 8) => DType::C64,
@@ -318,6 +321,8 @@ pub(crate) fn typestr_of(dtype: DType) -> &'static str {
         DType::U32 => "<u4",
         DType::I64 => "<i8",
         DType::U64 => "<u8",
+        DType::F16 => "<f2",
+        DType::BF16 => "<V2",
         DType::F32 => "<f4",
         DType::F64 => "<f8",
         DType::C64 => "<c8",

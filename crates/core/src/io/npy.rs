@@ -59,6 +59,8 @@ pub(crate) fn read_array<B: ArrayBackend>(
         DType::U32 => DynArray::U32(read_elements(r, &h, ctx, dev)?),
         DType::I64 => DynArray::I64(read_elements(r, &h, ctx, dev)?),
         DType::U64 => DynArray::U64(read_elements(r, &h, ctx, dev)?),
+        DType::F16 => DynArray::F16(read_elements(r, &h, ctx, dev)?),
+        DType::BF16 => DynArray::BF16(read_elements(r, &h, ctx, dev)?),
         DType::F32 => DynArray::F32(read_elements(r, &h, ctx, dev)?),
         DType::F64 => DynArray::F64(read_elements(r, &h, ctx, dev)?),
         DType::C64 => DynArray::C64(read_elements(r, &h, ctx, dev)?),

@@ -8,7 +8,7 @@
 //! `unsafe`).
 
 use super::header::read_full;
-use crate::dtype::{c128, c64, Element};
+use crate::dtype::{bf16, c128, c64, f16, Element};
 use std::io::{self, Read, Write};
 
 /// An element type as raw bytes in a `.npy` stream.
@@ -40,7 +40,7 @@ macro_rules! raw_numeric {
 }
 raw_numeric!(
     i8 => 1, u8 => 1, i16 => 2, u16 => 2, i32 => 4, u32 => 4, i64 => 8, u64 => 8,
-    f32 => 4, f64 => 8, c64 => 4, c128 => 8,
+    f16 => 2, bf16 => 2, f32 => 4, f64 => 8, c64 => 4, c128 => 8,
 );
 
 impl RawElement for bool {

@@ -83,7 +83,7 @@ impl<T: Numeric> BinaryOp<T> for Pow {
     type Out = T;
     #[inline(always)]
     fn apply(&self, a: T, b: T) -> T {
-        let s = match (a.to_scalar(), b.to_scalar()) {
+        let s = match (a.to_scalar().widen_half(), b.to_scalar().widen_half()) {
             (Scalar::I8(x), Scalar::I8(n)) => Scalar::I8(int_pow(x, n)),
             (Scalar::U8(x), Scalar::U8(n)) => Scalar::U8(int_pow(x, n)),
             (Scalar::I16(x), Scalar::I16(n)) => Scalar::I16(int_pow(x, n)),
@@ -126,7 +126,7 @@ impl<T: Real> BinaryOp<T> for Fmod {
     type Out = T;
     #[inline(always)]
     fn apply(&self, a: T, b: T) -> T {
-        let s = match (a.to_scalar(), b.to_scalar()) {
+        let s = match (a.to_scalar().widen_half(), b.to_scalar().widen_half()) {
             // C's `%`: by zero gives 0 (as NumPy), MIN % -1 gives 0 (no overflow).
             (Scalar::I8(x), Scalar::I8(y)) => Scalar::I8(x.checked_rem(y).unwrap_or(0)),
             (Scalar::U8(x), Scalar::U8(y)) => Scalar::U8(x.checked_rem(y).unwrap_or(0)),

@@ -111,7 +111,7 @@ impl<T: Element> UnaryOp<T> for IsInf {
     type Out = bool;
     #[inline(always)]
     fn apply(&self, x: T) -> bool {
-        match x.to_scalar() {
+        match x.to_scalar().widen_half() {
             Scalar::F32(v) => v.is_infinite(),
             Scalar::F64(v) => v.is_infinite(),
             Scalar::C64(v) => v.re.is_infinite() || v.im.is_infinite(),
@@ -124,7 +124,7 @@ impl<T: Element> UnaryOp<T> for IsFinite {
     type Out = bool;
     #[inline(always)]
     fn apply(&self, x: T) -> bool {
-        match x.to_scalar() {
+        match x.to_scalar().widen_half() {
             Scalar::F32(v) => v.is_finite(),
             Scalar::F64(v) => v.is_finite(),
             Scalar::C64(v) => v.re.is_finite() && v.im.is_finite(),

@@ -59,12 +59,13 @@ macro_rules! inexact_split {
             type Out = T;
             #[inline(always)]
             fn apply(&self, x: T) -> T {
-                let s = match x.to_scalar() {
+                let s = match x.to_scalar().widen_half() {
                     Scalar::F32(v) => Scalar::F32($real(v)),
                     Scalar::F64(v) => Scalar::F64($real(v)),
                     Scalar::C64(v) => Scalar::C64($cplx(v)),
                     Scalar::C128(v) => Scalar::C128($cplx(v)),
-                    // Inexact types are the four above.
+                    // The other inexact types widen to the first (16-bit floats) or are the
+                    // four above.
                     other => other,
                 };
                 T::from_scalar(s)
@@ -99,7 +100,7 @@ macro_rules! real_rounding {
             type Out = T;
             #[inline(always)]
             fn apply(&self, x: T) -> T {
-                match x.to_scalar() {
+                match x.to_scalar().widen_half() {
                     Scalar::F32(v) => T::from_scalar(Scalar::F32($f32(v))),
                     Scalar::F64(v) => T::from_scalar(Scalar::F64($f64(v))),
                     _ => x,
@@ -144,7 +145,7 @@ impl<T: Numeric> UnaryOp<T> for Abs {
     type Out = T::Real;
     #[inline(always)]
     fn apply(&self, x: T) -> T::Real {
-        let s = match x.to_scalar() {
+        let s = match x.to_scalar().widen_half() {
             Scalar::I8(v) => Scalar::I8(v.wrapping_abs()),
             Scalar::I16(v) => Scalar::I16(v.wrapping_abs()),
             Scalar::I32(v) => Scalar::I32(v.wrapping_abs()),
@@ -164,7 +165,7 @@ impl<T: Numeric> UnaryOp<T> for Sign {
     type Out = T;
     #[inline(always)]
     fn apply(&self, x: T) -> T {
-        let s = match x.to_scalar() {
+        let s = match x.to_scalar().widen_half() {
             Scalar::I8(v) => Scalar::I8(v.signum()),
             Scalar::U8(v) => Scalar::U8((v > 0) as u8),
             Scalar::I16(v) => Scalar::I16(v.signum()),
@@ -247,6 +248,9 @@ impl<T: Real> UnaryOp<T> for RoundDecimals {
         let s = match x.to_scalar() {
             Scalar::F32(v) => Scalar::F32(round_float(v, d)),
             Scalar::F64(v) => Scalar::F64(round_float(v, d)),
+            // NumPy rounds a 16-bit float in three ufunc steps, each rounding to the type.
+            Scalar::F16(v) => Scalar::F16(round_float(v, d)),
+            Scalar::BF16(v) => Scalar::BF16(round_float(v, d)),
             Scalar::I8(v) => Scalar::I8(round_int(v as i128, d) as i8),
             Scalar::U8(v) => Scalar::U8(round_int(v as i128, d) as u8),
             Scalar::I16(v) => Scalar::I16(round_int(v as i128, d) as i16),

@@ -4,7 +4,7 @@
 //! them (`deg2rad`/`rad2deg` are one expression there: `x * (pi / 180)` with the constant
 //! computed in the element type, as `npy_deg2rad`/`npy_deg2radf`).
 
-use crate::dtype::{Float, Real, Scalar};
+use crate::dtype::{bf16, f16, Float, Real, Scalar};
 
 /// NumPy's `npy_logaddexp` (`base2` false) or `npy_logaddexp2` (true) on one float type.
 #[inline(always)]
@@ -40,7 +40,7 @@ pub(super) fn log_add_exp<F: Float>(x: F, y: F, base2: bool) -> F {
 /// `x < 0` for integers.
 #[inline(always)]
 pub(super) fn signbit<T: Real>(x: T) -> bool {
-    match x.to_scalar() {
+    match x.to_scalar().widen_half() {
         Scalar::F32(v) => v.is_sign_negative(),
         Scalar::F64(v) => v.is_sign_negative(),
         Scalar::I8(v) => v < 0,
@@ -91,13 +91,37 @@ macro_rules! next_after {
 next_after!(next_after_f32, f32, u32);
 next_after!(next_after_f64, f64, u64);
 
+/// C's `nextafter` for a 16-bit float (`f16` or `bf16`), on its own bits: the neighbour
+/// in its own precision, not f32's.
+#[inline(always)]
+fn next_after_half<H: Float>(x: H, y: H, to_bits: fn(H) -> u16, from_bits: fn(u16) -> H) -> H {
+    if x.is_nan_value() || y.is_nan_value() {
+        return x + y;
+    }
+    if x == y {
+        return y;
+    }
+    if x == H::zero() {
+        return num_traits::Float::copysign(from_bits(1), y);
+    }
+    let b = to_bits(x);
+    let up = (y > x) == (x > H::zero());
+    from_bits(if up { b + 1 } else { b - 1 })
+}
+
 /// C's `nextafter` for either float type.
 #[inline(always)]
 pub(super) fn next_after<T: Float>(a: T, b: T) -> T {
     let s = match (a.to_scalar(), b.to_scalar()) {
         (Scalar::F32(x), Scalar::F32(y)) => Scalar::F32(next_after_f32(x, y)),
         (Scalar::F64(x), Scalar::F64(y)) => Scalar::F64(next_after_f64(x, y)),
-        // Float is f32 or f64 and both operands have the type `T`.
+        (Scalar::F16(x), Scalar::F16(y)) => {
+            Scalar::F16(next_after_half(x, y, f16::to_bits, f16::from_bits))
+        }
+        (Scalar::BF16(x), Scalar::BF16(y)) => {
+            Scalar::BF16(next_after_half(x, y, bf16::to_bits, bf16::from_bits))
+        }
+        // Both operands have the type `T`, a float: the arms above are exhaustive.
         (other, _) => other,
     };
     T::from_scalar(s)

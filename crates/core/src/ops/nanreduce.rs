@@ -4,18 +4,19 @@
 //! negative), and [`NanVar`], which sums the unmarked deviations and divides by
 //! `count - ddof`, giving NaN where that is not positive (NumPy's `nanvar` rules).
 
+use super::reduce::{div_to, Work};
 use super::{BinaryOp, NanProd, NanSqDev, ReduceOp};
 use crate::dtype::{Element, Float, Inexact, Numeric, Scalar};
 
 impl<T: Element> ReduceOp<T> for NanProd {
-    type Acc = T::Accum;
+    type Acc = Work<T::Accum>;
     type Out = T::Accum;
     #[inline(always)]
-    fn init(&self) -> T::Accum {
-        T::Accum::ONE
+    fn init(&self) -> Work<T::Accum> {
+        <Work<T::Accum> as Element>::ONE
     }
     #[inline(always)]
-    fn fold(&self, acc: T::Accum, x: T) -> T::Accum {
+    fn fold(&self, acc: Work<T::Accum>, x: T) -> Work<T::Accum> {
         if x.is_nan_value() {
             acc
         } else {
@@ -23,12 +24,12 @@ impl<T: Element> ReduceOp<T> for NanProd {
         }
     }
     #[inline(always)]
-    fn combine(&self, a: T::Accum, b: T::Accum) -> T::Accum {
+    fn combine(&self, a: Work<T::Accum>, b: Work<T::Accum>) -> Work<T::Accum> {
         a.mul(b)
     }
     #[inline(always)]
-    fn finish(&self, acc: T::Accum, _count: usize) -> T::Accum {
-        acc
+    fn finish(&self, acc: Work<T::Accum>, _count: usize) -> T::Accum {
+        acc.cast()
     }
 }
 
@@ -71,29 +72,29 @@ impl NanVar {
 }
 
 impl<T: Float> ReduceOp<T> for NanVar {
-    type Acc = (T, usize);
+    type Acc = (Work<T>, usize);
     type Out = T;
     #[inline(always)]
-    fn init(&self) -> (T, usize) {
-        (T::ZERO, 0)
+    fn init(&self) -> (Work<T>, usize) {
+        (<Work<T> as Element>::ZERO, 0)
     }
     #[inline(always)]
-    fn fold(&self, acc: (T, usize), x: T) -> (T, usize) {
+    fn fold(&self, acc: (Work<T>, usize), x: T) -> (Work<T>, usize) {
         if x < T::ZERO {
             acc
         } else {
-            (acc.0 + x, acc.1 + 1)
+            (acc.0.add(x.cast()), acc.1 + 1)
         }
     }
     #[inline(always)]
-    fn combine(&self, a: (T, usize), b: (T, usize)) -> (T, usize) {
-        (a.0 + b.0, a.1 + b.1)
+    fn combine(&self, a: (Work<T>, usize), b: (Work<T>, usize)) -> (Work<T>, usize) {
+        (a.0.add(b.0), a.1 + b.1)
     }
     #[inline(always)]
-    fn finish(&self, acc: (T, usize), _count: usize) -> T {
+    fn finish(&self, acc: (Work<T>, usize), _count: usize) -> T {
         let dof = acc.1 as f64 - self.ddof;
         if dof > 0.0 {
-            acc.0 / T::from_f64(dof)
+            div_to(acc.0, dof)
         } else {
             T::nan()
         }

@@ -9,19 +9,36 @@ use super::{
 use crate::dtype::{Element, Float, Inexact, Numeric, Real};
 use crate::Scalar;
 
-/// Folds in the accumulation type with `$step` (`add`/`mul`) from `$init`, skipping NaN
-/// when `$skip_nan`.
+/// The work type sums of `T` are carried out in (f32 for the 16-bit floats).
+pub(crate) type Work<T> = <T as Numeric>::Work;
+
+/// `acc / n` in the work type `W` of an inexact type, converted to `O` (one rounding for the
+/// 16-bit floats, whose work type is f32).
+#[inline(always)]
+pub(crate) fn div_to<W: Element, O: Element>(acc: W, n: f64) -> O {
+    O::from_scalar(match acc.to_scalar() {
+        Scalar::F32(v) => Scalar::F32(v / n as f32),
+        Scalar::F64(v) => Scalar::F64(v / n),
+        Scalar::C64(v) => Scalar::C64(v / crate::dtype::c64::new(n as f32, 0.0)),
+        Scalar::C128(v) => Scalar::C128(v / crate::dtype::c128::new(n, 0.0)),
+        // Work types of inexact types are the four above.
+        other => other,
+    })
+}
+
+/// Folds in the work type of the accumulation type with `$step` (`add`/`mul`) from `$init`,
+/// skipping NaN when `$skip_nan`; the result is the accumulation type.
 macro_rules! accumulate {
     ($name:ident, $init:ident, $step:ident, skip_nan = $skip_nan:literal) => {
         impl<T: Element> ReduceOp<T> for $name {
-            type Acc = T::Accum;
+            type Acc = Work<T::Accum>;
             type Out = T::Accum;
             #[inline(always)]
-            fn init(&self) -> T::Accum {
-                T::Accum::$init
+            fn init(&self) -> Work<T::Accum> {
+                <Work<T::Accum> as Element>::$init
             }
             #[inline(always)]
-            fn fold(&self, acc: T::Accum, x: T) -> T::Accum {
+            fn fold(&self, acc: Work<T::Accum>, x: T) -> Work<T::Accum> {
                 if $skip_nan && x.is_nan_value() {
                     acc
                 } else {
@@ -29,12 +46,12 @@ macro_rules! accumulate {
                 }
             }
             #[inline(always)]
-            fn combine(&self, a: T::Accum, b: T::Accum) -> T::Accum {
+            fn combine(&self, a: Work<T::Accum>, b: Work<T::Accum>) -> Work<T::Accum> {
                 a.$step(b)
             }
             #[inline(always)]
-            fn finish(&self, acc: T::Accum, _count: usize) -> T::Accum {
-                acc
+            fn finish(&self, acc: Work<T::Accum>, _count: usize) -> T::Accum {
+                acc.cast()
             }
         }
     };
@@ -44,23 +61,23 @@ accumulate!(NanSum, ZERO, add, skip_nan = true);
 accumulate!(Prod, ONE, mul, skip_nan = false);
 
 impl<T: Element> ReduceOp<T> for Mean {
-    type Acc = T::Mean;
+    type Acc = Work<T::Mean>;
     type Out = T::Mean;
     #[inline(always)]
-    fn init(&self) -> T::Mean {
-        T::Mean::ZERO
+    fn init(&self) -> Work<T::Mean> {
+        <Work<T::Mean> as Element>::ZERO
     }
     #[inline(always)]
-    fn fold(&self, acc: T::Mean, x: T) -> T::Mean {
+    fn fold(&self, acc: Work<T::Mean>, x: T) -> Work<T::Mean> {
         acc.add(x.cast())
     }
     #[inline(always)]
-    fn combine(&self, a: T::Mean, b: T::Mean) -> T::Mean {
+    fn combine(&self, a: Work<T::Mean>, b: Work<T::Mean>) -> Work<T::Mean> {
         a.add(b)
     }
     #[inline(always)]
-    fn finish(&self, acc: T::Mean, count: usize) -> T::Mean {
-        acc / T::Mean::from_usize(count)
+    fn finish(&self, acc: Work<T::Mean>, count: usize) -> T::Mean {
+        div_to(acc, count as f64)
     }
 }
 
@@ -179,14 +196,14 @@ impl DdofMean {
 }
 
 impl<T: Element> ReduceOp<T> for NanMean {
-    type Acc = (T::Mean, usize);
+    type Acc = (Work<T::Mean>, usize);
     type Out = T::Mean;
     #[inline(always)]
-    fn init(&self) -> (T::Mean, usize) {
-        (T::Mean::ZERO, 0)
+    fn init(&self) -> (Work<T::Mean>, usize) {
+        (<Work<T::Mean> as Element>::ZERO, 0)
     }
     #[inline(always)]
-    fn fold(&self, acc: (T::Mean, usize), x: T) -> (T::Mean, usize) {
+    fn fold(&self, acc: (Work<T::Mean>, usize), x: T) -> (Work<T::Mean>, usize) {
         if x.is_nan_value() {
             acc
         } else {
@@ -194,33 +211,37 @@ impl<T: Element> ReduceOp<T> for NanMean {
         }
     }
     #[inline(always)]
-    fn combine(&self, a: (T::Mean, usize), b: (T::Mean, usize)) -> (T::Mean, usize) {
+    fn combine(
+        &self,
+        a: (Work<T::Mean>, usize),
+        b: (Work<T::Mean>, usize),
+    ) -> (Work<T::Mean>, usize) {
         (a.0.add(b.0), a.1 + b.1)
     }
     #[inline(always)]
-    fn finish(&self, acc: (T::Mean, usize), _count: usize) -> T::Mean {
-        acc.0 / T::Mean::from_usize(acc.1)
+    fn finish(&self, acc: (Work<T::Mean>, usize), _count: usize) -> T::Mean {
+        div_to(acc.0, acc.1 as f64)
     }
 }
 
 impl<T: Float> ReduceOp<T> for DdofMean {
-    type Acc = T;
+    type Acc = Work<T>;
     type Out = T;
     #[inline(always)]
-    fn init(&self) -> T {
-        T::ZERO
+    fn init(&self) -> Work<T> {
+        <Work<T> as Element>::ZERO
     }
     #[inline(always)]
-    fn fold(&self, acc: T, x: T) -> T {
-        acc + x
+    fn fold(&self, acc: Work<T>, x: T) -> Work<T> {
+        acc.add(x.cast())
     }
     #[inline(always)]
-    fn combine(&self, a: T, b: T) -> T {
-        a + b
+    fn combine(&self, a: Work<T>, b: Work<T>) -> Work<T> {
+        a.add(b)
     }
     #[inline(always)]
-    fn finish(&self, acc: T, count: usize) -> T {
-        acc / T::from_f64((count as f64 - self.ddof).max(0.0))
+    fn finish(&self, acc: Work<T>, count: usize) -> T {
+        div_to(acc, (count as f64 - self.ddof).max(0.0))
     }
     fn params(&self) -> Vec<Scalar> {
         vec![Scalar::F64(self.ddof)]
@@ -228,29 +249,29 @@ impl<T: Float> ReduceOp<T> for DdofMean {
 }
 
 impl<T: Inexact> ReduceOp<T> for SumAbsSq {
-    type Acc = T::RealPart;
+    type Acc = Work<T::RealPart>;
     type Out = T::RealPart;
     #[inline(always)]
-    fn init(&self) -> T::RealPart {
-        T::RealPart::ZERO
+    fn init(&self) -> Work<T::RealPart> {
+        <Work<T::RealPart> as Element>::ZERO
     }
     #[inline(always)]
-    fn fold(&self, acc: T::RealPart, x: T) -> T::RealPart {
-        let re = x.re();
+    fn fold(&self, acc: Work<T::RealPart>, x: T) -> Work<T::RealPart> {
+        let re: Work<T::RealPart> = x.re().cast();
         if T::DTYPE.is_complex() {
-            let im = x.im();
-            acc + (re * re + im * im)
+            let im: Work<T::RealPart> = x.im().cast();
+            acc.add(re.mul(re).add(im.mul(im)))
         } else {
-            acc + re * re
+            acc.add(re.mul(re))
         }
     }
     #[inline(always)]
-    fn combine(&self, a: T::RealPart, b: T::RealPart) -> T::RealPart {
-        a + b
+    fn combine(&self, a: Work<T::RealPart>, b: Work<T::RealPart>) -> Work<T::RealPart> {
+        a.add(b)
     }
     #[inline(always)]
-    fn finish(&self, acc: T::RealPart, _count: usize) -> T::RealPart {
-        acc
+    fn finish(&self, acc: Work<T::RealPart>, _count: usize) -> T::RealPart {
+        acc.cast()
     }
 }
 

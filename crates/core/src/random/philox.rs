@@ -105,6 +105,13 @@ pub fn f32_from_bits(x: u32) -> f32 {
     (x >> 8) as f32 * F32_STEP
 }
 
+/// A uniform value in `[0, 1)` from the top `bits` of 32 random bits: `k * 2^-bits`, exact in
+/// a 16-bit float whose significand holds `bits` bits (11 for f16, 8 for bf16).
+#[inline]
+pub fn half_from_bits(x: u32, bits: u32) -> f64 {
+    (x >> (32 - bits)) as f64 / (1u64 << bits) as f64
+}
+
 /// The words of one element's stream, read in order, four per Philox block.
 #[derive(Clone, Debug)]
 pub struct Stream {

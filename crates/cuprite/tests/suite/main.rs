@@ -26,6 +26,7 @@ mod elementwise;
 mod fft;
 mod fft_differential;
 mod index;
+mod half_types;
 mod int_types;
 mod linalg;
 mod manip;
