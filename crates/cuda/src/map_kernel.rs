@@ -8,9 +8,11 @@
 //!   (broadcast axes have stride 0), 32-bit index arithmetic below 2^31 elements.
 //!
 //! The program is [`PRELUDE`] (the integer helpers with cuprite's wrapping and zero-divisor
-//! semantics, the float helpers) after common.cuh, then the body and the kernels. It is
-//! compiled with `--fmad=false`, so `a * b + c` rounds twice as on the CPU; the module key
-//! names the kernel, the hash of its source, the types and that option.
+//! semantics for every integer type, the float helpers, the bit-level helpers of f16 and
+//! bf16) after common.cuh (whose `f16`/`bf16` structs compute each operation in f32 and
+//! round once), then the body and the kernels. It is compiled with `--fmad=false`, so
+//! `a * b + c` rounds twice as on the CPU; the module key names the kernel, the hash of its
+//! source, the types and that option.
 
 use crate::buffer::CudaBuffer;
 use crate::ctype::ctype;
@@ -26,47 +28,59 @@ const OPTIONS: [&str; 1] = ["--fmad=false"];
 
 /// The helpers the CUDA translation of a kernel calls, after common.cuh.
 pub const PRELUDE: &str = r#"
-// Integer arithmetic wraps: computed in the unsigned type of the same width.
+// Integer arithmetic wraps: computed in the unsigned type of the same width or wider (the
+// 8- and 16-bit types in `unsigned`, then truncated back).
 template <class E> struct rk_unsigned;
+template <> struct rk_unsigned<i8> { typedef unsigned type; };
 template <> struct rk_unsigned<u8> { typedef unsigned type; };
+template <> struct rk_unsigned<i16> { typedef unsigned type; };
+template <> struct rk_unsigned<u16> { typedef unsigned type; };
 template <> struct rk_unsigned<i32> { typedef unsigned type; };
+template <> struct rk_unsigned<u32> { typedef unsigned type; };
 template <> struct rk_unsigned<i64> { typedef unsigned long long type; };
+template <> struct rk_unsigned<u64> { typedef unsigned long long type; };
 #define RK_U(E) typename rk_unsigned<E>::type
 template <class E> __device__ __forceinline__ E rk_add(E a, E b) { return (E)((RK_U(E))a + (RK_U(E))b); }
 template <class E> __device__ __forceinline__ E rk_sub(E a, E b) { return (E)((RK_U(E))a - (RK_U(E))b); }
 template <class E> __device__ __forceinline__ E rk_mul(E a, E b) { return (E)((RK_U(E))a * (RK_U(E))b); }
+// Negation wraps, for unsigned types too (0 - a).
 template <class E> __device__ __forceinline__ E rk_neg(E a) { return (E)((RK_U(E))0 - (RK_U(E))a); }
 template <class E> __device__ __forceinline__ E rk_not(E a) { return (E)~a; }
 // Division and remainder by zero give 0; MIN / -1 wraps to MIN and MIN % -1 is 0.
 template <class E> __device__ __forceinline__ E rk_div(E a, E b) {
     if (b == (E)0) return (E)0;
-    if constexpr (!is_same<E, u8>::value) {
+    if constexpr (is_sint<E>::value) {
         if (b == (E)-1) return rk_neg(a);
     }
     return (E)(a / b);
 }
 template <class E> __device__ __forceinline__ E rk_rem(E a, E b) {
     if (b == (E)0) return (E)0;
-    if constexpr (!is_same<E, u8>::value) {
+    if constexpr (is_sint<E>::value) {
         if (b == (E)-1) return (E)0;
     }
     return (E)(a % b);
 }
-// Shift amounts are taken modulo the bit width (Rust's wrapping_shl / wrapping_shr).
+// Shift amounts are taken modulo the bit width (Rust's wrapping_shl / wrapping_shr); `>>` is
+// arithmetic for signed types (an 8- or 16-bit value is sign-extended to int first).
 template <class E> __device__ __forceinline__ E rk_shl(E a, u32 s) {
     return (E)((RK_U(E))a << (s & (u32)(sizeof(E) * 8 - 1)));
 }
 template <class E> __device__ __forceinline__ E rk_shr(E a, u32 s) {
     return (E)(a >> (s & (u32)(sizeof(E) * 8 - 1)));
 }
+// abs wraps (|MIN| is MIN); an unsigned value is its own absolute value.
+template <class E> __device__ __forceinline__ E rk_abs(E x) {
+    if constexpr (is_sint<E>::value) return x < (E)0 ? rk_neg(x) : x;
+    else return x;
+}
 __device__ __forceinline__ float rk_abs(float x) { return fabsf(x); }
 __device__ __forceinline__ double rk_abs(double x) { return fabs(x); }
-__device__ __forceinline__ i32 rk_abs(i32 x) { return x < 0 ? rk_neg(x) : x; }
-__device__ __forceinline__ i64 rk_abs(i64 x) { return x < 0 ? rk_neg(x) : x; }
+__device__ __forceinline__ f16 rk_abs(f16 x) { return f16::from_bits(x.bits & 0x7fffu); }
+__device__ __forceinline__ bf16 rk_abs(bf16 x) { return bf16::from_bits(x.bits & 0x7fffu); }
+template <class E> __device__ __forceinline__ E rk_signum(E x) { return (E)((int)(x > (E)0) - (int)(x < (E)0)); }
 __device__ __forceinline__ float rk_signum(float x) { return x != x ? x : copysignf(1.0f, x); }
 __device__ __forceinline__ double rk_signum(double x) { return x != x ? x : copysign(1.0, x); }
-__device__ __forceinline__ i32 rk_signum(i32 x) { return (i32)(x > 0) - (i32)(x < 0); }
-__device__ __forceinline__ i64 rk_signum(i64 x) { return (i64)(x > 0) - (i64)(x < 0); }
 template <class E> __device__ __forceinline__ E rk_min(E a, E b) { return b < a ? b : a; }
 template <class E> __device__ __forceinline__ E rk_max(E a, E b) { return b < a ? a : b; }
 template <> __device__ __forceinline__ float rk_min(float a, float b) { return fminf(a, b); }
@@ -88,6 +102,13 @@ __device__ __forceinline__ bool rk_is_finite(double x) {
 }
 __device__ __forceinline__ bool rk_is_sign_negative(float x) { return __float_as_int(x) < 0; }
 __device__ __forceinline__ bool rk_is_sign_negative(double x) { return __double_as_longlong(x) < 0; }
+// The 16-bit floats' predicates on their bits (exponent all ones: infinite or NaN).
+__device__ __forceinline__ bool rk_is_infinite(f16 x) { return (x.bits & 0x7fffu) == 0x7c00u; }
+__device__ __forceinline__ bool rk_is_infinite(bf16 x) { return (x.bits & 0x7fffu) == 0x7f80u; }
+__device__ __forceinline__ bool rk_is_finite(f16 x) { return (x.bits & 0x7fffu) < 0x7c00u; }
+__device__ __forceinline__ bool rk_is_finite(bf16 x) { return (x.bits & 0x7fffu) < 0x7f80u; }
+__device__ __forceinline__ bool rk_is_sign_negative(f16 x) { return (x.bits & 0x8000u) != 0; }
+__device__ __forceinline__ bool rk_is_sign_negative(bf16 x) { return (x.bits & 0x8000u) != 0; }
 template <class R> __device__ __forceinline__ bool rk_is_sign_positive(R x) { return !rk_is_sign_negative(x); }
 // powi by squaring, as compiler-rt's __powisf2 / __powidf2 compute Rust's powi.
 template <class R> __device__ __forceinline__ R rk_powi(R a, i32 b) {
@@ -305,9 +326,16 @@ mod tests {
     fn dtype_of(c: &str) -> DType {
         [
             DType::Bool,
+            DType::I8,
             DType::U8,
+            DType::I16,
+            DType::U16,
             DType::I32,
+            DType::U32,
             DType::I64,
+            DType::U64,
+            DType::F16,
+            DType::BF16,
             DType::F32,
             DType::F64,
         ]

@@ -3,18 +3,19 @@
 //! does (literals take the type of the other operand; `{integer}` defaults to i32 and
 //! `{float}` to f64), and rejecting everything outside the subset with an error at its span.
 
+use crate::halfs;
 use crate::ir::{BinOp, Block, Expr, ExprKind, Kernel, Lit, Stmt, UnOp, Var};
 use crate::methods;
-use crate::ty::{LitKind, Tm, Ty, Vars};
+use crate::ty::{LitKind, Tm, Ty, Vars, TYPE_LIST};
 use proc_macro2::{Ident, Span};
 use syn::spanned::Spanned;
 
 /// What a kernel may contain, appended to the errors about what it may not.
-pub const ALLOWED: &str = "a cuprite kernel may use: parameters and `let` bindings of bool, u8, \
-    i32, i64, f32, f64; literals; arithmetic `+ - * / %`, unary `-` and `!`, comparisons, \
-    `&& ||`, bit operators `& | ^ << >>`; `if`/`else`; blocks; assignments to `let mut` \
-    variables; `as` casts; the float constants (`f32::consts::PI`, `f32::INFINITY`, ...) and \
-    the math methods";
+pub const ALLOWED: &str = "a cuprite kernel may use: parameters and `let` bindings of bool, i8, \
+    u8, i16, u16, i32, u32, i64, u64, f16, bf16, f32, f64; literals; arithmetic `+ - * / %`, \
+    unary `-` and `!`, comparisons, `&& ||`, bit operators `& | ^ << >>`; `if`/`else`; blocks; \
+    assignments to `let mut` variables; `as` casts; the constants (`f32::consts::PI`, \
+    `f32::INFINITY`, `u64::MAX`, ...) and the math methods";
 
 fn err<T>(span: Span, what: impl std::fmt::Display) -> syn::Result<T> {
     Err(syn::Error::new(span, format!("{what}; {ALLOWED}")))
@@ -425,8 +426,7 @@ impl Checker {
             )),
             syn::Lit::Int(i) => {
                 let suffix = i.suffix();
-                if suffix == "f32" || suffix == "f64" {
-                    let ty = Ty::from_name(suffix).expect("float suffix");
+                if let Some(ty) = Ty::from_name(suffix).filter(|t| t.is_float()) {
                     let text = i.base10_digits().to_string();
                     return Ok(mk(ExprKind::Lit(Lit::FloatText(text)), Tm::Ty(ty), span));
                 }
@@ -453,12 +453,15 @@ impl Checker {
             return Ok(self.types.fresh(kind));
         }
         match Ty::from_name(suffix) {
-            Some(t) if (kind == LitKind::Int && t.is_int()) || (kind == LitKind::Float && t.is_float()) => {
+            Some(t)
+                if (kind == LitKind::Int && t.is_int())
+                    || (kind == LitKind::Float && t.is_float()) =>
+            {
                 Ok(Tm::Ty(t))
             }
             _ => plain_err(
                 span,
-                format!("unsupported literal suffix `{suffix}`; the element types are bool, u8, i32, i64, f32 and f64"),
+                format!("unsupported literal suffix `{suffix}`; the element types are {TYPE_LIST}"),
             ),
         }
     }
@@ -471,7 +474,8 @@ impl Checker {
                 if let (ExprKind::Lit(Lit::Int(v)), true) = (&x.kind, is_literal(&u.expr)) {
                     return Ok(mk(ExprKind::Lit(Lit::Int(-*v)), x.ty, span));
                 }
-                if !self.numeric(x.ty) || self.types.known(x.ty) == Some(Ty::U8) {
+                // Unsigned negation wraps (`0 - x`), as NumPy's `negative` does.
+                if !self.numeric(x.ty) {
                     return plain_err(
                         span,
                         format!("cannot negate a value of type {}", self.types.show(x.ty)),
@@ -710,7 +714,7 @@ fn compound(op: &syn::BinOp) -> Option<BinOp> {
     })
 }
 
-/// Checks what only the final types decide: literal ranges and negation of `u8`.
+/// Checks what only the final types decide: literal ranges.
 fn validate_block(k: &Kernel, b: &Block) -> syn::Result<()> {
     for s in &b.stmts {
         match s {
@@ -729,29 +733,32 @@ fn validate(k: &Kernel, e: &Expr) -> syn::Result<()> {
             let ty = k.ty(e.ty).expect("literals have element types");
             let ok = match l {
                 Lit::Bool(_) => true,
-                Lit::Int(v) => match ty {
-                    Ty::U8 => (0..=u8::MAX as i128).contains(v),
-                    Ty::I32 => (i32::MIN as i128..=i32::MAX as i128).contains(v),
-                    Ty::I64 => (i64::MIN as i128..=i64::MAX as i128).contains(v),
-                    _ => true,
+                Lit::Int(v) => match ty.int_range() {
+                    Some((lo, hi)) => (lo..=hi).contains(v),
+                    None => true,
                 },
                 Lit::FloatText(t) => match ty {
                     Ty::F32 => t.parse::<f32>().is_ok_and(f32::is_finite),
+                    Ty::F16 | Ty::BF16 => t
+                        .parse::<f64>()
+                        .is_ok_and(|v| halfs::round(v, ty).is_finite()),
                     _ => t.parse::<f64>().is_ok_and(f64::is_finite),
                 },
                 Lit::Float(_) => true,
             };
             if !ok {
-                return plain_err(e.span, format!("literal out of range for {}", ty.rust()));
+                let hint = match l {
+                    Lit::Int(v) if *v < 0 => " (a negative literal of an unsigned type)",
+                    _ => "",
+                };
+                return plain_err(
+                    e.span,
+                    format!("literal out of range for {}{hint}", ty.rust()),
+                );
             }
         }
         ExprKind::Var(_) => {}
-        ExprKind::Unary(op, x) => {
-            if *op == UnOp::Neg && k.ty(x.ty) == Some(Ty::U8) {
-                return plain_err(e.span, "cannot negate a value of type u8");
-            }
-            validate(k, x)?;
-        }
+        ExprKind::Unary(_, x) => validate(k, x)?,
         ExprKind::Binary(_, l, r) => {
             validate(k, l)?;
             validate(k, r)?;

@@ -1,7 +1,9 @@
 //! Named constants a kernel may use: `f32::consts::PI` (also through `std::`/`core::`),
-//! `f64::INFINITY`, `f32::NAN`, `f32::MAX`, `i32::MIN`, ... They become literals with exact
-//! values, so both translations agree bit for bit.
+//! `f64::INFINITY`, `f32::NAN`, `f32::MAX`, `i32::MIN`, `u64::MAX`, `f16::consts::PI`,
+//! `bf16::EPSILON`, ... They become literals with exact values, so both translations agree
+//! bit for bit.
 
+use crate::halfs;
 use crate::ir::Lit;
 use crate::ty::Ty;
 use syn::spanned::Spanned;
@@ -42,35 +44,35 @@ fn math_const_f32(name: &str) -> Option<f32> {
 
 /// The associated constant `name` of type `ty` (`f32::MAX`), if the subset has it.
 fn assoc_const(ty: Ty, name: &str) -> Option<Lit> {
-    Some(match (ty, name) {
-        (Ty::F32, _) => Lit::Float(match name {
-            "INFINITY" => f64::INFINITY,
-            "NEG_INFINITY" => f64::NEG_INFINITY,
-            "NAN" => f64::NAN,
-            "MAX" => f32::MAX as f64,
-            "MIN" => f32::MIN as f64,
-            "MIN_POSITIVE" => f32::MIN_POSITIVE as f64,
-            "EPSILON" => f32::EPSILON as f64,
-            _ => return None,
-        }),
-        (Ty::F64, _) => Lit::Float(match name {
-            "INFINITY" => f64::INFINITY,
-            "NEG_INFINITY" => f64::NEG_INFINITY,
-            "NAN" => f64::NAN,
-            "MAX" => f64::MAX,
-            "MIN" => f64::MIN,
-            "MIN_POSITIVE" => f64::MIN_POSITIVE,
-            "EPSILON" => f64::EPSILON,
-            _ => return None,
-        }),
-        (Ty::U8, "MAX") => Lit::Int(u8::MAX as i128),
-        (Ty::U8, "MIN") => Lit::Int(0),
-        (Ty::I32, "MAX") => Lit::Int(i32::MAX as i128),
-        (Ty::I32, "MIN") => Lit::Int(i32::MIN as i128),
-        (Ty::I64, "MAX") => Lit::Int(i64::MAX as i128),
-        (Ty::I64, "MIN") => Lit::Int(i64::MIN as i128),
+    if let Some((lo, hi)) = ty.int_range() {
+        return match name {
+            "MIN" => Some(Lit::Int(lo)),
+            "MAX" => Some(Lit::Int(hi)),
+            _ => None,
+        };
+    }
+    // The finite limits of a float type: largest value, smallest positive normal, epsilon.
+    let (max, min_positive, epsilon) = match ty {
+        Ty::F16 => (65504.0, 2f64.powi(-14), 2f64.powi(-10)),
+        Ty::BF16 => (halfs::bf16_value(0x7f7f), 2f64.powi(-126), 2f64.powi(-7)),
+        Ty::F32 => (
+            f32::MAX as f64,
+            f32::MIN_POSITIVE as f64,
+            f32::EPSILON as f64,
+        ),
+        Ty::F64 => (f64::MAX, f64::MIN_POSITIVE, f64::EPSILON),
         _ => return None,
-    })
+    };
+    Some(Lit::Float(match name {
+        "INFINITY" => f64::INFINITY,
+        "NEG_INFINITY" => f64::NEG_INFINITY,
+        "NAN" => f64::NAN,
+        "MAX" => max,
+        "MIN" => -max,
+        "MIN_POSITIVE" => min_positive,
+        "EPSILON" => epsilon,
+        _ => return None,
+    }))
 }
 
 /// Resolves a constant path to its type and value.
@@ -80,8 +82,9 @@ pub fn resolve(path: &syn::Path) -> syn::Result<(Ty, Lit)> {
             path.span(),
             "unknown path in a cuprite kernel: the constants are `f32::consts::PI` (and the other \
              `std::f32::consts`/`std::f64::consts` values), `f32::INFINITY`, `f32::NEG_INFINITY`, \
-             `f32::NAN`, `f32::MAX`, `f32::MIN`, `f32::MIN_POSITIVE`, `f32::EPSILON` (f64 alike) \
-             and `MIN`/`MAX` of u8, i32, i64; variables are the parameters and `let` bindings",
+             `f32::NAN`, `f32::MAX`, `f32::MIN`, `f32::MIN_POSITIVE`, `f32::EPSILON` (f16, bf16 and \
+             f64 alike) and `MIN`/`MAX` of every integer type; variables are the parameters and \
+             `let` bindings",
         )
     };
     if path.segments.iter().any(|s| !s.arguments.is_empty()) {
@@ -100,6 +103,8 @@ pub fn resolve(path: &syn::Path) -> syn::Result<(Ty, Lit)> {
         3 if segs[1] == "consts" => match ty {
             Ty::F32 => math_const_f32(&segs[2]).map(|v| Lit::Float(v as f64)),
             Ty::F64 => math_const(&segs[2]).map(Lit::Float),
+            // The f64 value rounded once to the type (bf16: through f32).
+            Ty::F16 | Ty::BF16 => math_const(&segs[2]).map(|v| Lit::Float(halfs::round(v, ty))),
             _ => None,
         },
         _ => None,
@@ -159,5 +164,41 @@ mod tests {
         assert!(matches!(resolve(&path).unwrap().1, Lit::Int(v) if v == i32::MIN as i128));
         let path: syn::Path = syn::parse_str("f32::consts::NOPE").unwrap();
         assert!(resolve(&path).is_err());
+        let path: syn::Path = syn::parse_str("u64::MAX").unwrap();
+        assert!(matches!(resolve(&path).unwrap().1, Lit::Int(v) if v == u64::MAX as i128));
+        let path: syn::Path = syn::parse_str("i8::MIN").unwrap();
+        assert!(matches!(resolve(&path).unwrap().1, Lit::Int(-128)));
+        let path: syn::Path = syn::parse_str("u16::MIN").unwrap();
+        assert!(matches!(resolve(&path).unwrap().1, Lit::Int(0)));
+    }
+
+    /// The half constants are the `half` crate's.
+    #[test]
+    fn half_constants_are_half_s() {
+        use cuprite::{bf16, f16};
+        let value = |p: &str| {
+            let path: syn::Path = syn::parse_str(p).unwrap();
+            match resolve(&path).unwrap().1 {
+                Lit::Float(v) => v,
+                l => panic!("{p}: {l:?}"),
+            }
+        };
+        for (name, h, b) in [
+            ("MAX", f16::MAX, bf16::MAX),
+            ("MIN", f16::MIN, bf16::MIN),
+            ("MIN_POSITIVE", f16::MIN_POSITIVE, bf16::MIN_POSITIVE),
+            ("EPSILON", f16::EPSILON, bf16::EPSILON),
+            ("INFINITY", f16::INFINITY, bf16::INFINITY),
+            ("NEG_INFINITY", f16::NEG_INFINITY, bf16::NEG_INFINITY),
+            ("consts::PI", f16::PI, bf16::PI),
+            ("consts::E", f16::E, bf16::E),
+            ("consts::LN_2", f16::LN_2, bf16::LN_2),
+            ("consts::SQRT_2", f16::SQRT_2, bf16::SQRT_2),
+            ("consts::FRAC_1_PI", f16::FRAC_1_PI, bf16::FRAC_1_PI),
+        ] {
+            assert_eq!(value(&format!("f16::{name}")), h.to_f64(), "f16::{name}");
+            assert_eq!(value(&format!("bf16::{name}")), b.to_f64(), "bf16::{name}");
+        }
+        assert!(value("f16::NAN").is_nan() && value("bf16::NAN").is_nan());
     }
 }

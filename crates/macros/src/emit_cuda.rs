@@ -1,16 +1,20 @@
 //! The GPU translation: the checked kernel as one CUDA C device function,
 //! `__device__ __forceinline__ OUT rk_body(A0 name_0, ...)`, for the runtime to wrap in its
 //! grid-stride kernels. It relies on common.cuh (element type names, `cast<To>`, which has
-//! Rust's `as` semantics) and the prelude of crates/cuda/src/map_kernel.rs (`rk_add` and the
-//! other integer helpers with wrapping and zero-divisor semantics, float helpers).
+//! Rust's `as` semantics, the `f16`/`bf16` structs whose operators compute in f32 and round
+//! once) and the prelude of crates/cuda/src/map_kernel.rs (`rk_add` and the other integer
+//! helpers with wrapping and zero-divisor semantics, float helpers). A math method of a
+//! 16-bit float is the f32 function of its widened arguments, rounded once:
+//! `f16(sqrtf((float)x))`; `abs` and the predicates work on the bits.
 //!
 //! Rust's expressions with blocks (`if` with statements in its branches, blocks as values)
 //! become statements before the expression that uses them, with their values in temporaries
 //! `rk_tN`; operands evaluated earlier are saved first so the order of evaluation stays
 //! Rust's (left to right).
 
+use crate::halfs;
 use crate::ir::{BinOp, Block, Expr, ExprKind, Kernel, Lit, Stmt, UnOp};
-use crate::methods::{self, Cuda};
+use crate::methods::{self, Arg, Cuda};
 use crate::ty::Ty;
 
 /// Translates a checked kernel to its CUDA device function.
@@ -39,8 +43,12 @@ pub fn device_function(k: &Kernel) -> String {
 }
 
 /// A float value of type `ty` as CUDA C (exact: the shortest round-trip decimal, or the bit
-/// pattern for infinities and NaN).
+/// pattern for infinities and NaN and for every value of a 16-bit float, rounded to it here
+/// as [`halfs`] says).
 fn float_c(v: f64, ty: Ty) -> String {
+    if ty.is_half() {
+        return format!("{}::from_bits(0x{:04x})", ty.cuda(), halfs::bits(v, ty));
+    }
     let f32 = ty == Ty::F32;
     if v.is_nan() {
         return if f32 {
@@ -69,17 +77,27 @@ fn float_c(v: f64, ty: Ty) -> String {
     }
 }
 
+/// An integer of type `ty` as CUDA C, typed exactly (so template helpers deduce it).
+fn int_c(v: i128, ty: Ty) -> String {
+    match ty {
+        Ty::I8 | Ty::U8 | Ty::I16 | Ty::U16 if v < 0 => format!("(({})({v}))", ty.cuda()),
+        Ty::I8 | Ty::U8 | Ty::I16 | Ty::U16 => format!("(({}){v})", ty.cuda()),
+        Ty::I32 if v == i32::MIN as i128 => "(-2147483647 - 1)".into(),
+        Ty::I64 if v == i64::MIN as i128 => "(-9223372036854775807LL - 1)".into(),
+        Ty::I64 if v < 0 => format!("(-{}LL)", -v),
+        Ty::I64 => format!("{v}LL"),
+        Ty::U32 => format!("{v}u"),
+        Ty::U64 => format!("{v}ULL"),
+        _ if v < 0 => format!("(-{})", -v),
+        _ => v.to_string(),
+    }
+}
+
 /// A literal of final type `ty` as CUDA C, typed exactly (so template helpers deduce it).
 pub fn lit_c(l: &Lit, ty: Ty) -> String {
     match (l, ty) {
         (Lit::Bool(b), _) => b.to_string(),
-        (Lit::Int(v), Ty::U8) => format!("((u8){v})"),
-        (Lit::Int(v), Ty::I32) if *v == i32::MIN as i128 => "(-2147483647 - 1)".into(),
-        (Lit::Int(v), Ty::I64) if *v == i64::MIN as i128 => "(-9223372036854775807LL - 1)".into(),
-        (Lit::Int(v), Ty::I64) if *v < 0 => format!("(-{}LL)", -v),
-        (Lit::Int(v), Ty::I64) => format!("{v}LL"),
-        (Lit::Int(v), _) if *v < 0 => format!("(-{})", -v),
-        (Lit::Int(v), _) => v.to_string(),
+        (Lit::Int(v), _) => int_c(*v, ty),
         (Lit::FloatText(t), Ty::F32) => {
             float_c(t.parse::<f32>().map(f64::from).unwrap_or(f64::NAN), ty)
         }
@@ -214,6 +232,8 @@ impl CudaEmit<'_> {
         let sym = op.symbol();
         let int = lt.is_int();
         match op {
+            // The structs' operators compute in f32 and round once; fmod is exact in f32.
+            BinOp::Rem if lt.is_half() => format!("{}(fmodf((float){l}, (float){r}))", lt.cuda()),
             BinOp::Add if int => format!("rk_add({l}, {r})"),
             BinOp::Sub if int => format!("rk_sub({l}, {r})"),
             BinOp::Mul if int => format!("rk_mul({l}, {r})"),
@@ -223,7 +243,7 @@ impl CudaEmit<'_> {
             BinOp::Rem => format!("fmod({l}, {r})"),
             BinOp::Shl => format!("rk_shl({l}, (u32)({r}))"),
             BinOp::Shr => format!("rk_shr({l}, (u32)({r}))"),
-            BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor if matches!(lt, Ty::U8 | Ty::Bool) => {
+            BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor if lt.promotes_in_c() => {
                 format!("(({})({l} {sym} {r}))", lt.cuda())
             }
             _ => format!("({l} {sym} {r})"),
@@ -320,9 +340,22 @@ impl CudaEmit<'_> {
 
 /// A math method call in CUDA C, for receiver type `ty` and argument values `v`.
 fn method_c(m: &methods::Method, ty: Ty, v: &[String]) -> String {
+    if ty.is_half() && !m.on_bits() {
+        // The f32 method of the widened arguments (powi's exponent stays i32), rounded.
+        let wants = std::iter::once(&Arg::Same).chain(m.args);
+        let wide: Vec<String> = v
+            .iter()
+            .zip(wants)
+            .map(|(a, want)| match want {
+                Arg::Same => format!("(float){a}"),
+                Arg::I32 => a.clone(),
+            })
+            .collect();
+        return format!("{}({})", ty.cuda(), method_c(m, Ty::F32, &wide));
+    }
     let args = v.join(", ");
     match m.cuda {
-        Cuda::Libm(name) if m.name == "abs" || ty.is_float() => {
+        Cuda::Libm(name) if ty.is_float() => {
             let f = if ty == Ty::F32 { "f" } else { "" };
             format!("{name}{f}({args})")
         }

@@ -138,16 +138,20 @@ fn parts(t: &Translated, krate: &TokenStream) -> Parts {
         .iter()
         .map(|v| {
             let name = &v.name;
-            let ty = ty_tokens(k.ty(v.ty).expect("typed parameter"));
+            let ty = ty_tokens(k.ty(v.ty).expect("typed parameter"), krate);
             let m = v.mutable.then(|| quote!(mut));
             quote!(#m #name: #ty)
         })
         .collect();
-    let types = k.inputs().into_iter().map(ty_tokens).collect();
+    let types = k
+        .inputs()
+        .into_iter()
+        .map(|t| ty_tokens(t, krate))
+        .collect();
     Parts {
         params,
         types,
-        out: ty_tokens(k.output),
+        out: ty_tokens(k.output, krate),
         body: RustEmit { k, krate }.body(),
         map: format_ident!("MapKernel{}", k.params),
         cuda: t.cuda.clone(),

@@ -8,11 +8,14 @@
 //!
 //! # The subset
 //!
-//! - 1 to 4 parameters and one result, each `bool`, `u8`, `i32`, `i64`, `f32` or `f64`
-//!   (complex types are rejected);
-//! - literals with or without suffix (`2`, `2.0`, `2.0_f32`, `0xff_u8`, `true`): an
+//! - 1 to 4 parameters and one result, each `bool`, `i8`, `u8`, `i16`, `u16`, `i32`, `u32`,
+//!   `i64`, `u64`, `f16`, `bf16`, `f32` or `f64` (`f16` and `bf16` are cuprite's, from the
+//!   `half` crate; the kernel names them by these names, nothing needs importing; complex
+//!   types are rejected);
+//! - literals with or without suffix (`2`, `2.0`, `2.0_f32`, `0xff_u8`, `7_u64`, `true`): an
 //!   unsuffixed literal takes the type of the other operand, as in Rust, and defaults to
-//!   `i32` / `f64`; there are no implicit conversions;
+//!   `i32` / `f64`; there are no implicit conversions (both operands of an operator have one
+//!   type);
 //! - `+ - * / %`, unary `-` and `!`, `== != < <= > >=`, `&& ||`, `& | ^ << >>` on integers
 //!   (`& | ^ !` on bool too), parentheses, blocks;
 //! - `if` / `else if` / `else` as expressions and statements;
@@ -20,13 +23,15 @@
 //! - `as` casts between element types (Rust's rules: no `bool` from numbers, no floats from
 //!   `bool`);
 //! - the constants `f32::consts::PI` (and every `std::f32::consts` / `std::f64::consts`
-//!   value, also written with `std::` or `core::`), `f32::INFINITY`, `NEG_INFINITY`, `NAN`,
-//!   `MAX`, `MIN`, `MIN_POSITIVE`, `EPSILON` (f64 alike), `MIN`/`MAX` of u8, i32, i64;
-//! - the methods, on f32 and f64: `sqrt cbrt exp exp2 exp_m1 ln ln_1p log10 log2 log(base)
-//!   sin cos tan asin acos atan atan2 sinh cosh tanh asinh acosh atanh floor ceil round trunc
-//!   fract recip to_degrees to_radians powf powi hypot copysign mul_add is_nan is_infinite
-//!   is_finite is_sign_negative is_sign_positive`; on floats and signed integers `abs`,
-//!   `signum`; on floats and integers `min`, `max`; also callable as `f32::sqrt(x)`.
+//!   value, also written with `std::` or `core::`, and for f16 and bf16), `f32::INFINITY`,
+//!   `NEG_INFINITY`, `NAN`, `MAX`, `MIN`, `MIN_POSITIVE`, `EPSILON` (f16, bf16, f64 alike),
+//!   `MIN`/`MAX` of every integer type;
+//! - the methods, on the floats (f16, bf16, f32, f64): `sqrt cbrt exp exp2 exp_m1 ln ln_1p
+//!   log10 log2 log(base) sin cos tan asin acos atan atan2 sinh cosh tanh asinh acosh atanh
+//!   floor ceil round trunc fract recip to_degrees to_radians powf powi hypot copysign
+//!   mul_add is_nan is_infinite is_finite is_sign_negative is_sign_positive`; on floats and
+//!   signed integers `signum`; on floats and integers `abs` (the value itself for unsigned
+//!   integers), `min`, `max`; also callable as `f32::sqrt(x)`.
 //!
 //! Anything else (loops, `match`, calls of other functions, references, closures, macros,
 //! `return`, tuples, indexing, other methods ...) is a compile error at the offending span
@@ -34,12 +39,17 @@
 //!
 //! # Semantics (identical on every backend)
 //!
-//! Integer `+ - *`, negation, shifts (the amount modulo the bit width) and `abs` wrap;
-//! integer `/` and `%` by zero give 0, as NumPy does, and `MIN / -1` wraps to `MIN`: a kernel
-//! never panics. Floats are IEEE 754 as in Rust: `+ - * / %`, `sqrt`, comparisons, casts
-//! and the rounding functions give the same bits on the CPU and the GPU (the GPU code is
-//! compiled without FMA contraction); transcendental functions agree within a few ulps. `as`
-//! is Rust's cast: float to integer saturates, NaN gives 0.
+//! Integer `+ - *`, negation (of unsigned values too), shifts (the amount modulo the bit
+//! width) and `abs` wrap, for every width; integer `/` and `%` by zero give 0, as NumPy
+//! does, and `MIN / -1` wraps to `MIN`: a kernel never panics. f32 and f64 are IEEE 754 as in
+//! Rust: `+ - * / %`, `sqrt`, comparisons, casts and the rounding functions give the same bits
+//! on the CPU and the GPU (the GPU code is compiled without FMA contraction); transcendental
+//! functions agree within a few ulps. f16 and bf16 compute each operation (each operator,
+//! each method) in f32 and round its result once to the type, as NumPy computes float16;
+//! their literals are the literal's value rounded once to the type; `mul_add` is f32's fused
+//! multiply-add, then rounded to the type. `as` is Rust's cast: float to integer saturates,
+//! NaN gives 0; to f16 a value rounds once, to bf16 through f32. The full rules are in the
+//! documentation of `cuprite::kernel`.
 //!
 //! # Errors
 //!
@@ -117,11 +127,23 @@
 //! let k = cuprite::elementwise!(|x: f32| -> f32 { x * 2 });
 //! ```
 //!
+//! Two 16-bit float types:
+//!
+//! ```compile_fail
+//! // error: mismatched types in a cuprite kernel: f16 and bf16 (kernels convert only with `as`)
+//! let k = cuprite::elementwise!(|x: f16, y: bf16| x + y);
+//! ```
+//!
 //! The same kernels inside the subset compile:
 //!
 //! ```
 //! let k = cuprite::elementwise!(|x: f32, n: i32| -> f32 { x * n as f32 * 2.0 });
 //! assert_eq!(k.apply(1.5, 2), 6.0);
+//! use cuprite::{bf16, f16};
+//! let k = cuprite::elementwise!(|x: f16, y: bf16| -> f16 { x * 0.5 + y as f16 });
+//! assert_eq!(k.apply(f16::from_f32(3.0), bf16::from_f32(1.0)), f16::from_f32(2.5));
+//! let k = cuprite::elementwise!(|x: u8| -> u8 { -x });
+//! assert_eq!(k.apply(1), 255);
 //! ```
 
 mod check;
@@ -129,6 +151,7 @@ mod consts;
 mod emit_cuda;
 mod emit_rust;
 mod expand;
+mod halfs;
 mod ir;
 mod methods;
 #[cfg(test)]

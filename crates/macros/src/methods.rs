@@ -1,17 +1,20 @@
 //! The math methods a kernel may call, with their signatures and their translations: the
 //! same method on the CPU, the CUDA math library function (`sqrtf` for f32, `sqrt` for
 //! f64) or a helper of the CUDA prelude (`rk_*`, crates/cuda/src/map_kernel.rs) on the GPU.
+//! On f16 and bf16 every method but the bit-level ones (`abs` and the predicates) is the f32
+//! method of the arguments widened to f32, its result rounded once to the type, on both
+//! backends.
 
 use crate::ty::Ty;
 
 /// Which receivers a method accepts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum On {
-    /// f32, f64.
+    /// The floats: f16, bf16, f32, f64.
     Float,
-    /// f32, f64, i32, i64.
+    /// The floats and the signed integers.
     Signed,
-    /// f32, f64, u8, i32, i64.
+    /// The floats and the integers.
     Numeric,
 }
 
@@ -27,7 +30,8 @@ pub enum Arg {
 /// How a method is written in CUDA C.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Cuda {
-    /// A math library function: `name` + `f` for f32 (`sqrtf`), `name` for f64.
+    /// A math library function: `name` + `f` for f32 (`sqrtf`), `name` for f64; for f16
+    /// and bf16 the f32 function of the widened arguments, rounded (`f16(sqrtf((float)x))`).
     Libm(&'static str),
     /// A helper of the CUDA prelude, overloaded on the type.
     Helper(&'static str),
@@ -55,7 +59,7 @@ impl Method {
     pub fn accepts(&self, ty: Ty) -> bool {
         match self.on {
             On::Float => ty.is_float(),
-            On::Signed => ty.is_float() || matches!(ty, Ty::I32 | Ty::I64),
+            On::Signed => ty.is_float() || ty.is_signed_int(),
             On::Numeric => ty.is_float() || ty.is_int(),
         }
     }
@@ -63,9 +67,9 @@ impl Method {
     /// The receivers, for error messages.
     pub fn receivers(&self) -> &'static str {
         match self.on {
-            On::Float => "f32 and f64",
-            On::Signed => "f32, f64, i32 and i64",
-            On::Numeric => "f32, f64, u8, i32 and i64",
+            On::Float => "f16, bf16, f32 and f64",
+            On::Signed => "f16, bf16, f32, f64, i8, i16, i32 and i64",
+            On::Numeric => "f16, bf16, f32, f64 and the integer types",
         }
     }
 }
@@ -115,7 +119,7 @@ methods! {
     recip: Float [] false Cuda::Recip;
     to_degrees: Float [] false Cuda::ToDegrees;
     to_radians: Float [] false Cuda::ToRadians;
-    abs: Signed [] false Helper("rk_abs");
+    abs: Numeric [] false Helper("rk_abs");
     signum: Signed [] false Helper("rk_signum");
     is_nan: Float [] true Helper("rk_is_nan");
     is_infinite: Float [] true Helper("rk_is_infinite");
@@ -147,20 +151,30 @@ pub fn names() -> String {
         .join(", ")
 }
 
-/// `180 / pi` as Rust's `to_degrees` multiplies by it, for f32 or f64.
+impl Method {
+    /// True when the method on f16 and bf16 works on the bits (`abs`, the predicates)
+    /// rather than computing in f32 and rounding.
+    pub fn on_bits(&self) -> bool {
+        self.predicate || self.name == "abs"
+    }
+}
+
+/// `180 / pi` as Rust's `to_degrees` multiplies by it, for f32 or f64 (the 16-bit floats
+/// compute in f32: their factor is f32's).
 pub fn degrees_factor(ty: Ty) -> f64 {
     match ty {
         // The constant of `f32::to_degrees` (std writes it out to avoid double rounding).
         #[allow(clippy::excessive_precision)]
-        Ty::F32 => 57.295_779_513_082_320_876_798_154_814_105_170_3_f32 as f64,
+        Ty::F32 | Ty::F16 | Ty::BF16 => 57.295_779_513_082_320_876_798_154_814_105_170_3_f32 as f64,
         _ => 180.0f64 / std::f64::consts::PI,
     }
 }
 
-/// `pi / 180` as Rust's `to_radians` multiplies by it, for f32 or f64.
+/// `pi / 180` as Rust's `to_radians` multiplies by it, for f32 or f64 (the 16-bit floats:
+/// f32's).
 pub fn radians_factor(ty: Ty) -> f64 {
     match ty {
-        Ty::F32 => (std::f32::consts::PI / 180.0f32) as f64,
+        Ty::F32 | Ty::F16 | Ty::BF16 => (std::f32::consts::PI / 180.0f32) as f64,
         _ => std::f64::consts::PI / 180.0,
     }
 }

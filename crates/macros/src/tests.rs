@@ -210,7 +210,12 @@ fn code_outside_the_subset_is_rejected_with_its_reason() {
             "|z: c64| -> c64 { z }",
             "complex element types are not supported",
         ),
-        ("|x: u16| -> u16 { x }", "unsupported type"),
+        (
+            "|x: u128| -> u128 { x }",
+            "unsupported type in a cuprite kernel; the element types are bool, i8, u8, i16, \
+             u16, i32, u32, i64, u64, f16, bf16, f32 and f64",
+        ),
+        ("|x: isize| -> isize { x }", "unsupported type"),
         ("|x| x", "needs a type"),
         ("|x: f32, n: i32| -> f32 { x * n }", "mismatched types"),
         ("|x: f32| -> f32 { x * 2 }", "write a float literal"),
@@ -220,7 +225,10 @@ fn code_outside_the_subset_is_rejected_with_its_reason() {
         ),
         ("|x: f32| -> f32 { x & x }", "integer or bool operands"),
         ("|x: bool| -> bool { x + x }", "not defined for bool"),
-        ("|x: u8| -> u8 { -x }", "cannot negate"),
+        (
+            "|x: bool| -> bool { -x }",
+            "cannot negate a value of type bool",
+        ),
         ("|x: f32| -> bool { x as bool }", "compare instead"),
         ("|x: bool| -> f32 { x as f32 }", "cast through an integer"),
         (
@@ -229,7 +237,60 @@ fn code_outside_the_subset_is_rejected_with_its_reason() {
         ),
         (
             "|x: i32| -> i32 { x.sqrt() }",
-            "defined for f32 and f64, not i32",
+            "defined for f16, bf16, f32 and f64, not i32",
+        ),
+        (
+            "|x: u16| -> u16 { x.signum() }",
+            "`signum` is defined for f16, bf16, f32, f64, i8, i16, i32 and i64, not u16",
+        ),
+        (
+            "|x: f16| -> f16 { x & x }",
+            "integer or bool operands, not f16",
+        ),
+        ("|x: bf16| -> bf16 { x << 1 }", "integer operands, not bf16"),
+        ("|x: f16| -> bool { x as bool }", "compare instead"),
+        ("|x: bool| -> bf16 { x as bf16 }", "cast through an integer"),
+        (
+            "|x: f16, y: bf16| -> f16 { x + y }",
+            "mismatched types in a cuprite kernel: f16 and bf16",
+        ),
+        (
+            "|x: u64, y: i64| -> u64 { x + y }",
+            "mismatched types in a cuprite kernel: u64 and i64",
+        ),
+        (
+            "|x: i8, y: i16| -> bool { x < y }",
+            "mismatched types in a cuprite kernel: i8 and i16",
+        ),
+        ("|x: f16| -> f16 { x * 2 }", "write a float literal"),
+        ("|x: i8| -> i8 { x + 128 }", "literal out of range for i8"),
+        (
+            "|x: i16| -> i16 { x - 32769 }",
+            "literal out of range for i16",
+        ),
+        (
+            "|x: u16| -> u16 { x + 65536 }",
+            "literal out of range for u16",
+        ),
+        (
+            "|x: u32| -> u32 { x + 4294967296 }",
+            "literal out of range for u32",
+        ),
+        (
+            "|x: u64| -> u64 { x + 18446744073709551616 }",
+            "literal out of range for u64",
+        ),
+        (
+            "|x: u8| -> u8 { x + -1 }",
+            "literal out of range for u8 (a negative literal of an unsigned type)",
+        ),
+        (
+            "|x: f16| -> f16 { x + 65520.0 }",
+            "literal out of range for f16",
+        ),
+        (
+            "|x: bf16| -> bf16 { x * 3.4e38 }",
+            "literal out of range for bf16",
         ),
         ("|x: f32| -> f32 { if x > 0.0 { 1.0 } }", "without `else`"),
         ("|x: f32| -> f32 { y }", "cannot find variable `y`"),
@@ -257,11 +318,158 @@ fn code_outside_the_subset_is_rejected_with_its_reason() {
             "only bool, integer and float literals",
         ),
         (
-            "|x: f32| -> f32 { x + 1u16 as f32 }",
-            "unsupported literal suffix",
+            "|x: f32| -> f32 { x + 1u128 as f32 }",
+            "unsupported literal suffix `u128`; the element types are bool, i8, u8",
         ),
     ] {
         let e = error_of(src);
         assert!(e.contains(msg), "{src}: expected `{msg}` in `{e}`");
     }
+}
+
+#[test]
+fn every_integer_width_wraps_and_keeps_its_type() {
+    // Literals are typed exactly in CUDA (so the helpers' template arguments deduce).
+    let c = cuda_of("|x: i8| -> i8 { x * -128 + 127 }");
+    assert!(
+        c.contains("rk_add(rk_mul(x_0, ((i8)(-128))), ((i8)127))"),
+        "{c}"
+    );
+    let c = cuda_of("|x: u64| -> u64 { x + 18446744073709551615 - 9223372036854775808 }");
+    assert!(
+        c.contains("18446744073709551615ULL") && c.contains("9223372036854775808ULL"),
+        "{c}"
+    );
+    let c = cuda_of("|x: u32, y: u16, z: i16| -> bool { x > 7 && y < 65535 && z > -32768 }");
+    assert!(
+        c.contains("7u") && c.contains("((u16)65535)") && c.contains("((i16)(-32768))"),
+        "{c}"
+    );
+    // C promotes the 8- and 16-bit types to int: bit operators are cast back.
+    let c = cuda_of("|x: i16, y: i16| -> i16 { (x & y) ^ y }");
+    assert!(c.contains("((i16)(((i16)(x_0 & y_1)) ^ y_1))"), "{c}");
+    let c = cuda_of("|x: u32, y: u32| -> u32 { x | y }");
+    assert!(c.contains("(x_0 | y_1)"), "{c}");
+    // Unsigned negation wraps; unsigned abs is the value.
+    let c = cuda_of("|x: u16| -> u16 { -x + x.abs() }");
+    assert!(c.contains("rk_add(rk_neg(x_0), rk_abs(x_0))"), "{c}");
+    let r = rust_of("|x: u16| -> u16 { -x + x.abs() }");
+    assert!(
+        r.contains("(x) . wrapping_neg ()") && !r.contains("wrapping_abs"),
+        "{r}"
+    );
+    let r = rust_of("|x: i8| -> i8 { x.abs() / -1 }");
+    assert!(
+        r.contains("wrapping_abs") && r.contains("scalar :: div") && r.contains("1i8"),
+        "{r}"
+    );
+    let r = rust_of("|x: u64| -> u64 { x % 18446744073709551615 }");
+    assert!(
+        r.contains("scalar :: rem") && r.contains("18446744073709551615u64"),
+        "{r}"
+    );
+    let r = rust_of("|x: i16| -> i16 { x + -32768 }");
+    assert!(r.contains(":: core :: primitive :: i16 :: MIN"), "{r}");
+    // Literals cast to another integer type take it (and its range).
+    let c = cuda_of("|x: u64| -> u64 { x + 255 as u64 }");
+    assert!(c.contains("cast<u64>(255ULL)"), "{c}");
+}
+
+#[test]
+fn half_floats_round_after_every_operation() {
+    // CPU: widen, compute in f32, round, per operation (two roundings here).
+    let r = rust_of("|a: f16, b: f16| -> f16 { a * b + a }");
+    assert_eq!(
+        r,
+        ":: cuprite :: f16 :: from_f32 ((:: cuprite :: f16 :: from_f32 ((a) . to_f32 () \
+         * (b) . to_f32 ())) . to_f32 () + (a) . to_f32 ())"
+    );
+    // CUDA: the struct's operators, which round each result.
+    let c = cuda_of("|a: f16, b: f16| -> f16 { a * b + a }");
+    assert!(c.contains("return ((a_0 * b_1) + a_0);"), "{c}");
+    let c = cuda_of("|a: bf16, b: bf16| -> bf16 { a % b }");
+    assert!(c.contains("bf16(fmodf((float)a_0, (float)b_1))"), "{c}");
+    // Comparisons are exact in f32; negation flips the sign bit.
+    let r = rust_of("|a: bf16, b: bf16| -> bool { -a < b }");
+    assert!(
+        r.contains(":: cuprite :: bf16 :: from_bits ((a) . to_bits () ^ 0x8000u16)")
+            && r.contains(". to_f32 () < (b) . to_f32 ()"),
+        "{r}"
+    );
+    // Literals are the half values of the literal, as bits (0.1: f16 0x2e66, bf16 0x3dcd).
+    let r = rust_of("|x: f16| -> f16 { x * 0.1 }");
+    assert!(
+        r.contains(":: cuprite :: f16 :: from_bits (11878u16)"),
+        "{r}"
+    );
+    let c = cuda_of("|x: bf16| -> bf16 { x * 0.1 }");
+    assert!(c.contains("bf16::from_bits(0x3dcd)"), "{c}");
+    // 1 + 2^-11 + 2^-40 rounds once, up (through f32 it would tie down to 1.0).
+    let c = cuda_of("|x: f16| -> f16 { x * 1.0004882812500009 }");
+    assert!(c.contains("f16::from_bits(0x3c01)"), "{c}");
+    // Subnormal and overflowing-to-MAX literals: 6e-8 is the smallest subnormal, 65519 MAX.
+    let c = cuda_of("|x: f16| -> f16 { x * 6e-8 + 65519.0 }");
+    assert!(
+        c.contains("f16::from_bits(0x0001)") && c.contains("f16::from_bits(0x7bff)"),
+        "{c}"
+    );
+    // A let of a half type, inferred from a literal.
+    let c = cuda_of("|x: f16| -> f16 { let mut s = 1.5; s += x; s }");
+    assert!(
+        c.contains("f16 s_1 = f16::from_bits(0x3e00);") && c.contains("s_1 = (s_1 + x_0);"),
+        "{c}"
+    );
+}
+
+#[test]
+fn half_methods_compute_in_f32_except_bit_level_ones() {
+    let r = rust_of("|x: f16, y: f16| -> f16 { x.sqrt() + x.powi(3) + x.mul_add(y, x) }");
+    for part in [
+        ":: cuprite :: f16 :: from_f32 ((x) . to_f32 () . sqrt ())",
+        ":: cuprite :: f16 :: from_f32 ((x) . to_f32 () . powi (3i32))",
+        ":: cuprite :: f16 :: from_f32 ((x) . to_f32 () . mul_add ((y) . to_f32 () , (x) . to_f32 ()))",
+    ] {
+        assert!(r.contains(part), "{part} missing in {r}");
+    }
+    let r = rust_of("|x: bf16| -> bool { x.abs().is_nan() || x.is_sign_negative() }");
+    assert!(
+        r.contains(":: cuprite :: bf16 :: from_bits ((x) . to_bits () & 0x7fffu16)")
+            && r.contains(". is_nan ()")
+            && r.contains("(x) . is_sign_negative ()"),
+        "{r}"
+    );
+    let c = cuda_of("|x: bf16, n: i32| -> bf16 { x.powi(n).abs() + x.to_degrees() }");
+    assert!(
+        c.contains("rk_abs(bf16(rk_powi((float)x_0, n_1)))")
+            && c.contains("bf16(((float)x_0 * 57.29578f))"),
+        "{c}"
+    );
+}
+
+#[test]
+fn half_casts_round_once() {
+    let r = rust_of(
+        "|a: f64, b: f32, c: i64, h: f16| -> f16 { a as f16 + b as f16 + c as f16 + h as bf16 as f16 }",
+    );
+    for part in [
+        ":: cuprite :: kernel :: scalar :: f16_from_f64 (a)",
+        ":: cuprite :: f16 :: from_f32 (b)",
+        ":: cuprite :: f16 :: from_f32 ((c) as f32)",
+        ":: cuprite :: f16 :: from_f32 ((:: cuprite :: bf16 :: from_f32 ((h) . to_f32 ())) . to_f32 ())",
+    ] {
+        assert!(r.contains(part), "{part} missing in {r}");
+    }
+    let r = rust_of("|a: f64, h: bf16| -> i8 { (a as bf16 as f64) as i8 + h as i8 }");
+    for part in [
+        ":: cuprite :: bf16 :: from_f32 ((a) as f32)",
+        "(((:: cuprite :: bf16 :: from_f32 ((a) as f32)) . to_f32 ()) as f64)",
+        "(((h) . to_f32 ()) as i8)",
+    ] {
+        assert!(r.contains(part), "{part} missing in {r}");
+    }
+    let c = cuda_of("|h: f16| -> u64 { h as u64 }");
+    assert!(c.contains("return cast<u64>(h_0);"), "{c}");
+    // A float literal cast to a half type is that half value.
+    let c = cuda_of("|x: f16| -> f16 { x + 0.1 as f16 }");
+    assert!(c.contains("cast<f16>(f16::from_bits(0x2e66))"), "{c}");
 }

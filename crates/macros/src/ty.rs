@@ -8,24 +8,56 @@ use syn::spanned::Spanned;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Ty {
     Bool,
+    I8,
     U8,
+    I16,
+    U16,
     I32,
+    U32,
     I64,
+    U64,
+    F16,
+    BF16,
     F32,
     F64,
 }
 
+/// The element types in words, for error messages.
+pub const TYPE_LIST: &str = "bool, i8, u8, i16, u16, i32, u32, i64, u64, f16, bf16, f32 and f64";
+
 impl Ty {
     /// Every element type, in the order of the error messages.
-    pub const ALL: [Ty; 6] = [Ty::Bool, Ty::U8, Ty::I32, Ty::I64, Ty::F32, Ty::F64];
+    pub const ALL: [Ty; 13] = [
+        Ty::Bool,
+        Ty::I8,
+        Ty::U8,
+        Ty::I16,
+        Ty::U16,
+        Ty::I32,
+        Ty::U32,
+        Ty::I64,
+        Ty::U64,
+        Ty::F16,
+        Ty::BF16,
+        Ty::F32,
+        Ty::F64,
+    ];
 
-    /// The Rust name (`f32`).
+    /// The Rust name (`f32`; `f16` and `bf16` are the `half` crate's types, which the
+    /// expansions name through the facade: `::cuprite::f16`).
     pub fn rust(self) -> &'static str {
         match self {
             Ty::Bool => "bool",
+            Ty::I8 => "i8",
             Ty::U8 => "u8",
+            Ty::I16 => "i16",
+            Ty::U16 => "u16",
             Ty::I32 => "i32",
+            Ty::U32 => "u32",
             Ty::I64 => "i64",
+            Ty::U64 => "u64",
+            Ty::F16 => "f16",
+            Ty::BF16 => "bf16",
             Ty::F32 => "f32",
             Ty::F64 => "f64",
         }
@@ -34,12 +66,9 @@ impl Ty {
     /// The CUDA C name, as `common.cuh` declares it (`float`).
     pub fn cuda(self) -> &'static str {
         match self {
-            Ty::Bool => "bool",
-            Ty::U8 => "u8",
-            Ty::I32 => "i32",
-            Ty::I64 => "i64",
             Ty::F32 => "float",
             Ty::F64 => "double",
+            t => t.rust(),
         }
     }
 
@@ -48,14 +77,46 @@ impl Ty {
         Ty::ALL.into_iter().find(|t| t.rust() == name)
     }
 
-    /// True for `u8`, `i32`, `i64`.
+    /// True for the integer types (signed and unsigned, not bool).
     pub fn is_int(self) -> bool {
-        matches!(self, Ty::U8 | Ty::I32 | Ty::I64)
+        self.int_range().is_some()
     }
 
-    /// True for `f32`, `f64`.
+    /// True for `i8`, `i16`, `i32`, `i64`.
+    pub fn is_signed_int(self) -> bool {
+        matches!(self, Ty::I8 | Ty::I16 | Ty::I32 | Ty::I64)
+    }
+
+    /// True for `f16`, `bf16`, `f32`, `f64`.
     pub fn is_float(self) -> bool {
-        matches!(self, Ty::F32 | Ty::F64)
+        matches!(self, Ty::F16 | Ty::BF16 | Ty::F32 | Ty::F64)
+    }
+
+    /// True for the 16-bit floats `f16` and `bf16`, which compute every operation in f32
+    /// and round the result once to their type.
+    pub fn is_half(self) -> bool {
+        matches!(self, Ty::F16 | Ty::BF16)
+    }
+
+    /// True for the types C promotes to `int` in arithmetic (bool and the 8- and 16-bit
+    /// integers), whose operator results the CUDA translation casts back.
+    pub fn promotes_in_c(self) -> bool {
+        matches!(self, Ty::Bool | Ty::I8 | Ty::U8 | Ty::I16 | Ty::U16)
+    }
+
+    /// The smallest and largest value of an integer type.
+    pub fn int_range(self) -> Option<(i128, i128)> {
+        Some(match self {
+            Ty::I8 => (i8::MIN as i128, i8::MAX as i128),
+            Ty::U8 => (0, u8::MAX as i128),
+            Ty::I16 => (i16::MIN as i128, i16::MAX as i128),
+            Ty::U16 => (0, u16::MAX as i128),
+            Ty::I32 => (i32::MIN as i128, i32::MAX as i128),
+            Ty::U32 => (0, u32::MAX as i128),
+            Ty::I64 => (i64::MIN as i128, i64::MAX as i128),
+            Ty::U64 => (0, u64::MAX as i128),
+            _ => return None,
+        })
     }
 
     /// Parses a written type (`f32`), rejecting everything else with a message that lists
@@ -76,16 +137,17 @@ impl Ty {
                 ) {
                     return Err(syn::Error::new(
                         t.span(),
-                        "complex element types are not supported in cuprite kernels; \
-                         the element types are bool, u8, i32, i64, f32 and f64",
+                        format!(
+                            "complex element types are not supported in cuprite kernels; \
+                             the element types are {TYPE_LIST}"
+                        ),
                     ));
                 }
             }
         }
         Err(syn::Error::new(
             t.span(),
-            "unsupported type in a cuprite kernel; the element types are bool, u8, i32, i64, \
-             f32 and f64",
+            format!("unsupported type in a cuprite kernel; the element types are {TYPE_LIST}"),
         ))
     }
 }
@@ -102,9 +164,9 @@ pub enum Tm {
 /// What a literal type variable may still become.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LitKind {
-    /// `{integer}`: u8, i32 or i64; i32 when nothing decides.
+    /// `{integer}`: any integer type; i32 when nothing decides.
     Int,
-    /// `{float}`: f32 or f64; f64 when nothing decides.
+    /// `{float}`: f16, bf16, f32 or f64; f64 when nothing decides.
     Float,
 }
 
