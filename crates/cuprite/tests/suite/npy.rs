@@ -1,8 +1,9 @@
 //! `.npy`/`.npz` files against NumPy: the files `scripts/fixtures/npy.py` had NumPy write
 //! (every dtype, C and Fortran order, both byte orders, 0-d, empty, archives stored and
-//! compressed) load with the values, shapes and dtypes of `npy.json`, bit for bit; damaged
-//! files are errors naming the file; save -> load round-trips; and NumPy reads back what
-//! cuprite writes (when `python3` with numpy is available: otherwise that test says so and
+//! compressed; bfloat16 as ml_dtypes saves it, `'<V2'`, and as a plain `'|V2'`) load with
+//! the values, shapes and dtypes of `npy.json`, bit for bit; damaged files are errors naming
+//! the file; save -> load round-trips, and the 16-bit floats save to NumPy's own bytes; and
+//! NumPy reads back what cuprite writes (when `python3` with numpy is available: otherwise that test says so and
 //! passes, as CI installs no Python packages).
 
 use crate::common::{fixture_names, fixture_path, fixture_vec};
@@ -50,6 +51,8 @@ fn bits<T: Element>(v: &[T]) -> Vec<(u64, u64)> {
             Scalar::U32(v) => (v as u64, 0),
             Scalar::I64(v) => (v as u64, 0),
             Scalar::U64(v) => (v, 0),
+            Scalar::F16(v) => (v.to_bits() as u64, 0),
+            Scalar::BF16(v) => (v.to_bits() as u64, 0),
             Scalar::F32(v) => (v.to_bits() as u64, 0),
             Scalar::F64(v) => (v.to_bits(), 0),
             Scalar::C64(v) => (v.re.to_bits() as u64, v.im.to_bits() as u64),
@@ -469,6 +472,82 @@ fn numpy_reads_what_cuprite_writes<B: ArrayBackend>(dev: &B) {
     );
 }
 
+/// The 16-bit float files: typed and dynamic loads of float16 (`'<f2'`, Fortran order,
+/// `'>f2'`) and of bfloat16 (`'<V2'` as ml_dtypes saves it, `'|V2'`), and saves that give
+/// NumPy's own file byte for byte.
+fn half_files_match_numpy<B: ArrayBackend>(dev: &B) {
+    let f = Array::<f16, B>::load_npy(npy_fixture("float16_c.npy"), dev).unwrap();
+    let want = [f64::NAN, f64::INFINITY, -6e-8, -0.0, 0.1, 65504.0].map(f16::from_f64);
+    assert_eq!(bits(&f.to_vec().unwrap()), bits(&want));
+    assert_eq!(f.shape(), &[2, 3]);
+    let be = Array::<f16, B>::load_npy(npy_fixture("float16_be.npy"), dev).unwrap();
+    let want: Vec<f16> = (0..8).map(|i| f16::from_f64(-(i as f64))).collect();
+    assert_eq!(be.shape(), &[2, 2, 2]);
+    assert!(
+        !be.is_contiguous() && be.t().is_contiguous(),
+        "Fortran order"
+    );
+    assert_eq!(
+        bits(&be.to_vec().unwrap()),
+        bits(&want),
+        "float16_be in C order"
+    );
+    for file in ["bfloat16_c.npy", "bfloat16_void.npy"] {
+        let b = Array::<bf16, B>::load_npy(npy_fixture(file), dev).unwrap();
+        let want = [
+            f64::NAN,
+            f64::NEG_INFINITY,
+            9.183549615799121e-41,
+            -0.0,
+            0.1,
+            3.3895313892515355e38,
+        ]
+        .map(|v| bf16::from_f32(v as f32));
+        assert_eq!(bits(&b.to_vec().unwrap()), bits(&want), "{file}");
+        let d = DynArray::load_npy(npy_fixture(file), dev).unwrap();
+        assert_eq!(d.dtype(), DType::BF16, "{file}");
+    }
+    let e = Array::<bf16, B>::load_npy(npy_fixture("float16_c.npy"), dev).unwrap_err();
+    assert!(
+        e.to_string().contains("holds float16 data, not bfloat16"),
+        "{e}"
+    );
+    let e = Array::<f16, B>::load_npy(npy_fixture("bfloat16_c.npy"), dev).unwrap_err();
+    assert!(
+        e.to_string().contains("holds bfloat16 data, not float16"),
+        "{e}"
+    );
+
+    let dir = Scratch::new("halfs", dev);
+    for (source, numpy_file) in [
+        ("float16_c", "float16_c"),
+        ("float16_f", "float16_f"),
+        ("scalar_float16", "scalar_float16"),
+        ("bfloat16_c", "bfloat16_c"),
+        ("bfloat16_f", "bfloat16_f"),
+        ("bfloat16_void", "bfloat16_c"),
+        ("scalar_bfloat16", "scalar_bfloat16"),
+    ] {
+        let numpy = std::fs::read(npy_fixture(&format!("{numpy_file}.npy"))).unwrap();
+        let d = DynArray::load_npy(npy_fixture(&format!("{source}.npy")), dev).unwrap();
+        let path = dir.path(&format!("{source}.dyn.npy"));
+        d.save_npy(&path).unwrap();
+        assert!(
+            std::fs::read(&path).unwrap() == numpy,
+            "{source}: DynArray save"
+        );
+        cuprite::with_dtype!(d.dtype(), T => {
+            let a = d.clone().try_into_typed::<T>().unwrap();
+            let path = dir.path(&format!("{source}.typed.npy"));
+            a.save_npy(&path).unwrap();
+            assert!(std::fs::read(&path).unwrap() == numpy, "{source}: typed save");
+            let back = Array::<T, B>::load_npy(&path, dev).unwrap();
+            assert_eq!(bits(&back.to_vec().unwrap()), bits(&a.to_vec().unwrap()), "{source}");
+            assert_eq!(back.shape(), a.shape(), "{source}");
+        });
+    }
+}
+
 cuprite::test_backends!(
     loads_every_file_numpy_wrote,
     typed_loads_never_cast,
@@ -480,6 +559,7 @@ cuprite::test_backends!(
     large_arrays_move_in_pieces,
     bad_elements_are_errors,
     numpy_reads_what_cuprite_writes,
+    half_files_match_numpy,
 );
 
 /// Memory-mapped loads on the CPU: every file NumPy wrote in the host's byte order maps
@@ -516,8 +596,12 @@ fn mapped_loads_match_numpy() {
             }
         }
     }
-    // One big-endian file per dtype wider than a byte.
-    let wide = DType::ALL.iter().filter(|d| d.size_of() > 1).count();
+    // One big-endian file per dtype wider than a byte but bfloat16, whose files NumPy
+    // writes as raw bytes ('<V2' from ml_dtypes), in the host's order.
+    let wide = DType::ALL
+        .iter()
+        .filter(|&&d| d.size_of() > 1 && d != DType::BF16)
+        .count();
     assert!(
         mapped >= 25 && refused == wide,
         "{mapped} mapped, {refused} refused (want {wide})"
