@@ -122,6 +122,12 @@ impl Ty {
     /// Parses a written type (`f32`), rejecting everything else with a message that lists
     /// the element types.
     pub fn parse(t: &syn::Type) -> syn::Result<Ty> {
+        // A type passed through a `macro_rules!` fragment (`$t:ty`) arrives grouped.
+        match t {
+            syn::Type::Group(g) => return Ty::parse(&g.elem),
+            syn::Type::Paren(p) => return Ty::parse(&p.elem),
+            _ => {}
+        }
         if let syn::Type::Path(p) = t {
             if p.qself.is_none() && p.path.segments.len() == 1 {
                 let seg = &p.path.segments[0];

@@ -1,14 +1,18 @@
 //! Kernels written in Rust (`cuprite::elementwise!`, `#[cuprite::kernel]`): one test per
 //! construct of the subset, each against plain Rust scalar code written here, on every
-//! layout (see `rust_kernel_support.rs`) and every dtype the construct takes. The
-//! differential module runs the same kernels on the CPU and the GPU.
+//! layout (see `rust_kernel_support.rs`) and every dtype the construct takes (the types
+//! beyond bool, u8, i32, i64, f32, f64 in `rust_kernel_types.rs`). The differential module
+//! compares kernels with the same computation made of cuprite's array operations on every
+//! backend, and runs the same kernels on the CPU and the GPU.
 
 #[path = "rust_kernel_support.rs"]
 mod support;
 
-#[cfg(all(feature = "cpu", feature = "cuda"))]
 #[path = "rust_kernel_diff.rs"]
 mod diff;
+
+#[path = "rust_kernel_types.rs"]
+mod types;
 
 use cuprite::prelude::*;
 use support::*;

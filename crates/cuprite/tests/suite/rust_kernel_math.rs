@@ -1,5 +1,8 @@
 //! The math methods of kernels written in Rust, against the same std methods called here
-//! (exact on the CPU; within a few ulps on the GPU for transcendental functions).
+//! (exact on the CPU; within a few ulps on the GPU for transcendental functions). On f16
+//! and bf16 the reference is the f32 method of the widened values, rounded once to the type
+//! (exact on the CPU; within one unit of the half type on the GPU for transcendental
+//! functions, whose f32 results differ by a few f32 ulps before the rounding).
 
 use super::support::*;
 use super::ULPS;
@@ -172,10 +175,141 @@ fn integer_methods<B: ArrayBackend>(dev: &B) {
     );
 }
 
+/// One unit of the half type: the rounding of f32 results a few ulps apart.
+const HALF_ULPS: u64 = 1;
+
+/// Unary methods on one half type against `$t::from_f32(x.to_f32().method())`.
+macro_rules! each_half {
+    ($dev:expr, $t:ident, $vals:expr, $ulps:expr; $($m:ident),*) => {$(
+        let k = cuprite::elementwise!(|x: $t| -> $t { x.$m() });
+        let f = |x: $t| $t::from_f32(x.to_f32().$m());
+        let what = concat!(stringify!($t), " ", stringify!($m));
+        check1($dev, what, |a| k.call(a), f, &$vals, $ulps);
+    )*};
+}
+
+/// The unary methods on one half type.
+macro_rules! unary_half {
+    ($dev:expr, $t:ident, $vals:expr) => {{
+        each_half!($dev, $t, $vals, HALF_ULPS; cbrt, exp, exp2, exp_m1, ln, ln_1p, log10, log2);
+        each_half!($dev, $t, $vals, HALF_ULPS; sin, cos, tan, asin, acos, atan, sinh, cosh);
+        each_half!($dev, $t, $vals, HALF_ULPS; tanh, asinh, acosh, atanh);
+        // Correctly rounded in f32, so exact after the rounding too.
+        each_half!($dev, $t, $vals, 0; sqrt, floor, ceil, round, trunc, fract, signum, recip);
+        each_half!($dev, $t, $vals, 0; to_degrees, to_radians);
+        // abs clears the sign bit (of NaN too).
+        let k = cuprite::elementwise!(|x: $t| -> $t { x.abs() });
+        let f = |x: $t| $t::from_bits(x.to_bits() & 0x7fff);
+        check1($dev, concat!(stringify!($t), " abs"), |a| k.call(a), f, &$vals, 0);
+        let k = cuprite::elementwise!(|x: $t| -> $t { -x.abs() });
+        let z = k.call(&Array::from_vec(vec![$t::NAN], &[1], $dev).unwrap()).unwrap();
+        assert!(z.to_vec().unwrap()[0].is_sign_negative());
+    }};
+}
+
+fn unary_halfs<B: ArrayBackend>(dev: &B) {
+    unary_half!(dev, f16, f16s());
+    unary_half!(dev, bf16, bf16s());
+}
+
+/// The methods of two or three arguments on one half type.
+macro_rules! binary_half {
+    ($dev:expr, $t:ident, $vals:expr) => {{
+        let w = |x: $t| x.to_f32();
+        let k = cuprite::elementwise!(|x: $t, y: $t| -> $t { x.powf(y) });
+        let f = |x: $t, y: $t| $t::from_f32(w(x).powf(w(y)));
+        check2(
+            $dev,
+            "powf",
+            |a, b| k.call(a, b),
+            f,
+            &$vals,
+            &$vals,
+            HALF_ULPS,
+        );
+        let k = cuprite::elementwise!(|x: $t, y: $t| -> $t { x.atan2(y) + $t::hypot(x, y) });
+        let f = |x: $t, y: $t| $t::from_f32(w(x).atan2(w(y))) + $t::from_f32(w(x).hypot(w(y)));
+        // Two results a unit apart each.
+        check2(
+            $dev,
+            "atan2+hypot",
+            |a, b| k.call(a, b),
+            f,
+            &$vals,
+            &$vals,
+            2 * HALF_ULPS,
+        );
+        let k = cuprite::elementwise!(|x: $t, y: $t| -> $t { x.log(y) });
+        let f = |x: $t, y: $t| $t::from_f32(w(x).ln() / w(y).ln());
+        check2(
+            $dev,
+            "log",
+            |a, b| k.call(a, b),
+            f,
+            &$vals,
+            &$vals,
+            HALF_ULPS,
+        );
+        // mul_add: f32's fused multiply-add, rounded once more to the type.
+        let k = cuprite::elementwise!(|x: $t, y: $t| -> $t { x.copysign(y) + x.mul_add(y, 0.5) });
+        let f = |x: $t, y: $t| {
+            $t::from_f32(w(x).copysign(w(y))) + $t::from_f32(w(x).mul_add(w(y), 0.5))
+        };
+        check2(
+            $dev,
+            "copysign+mul_add",
+            |a, b| k.call(a, b),
+            f,
+            &$vals,
+            &$vals,
+            0,
+        );
+        // Signed zeros compare equal but may come back either way from min/max: avoid them.
+        let v: Vec<$t> = $vals.into_iter().filter(|x| x.to_f32() != 0.0).collect();
+        let k = cuprite::elementwise!(|x: $t, y: $t| -> $t { x.min(y) - $t::max(x, y) });
+        let f = |x: $t, y: $t| $t::from_f32(w(x).min(w(y))) - $t::from_f32(w(x).max(w(y)));
+        check2($dev, "min-max", |a, b| k.call(a, b), f, &v, &v, 0);
+        let k = cuprite::elementwise!(|x: $t, n: i32| -> $t { x.powi(n) });
+        let f = |x: $t, n: i32| $t::from_f32(w(x).powi(n));
+        check2(
+            $dev,
+            "powi",
+            |a, b| k.call(a, b),
+            f,
+            &$vals,
+            &[0, 1, 2, 3, -1, -2, 5],
+            HALF_ULPS,
+        );
+        // Predicates on the bits, against the half crate's.
+        let k = cuprite::elementwise!(|x: $t| -> i32 {
+            x.is_nan() as i32
+                + 2 * x.is_infinite() as i32
+                + 4 * x.is_finite() as i32
+                + 8 * x.is_sign_negative() as i32
+                + 16 * x.is_sign_positive() as i32
+        });
+        let f = |x: $t| {
+            x.is_nan() as i32
+                + 2 * x.is_infinite() as i32
+                + 4 * x.is_finite() as i32
+                + 8 * x.is_sign_negative() as i32
+                + 16 * x.is_sign_positive() as i32
+        };
+        check1($dev, "predicates", |a| k.call(a), f, &$vals, 0);
+    }};
+}
+
+fn binary_halfs<B: ArrayBackend>(dev: &B) {
+    binary_half!(dev, f16, f16s());
+    binary_half!(dev, bf16, bf16s());
+}
+
 cuprite::test_backends!(
     unary_f32,
     unary_f64,
     binary_and_ternary,
     predicates,
-    integer_methods
+    integer_methods,
+    unary_halfs,
+    binary_halfs,
 );

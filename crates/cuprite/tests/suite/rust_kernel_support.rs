@@ -1,8 +1,9 @@
 //! Helpers of the `rust_kernel` tests: element comparison (exact, or within a number of
 //! ulps for floats, NaN equal to NaN), value lists with the special values of every type,
-//! and harnesses that run a kernel on the same values laid out many ways (contiguous,
-//! transposed, stepped with a negative step, broadcast, 0-d, empty, sizes not divisible by
-//! 256) and compare with a plain Rust reference computed from the host data by index.
+//! a small deterministic generator of random inputs, and harnesses that run a kernel on the
+//! same values laid out many ways (contiguous, transposed, stepped with a negative step,
+//! broadcast, 0-d, empty, sizes not divisible by 256) and compare with a plain Rust
+//! reference computed from the host data by index.
 
 use cuprite::prelude::*;
 
@@ -22,7 +23,7 @@ macro_rules! exact {
         }
     )*};
 }
-exact!(bool, u8, i32, i64);
+exact!(bool, i8, u8, i16, u16, i32, u32, i64, u64);
 
 macro_rules! float {
     ($($t:ty, $i:ty);*) => {$(
@@ -41,7 +42,7 @@ macro_rules! float {
         }
     )*};
 }
-float!(f32, i32; f64, i64);
+float!(f32, i32; f64, i64; f16, i16; bf16, i16);
 
 /// Special and ordinary values of each type.
 pub fn f32s() -> Vec<f32> {
@@ -130,8 +131,158 @@ pub fn i64s() -> Vec<i64> {
 pub fn u8s() -> Vec<u8> {
     vec![0, 1, 2, 3, 7, 9, 100, 127, 128, 200, 255]
 }
+pub fn i8s() -> Vec<i8> {
+    vec![
+        0,
+        1,
+        -1,
+        2,
+        -2,
+        7,
+        -7,
+        9,
+        100,
+        -100,
+        64,
+        -64,
+        i8::MAX,
+        i8::MIN,
+    ]
+}
+pub fn i16s() -> Vec<i16> {
+    vec![
+        0,
+        1,
+        -1,
+        3,
+        -3,
+        15,
+        17,
+        255,
+        -256,
+        1000,
+        0x4000,
+        -12345,
+        i16::MAX,
+        i16::MIN,
+    ]
+}
+pub fn u16s() -> Vec<u16> {
+    vec![
+        0,
+        1,
+        2,
+        3,
+        15,
+        16,
+        17,
+        255,
+        256,
+        1000,
+        0x8000,
+        0xfffe,
+        u16::MAX,
+    ]
+}
+pub fn u32s() -> Vec<u32> {
+    vec![
+        0,
+        1,
+        2,
+        3,
+        31,
+        33,
+        65_536,
+        0x7fff_ffff,
+        0x8000_0000,
+        3_000_000_000,
+        u32::MAX - 1,
+        u32::MAX,
+    ]
+}
+/// With values above `i64::MAX`, where a signed reading would go wrong.
+pub fn u64s() -> Vec<u64> {
+    vec![
+        0,
+        1,
+        2,
+        3,
+        63,
+        65,
+        1 << 40,
+        i64::MAX as u64,
+        1 << 63,
+        (1 << 63) + 12_345,
+        18_000_000_000_000_000_000,
+        u64::MAX - 1,
+        u64::MAX,
+    ]
+}
+/// f16 values: signed zeros, the largest finite values (whose sums and products overflow
+/// to infinity), the smallest normal, subnormals (the smallest, 2^-24), infinities, NaN.
+pub fn f16s() -> Vec<f16> {
+    let mut v: Vec<f16> = [
+        0.0f32, -0.0, 1.0, -1.5, 2.5, 3.0, 0.1, -7.25, 1e-3, 300.0, -300.5, 60000.0, 2049.0,
+    ]
+    .iter()
+    .map(|&x| f16::from_f32(x))
+    .collect();
+    v.extend([
+        f16::MAX,
+        f16::MIN,
+        f16::MIN_POSITIVE,
+        f16::from_bits(0x0001),
+        f16::from_bits(0x8123),
+        f16::INFINITY,
+        f16::NEG_INFINITY,
+        f16::NAN,
+    ]);
+    v
+}
+/// bf16 values: as [`f16s`], over bf16's range (f32's exponents, 8 significant bits).
+pub fn bf16s() -> Vec<bf16> {
+    let mut v: Vec<bf16> = [
+        0.0f32, -0.0, 1.0, -1.5, 2.5, 3.0, 0.1, -7.25, 1e-3, 1e30, -1e30, 3e38, 123_456.0,
+    ]
+    .iter()
+    .map(|&x| bf16::from_f32(x))
+    .collect();
+    v.extend([
+        bf16::MAX,
+        bf16::MIN,
+        bf16::MIN_POSITIVE,
+        bf16::from_bits(0x0001),
+        bf16::from_bits(0x8040),
+        bf16::INFINITY,
+        bf16::NEG_INFINITY,
+        bf16::NAN,
+    ]);
+    v
+}
+
 pub fn bools() -> Vec<bool> {
     vec![false, true]
+}
+
+/// A small deterministic generator (xorshift64*) of random inputs.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Self {
+        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    /// `n` values made from random 64-bit words by `f`.
+    pub fn values<T>(&mut self, n: usize, f: impl Fn(u64) -> T) -> Vec<T> {
+        (0..n).map(|_| f(self.next())).collect()
+    }
 }
 
 /// A 0-d array holding `x` (built from a vector, so -0.0 stays -0.0).
