@@ -1,7 +1,7 @@
 // common.cuh: what every cuprite kernel starts with. Element types under the names the host
-// side uses (bool, i8, u8, i16, u16, i32, u32, i64, u64, float, double, c64, c128), a small
-// complex type with the
-// arithmetic of num-complex, the `Strided` view struct (mirrors `Strided` in
+// side uses (bool, i8, u8, i16, u16, i32, u32, i64, u64, f16, bf16, float, double, c64,
+// c128), the 16-bit floats with the arithmetic of the `half` crate, a small complex type with
+// the arithmetic of num-complex, the `Strided` view struct (mirrors `Strided` in
 // crates/cuda/src/launch.rs field for field) and the offset computation of strided views.
 // No headers are included, so NVRTC needs nothing but itself.
 
@@ -13,6 +13,95 @@ typedef int i32;
 typedef unsigned int u32;
 typedef long long i64;
 typedef unsigned long long u64;
+
+// ---- 16-bit floats ----------------------------------------------------------------------
+// f16 (IEEE binary16) and bf16 (bfloat16) hold their bits. Every operation widens to f32
+// (exact), computes there and rounds once to nearest, ties to even: f32's 24 bits are more
+// than twice the 11 (8) bits of the result plus two, so the double rounding is harmless and
+// each result is the correctly rounded one, as the host's `half` crate computes it. NaNs are
+// converted as that crate converts them (quiet bit set, payload kept).
+
+__device__ __forceinline__ float f16_bits_to_f32(u16 b) {
+    float f;
+    asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(b));
+    return f;
+}
+__device__ __forceinline__ u16 f32_to_f16_bits(float f) {
+    if (f != f) {
+        const u32 x = __float_as_uint(f);
+        return (u16)(((x >> 16) & 0x8000u) | 0x7e00u | ((x & 0x7fffffu) >> 13));
+    }
+    u16 b;
+    asm("cvt.rn.f16.f32 %0, %1;" : "=h"(b) : "f"(f));
+    return b;
+}
+// An f64 rounded to f32 toward zero with a sticky last bit (round to odd): rounding that
+// to 11 bits gives the f64's own correctly rounded f16 (`f16::from_f64`).
+__device__ __forceinline__ float f64_to_f32_odd(double d) {
+    float f = __double2float_rz(d);
+    if ((double)f != d && f == f) f = __uint_as_float(__float_as_uint(f) | 1u);
+    return f;
+}
+__device__ __forceinline__ float bf16_bits_to_f32(u16 b) { return __uint_as_float((u32)b << 16); }
+__device__ __forceinline__ u16 f32_to_bf16_bits(float f) {
+    const u32 x = __float_as_uint(f);
+    if ((x & 0x7fffffffu) > 0x7f800000u) return (u16)((x >> 16) | 0x40u);
+    return (u16)((x + 0x7fffu + ((x >> 16) & 1u)) >> 16);
+}
+
+struct __align__(2) f16 {
+    u16 bits;
+    f16() = default;
+    __device__ __forceinline__ explicit f16(float x) : bits(f32_to_f16_bits(x)) {}
+    __device__ __forceinline__ explicit f16(double x) : bits(f32_to_f16_bits(f64_to_f32_odd(x))) {}
+    __device__ __forceinline__ explicit f16(int x) : f16((float)x) {}
+    __device__ __forceinline__ explicit f16(long long x) : f16((float)x) {}
+    __device__ __forceinline__ explicit f16(unsigned long long x) : f16((float)x) {}
+    __device__ __forceinline__ explicit operator float() const { return f16_bits_to_f32(bits); }
+    __device__ __forceinline__ explicit operator double() const { return (double)f16_bits_to_f32(bits); }
+    __device__ __forceinline__ static f16 from_bits(u16 b) {
+        f16 h;
+        h.bits = b;
+        return h;
+    }
+};
+struct __align__(2) bf16 {
+    u16 bits;
+    bf16() = default;
+    __device__ __forceinline__ explicit bf16(float x) : bits(f32_to_bf16_bits(x)) {}
+    // Through f32, as ml_dtypes and the host convert an f64.
+    __device__ __forceinline__ explicit bf16(double x) : bits(f32_to_bf16_bits((float)x)) {}
+    __device__ __forceinline__ explicit bf16(int x) : bf16((float)x) {}
+    __device__ __forceinline__ explicit bf16(long long x) : bf16((float)x) {}
+    __device__ __forceinline__ explicit bf16(unsigned long long x) : bf16((float)x) {}
+    __device__ __forceinline__ explicit operator float() const { return bf16_bits_to_f32(bits); }
+    __device__ __forceinline__ explicit operator double() const { return (double)bf16_bits_to_f32(bits); }
+    __device__ __forceinline__ static bf16 from_bits(u16 b) {
+        bf16 h;
+        h.bits = b;
+        return h;
+    }
+};
+
+#define CUPRITE_HALF_ARITH(H)                                                                 \
+    __device__ __forceinline__ H operator+(H a, H b) { return H((float)a + (float)b); }      \
+    __device__ __forceinline__ H operator-(H a, H b) { return H((float)a - (float)b); }      \
+    __device__ __forceinline__ H operator*(H a, H b) { return H(__fmul_rn((float)a, (float)b)); } \
+    __device__ __forceinline__ H operator/(H a, H b) { return H((float)a / (float)b); }      \
+    __device__ __forceinline__ H operator-(H a) { return H::from_bits(a.bits ^ 0x8000u); }   \
+    __device__ __forceinline__ H& operator+=(H& a, H b) { return a = a + b; }                \
+    __device__ __forceinline__ H& operator-=(H& a, H b) { return a = a - b; }                \
+    __device__ __forceinline__ H& operator*=(H& a, H b) { return a = a * b; }                \
+    __device__ __forceinline__ H& operator/=(H& a, H b) { return a = a / b; }                \
+    __device__ __forceinline__ bool operator==(H a, H b) { return (float)a == (float)b; }    \
+    __device__ __forceinline__ bool operator!=(H a, H b) { return (float)a != (float)b; }    \
+    __device__ __forceinline__ bool operator<(H a, H b) { return (float)a < (float)b; }      \
+    __device__ __forceinline__ bool operator<=(H a, H b) { return (float)a <= (float)b; }    \
+    __device__ __forceinline__ bool operator>(H a, H b) { return (float)a > (float)b; }      \
+    __device__ __forceinline__ bool operator>=(H a, H b) { return (float)a >= (float)b; }
+CUPRITE_HALF_ARITH(f16)
+CUPRITE_HALF_ARITH(bf16)
+#undef CUPRITE_HALF_ARITH
 
 template <class R> struct __align__(2 * sizeof(R)) cplx {
     R re;
@@ -57,6 +146,16 @@ template <class R> struct is_cplx<cplx<R>> { static const bool value = true; };
 template <class T> struct is_float { static const bool value = false; };
 template <> struct is_float<float> { static const bool value = true; };
 template <> struct is_float<double> { static const bool value = true; };
+template <> struct is_float<f16> { static const bool value = true; };
+template <> struct is_float<bf16> { static const bool value = true; };
+// The 16-bit floats, which compute in f32 and round once.
+template <class T> struct is_half { static const bool value = false; };
+template <> struct is_half<f16> { static const bool value = true; };
+template <> struct is_half<bf16> { static const bool value = true; };
+// The type sums of T are carried out in: f32 for the 16-bit floats, T otherwise.
+template <class T> struct work_of { typedef T type; };
+template <> struct work_of<f16> { typedef float type; };
+template <> struct work_of<bf16> { typedef float type; };
 // Integers (not bool): signedness and limits.
 template <class T> struct int_traits { static const bool is_int = false; };
 #define CUPRITE_INT_TRAITS(T, SIGNED, LO, HI) \
@@ -96,6 +195,14 @@ template <class To, class From> struct Cast {
     __device__ __forceinline__ static To run(From x) {
         if constexpr (is_same<To, From>::value) {
             return x;
+        } else if constexpr (is_half<From>::value) {
+            // Exact in f32; from there as any f32 converts.
+            return Cast<To, float>::run((float)x);
+        } else if constexpr (is_half<To>::value && !is_cplx<From>::value) {
+            // One rounding from the value (bf16: through f32, as the host).
+            if constexpr (is_same<From, double>::value) return To(x);
+            else if constexpr (is_same<From, bool>::value) return To(x ? 1.0f : 0.0f);
+            else return To((float)x);
         } else if constexpr (is_cplx<From>::value) {
             if constexpr (is_cplx<To>::value) {
                 return mk((typename real_of<To>::type)x.re, (typename real_of<To>::type)x.im);

@@ -152,7 +152,7 @@ template <class Fn> __device__ __forceinline__ void strided_loop(long long n, Fn
 }
 
 #ifdef OP
-typedef OP<T> Fn;
+typedef typename lift<OP, T>::type Fn;
 static_assert(is_same<typename Fn::out, OUT>::value, "OUT is not the op's result type");
 #define EW_PARAMS T p0, T p1, double d0, double d1, long long k
 #define EW_FN                                  \

@@ -258,6 +258,13 @@ CUPRITE_INT_RAMP(u64, u64)
 __device__ __forceinline__ float ramp(i64 i, float a, float s) {
     return __fadd_rn(a, __fmul_rn((float)(double)i, s));
 }
+// 16-bit floats: in f32, rounded once (NumPy's float16 fill).
+__device__ __forceinline__ f16 ramp(i64 i, f16 a, f16 s) {
+    return f16(__fadd_rn((float)a, __fmul_rn((float)(double)i, (float)s)));
+}
+__device__ __forceinline__ bf16 ramp(i64 i, bf16 a, bf16 s) {
+    return bf16(__fadd_rn((float)a, __fmul_rn((float)(double)i, (float)s)));
+}
 __device__ __forceinline__ double ramp(i64 i, double a, double s) {
     return __dadd_rn(a, __dmul_rn((double)i, s));
 }

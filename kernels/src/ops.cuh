@@ -338,3 +338,36 @@ CUPRITE_BINARY(nan_sq_dev, CUPRITE_REAL,
 #undef CUPRITE_UNARY
 #undef CUPRITE_BINARY
 #undef CUPRITE_REAL
+
+// ---- 16-bit floats ------------------------------------------------------------------------------
+
+// An op on a 16-bit float H: the op's f32 functor on the widened (exact) operands, its
+// result rounded once to H (a bool or integer result as it is), as NumPy's float16 loops
+// and the host's scalar ops compute.
+template <template <class> class OP, class H> struct half_op {
+    typedef OP<float> F;
+    typedef typename conditional<is_same<typename F::out, float>::value, H, typename F::out>::type out;
+    F f;
+    static __device__ __forceinline__ OpParams<float> widen(const OpParams<H>& p) {
+        OpParams<float> q;
+        q.t0 = (float)p.t0;
+        q.t1 = (float)p.t1;
+        q.d0 = p.d0;
+        q.d1 = p.d1;
+        q.k = p.k;
+        return q;
+    }
+    __device__ __forceinline__ half_op(const OpParams<H>& p) : f(widen(p)) {}
+    __device__ __forceinline__ out operator()(H x) const { return cast<out>(f((float)x)); }
+    __device__ __forceinline__ out operator()(H a, H b) const {
+        return cast<out>(f((float)a, (float)b));
+    }
+};
+// The functor an element-wise kernel applies to elements of E: `OP<E>`, or `half_op` for
+// the 16-bit floats. `round` keeps its own (NumPy rounds a float16 array in three steps, each
+// rounding to float16) and so does `nextafter` (the neighbour in the type's own bits).
+template <template <class> class OP, class E> struct lift {
+    typedef typename conditional<is_half<E>::value, half_op<OP, E>, OP<E>>::type type;
+};
+template <class E> struct lift<op_round, E> { typedef op_round<E> type; };
+template <class E> struct lift<op_nextafter, E> { typedef op_nextafter<E> type; };

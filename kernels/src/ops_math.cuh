@@ -54,6 +54,23 @@ CUPRITE_M2(m_pow, powf, pow)
 #undef CUPRITE_M1
 #undef CUPRITE_M2
 
+// The same for the 16-bit floats: the f32 function, rounded once.
+#define CUPRITE_H1(name)                                                                   \
+    __device__ __forceinline__ f16 name(f16 x) { return f16(name((float)x)); }             \
+    __device__ __forceinline__ bf16 name(bf16 x) { return bf16(name((float)x)); }
+#define CUPRITE_H2(name)                                                                   \
+    __device__ __forceinline__ f16 name(f16 x, f16 y) { return f16(name((float)x, (float)y)); } \
+    __device__ __forceinline__ bf16 name(bf16 x, bf16 y) { return bf16(name((float)x, (float)y)); }
+CUPRITE_H1(m_sqrt) CUPRITE_H1(m_cbrt) CUPRITE_H1(m_exp) CUPRITE_H1(m_exp2) CUPRITE_H1(m_expm1)
+CUPRITE_H1(m_log) CUPRITE_H1(m_log2) CUPRITE_H1(m_log10) CUPRITE_H1(m_log1p) CUPRITE_H1(m_sin)
+CUPRITE_H1(m_cos) CUPRITE_H1(m_tan) CUPRITE_H1(m_sinh) CUPRITE_H1(m_cosh) CUPRITE_H1(m_tanh)
+CUPRITE_H1(m_asin) CUPRITE_H1(m_acos) CUPRITE_H1(m_atan) CUPRITE_H1(m_asinh) CUPRITE_H1(m_acosh)
+CUPRITE_H1(m_atanh) CUPRITE_H1(m_fabs) CUPRITE_H1(m_floor) CUPRITE_H1(m_ceil) CUPRITE_H1(m_trunc)
+CUPRITE_H1(m_rint)
+CUPRITE_H2(m_atan2) CUPRITE_H2(m_hypot) CUPRITE_H2(m_copysign) CUPRITE_H2(m_fmod) CUPRITE_H2(m_pow)
+#undef CUPRITE_H1
+#undef CUPRITE_H2
+
 // A product rounded on its own (never fused with a following add into an FMA).
 __device__ __forceinline__ float xmul(float a, float b) { return __fmul_rn(a, b); }
 __device__ __forceinline__ double xmul(double a, double b) { return __dmul_rn(a, b); }
@@ -78,6 +95,17 @@ template <> struct flt<double> {
         return __double_as_longlong(x) < 0;
     }
     static __device__ __forceinline__ double ln_2() { return 0.693147180559945309417232121458176568; }
+};
+// The 16-bit floats' NaN and infinity as the `half` crate's constants.
+template <> struct flt<f16> {
+    static __device__ __forceinline__ f16 nan() { return f16::from_bits(0x7e00u); }
+    static __device__ __forceinline__ f16 inf() { return f16::from_bits(0x7c00u); }
+    static __device__ __forceinline__ bool signbit(f16 x) { return (x.bits & 0x8000u) != 0; }
+};
+template <> struct flt<bf16> {
+    static __device__ __forceinline__ bf16 nan() { return bf16::from_bits(0x7fc0u); }
+    static __device__ __forceinline__ bf16 inf() { return bf16::from_bits(0x7f80u); }
+    static __device__ __forceinline__ bool signbit(bf16 x) { return (x.bits & 0x8000u) != 0; }
 };
 // f64 constants converted to the float type, as `F::from(std::f64::consts::X)` does.
 #define CUPRITE_LN_2 0.693147180559945309417232121458176568
@@ -492,6 +520,17 @@ __device__ __forceinline__ float next_after(float x, float y) {
     bool up = (y > x) == (x > 0.0f);
     return __uint_as_float(up ? b + 1u : b - 1u);
 }
+// The same for a 16-bit float, on its own bits (`next_after_half` on the host).
+template <class H> __device__ __forceinline__ H next_after_half(H x, H y) {
+    if (x != x || y != y) return x + y;
+    if (x == y) return y;
+    const H zero(0.0f);
+    if (x == zero) return H::from_bits((u16)((y.bits & 0x8000u) | 1u));
+    const bool up = (y > x) == (x > zero);
+    return H::from_bits((u16)(up ? x.bits + 1u : x.bits - 1u));
+}
+__device__ __forceinline__ f16 next_after(f16 x, f16 y) { return next_after_half(x, y); }
+__device__ __forceinline__ bf16 next_after(bf16 x, bf16 y) { return next_after_half(x, y); }
 __device__ __forceinline__ double next_after(double x, double y) {
     if (x != x || y != y) return x + y;
     if (x == y) return y;

@@ -52,6 +52,11 @@ __device__ __forceinline__ uint4 philox4x32_10(uint4 c, u32 k0, u32 k1) {
 
 __device__ __forceinline__ double f64_from_bits(u64 x) { return (double)(x >> 11) * F64_STEP; }
 __device__ __forceinline__ float f32_from_bits(u32 x) { return (float)(x >> 8) * F32_STEP; }
+// A uniform [0, 1) value of a 16-bit float from the top BITS bits (its significand's width:
+// 11 for f16, 8 for bf16), `k * 2^-BITS`, exact in the type (`half_from_bits` on the host).
+template <int BITS> __device__ __forceinline__ float half_from_bits(u32 x) {
+    return (float)(x >> (32 - BITS)) * (1.0f / (float)(1u << BITS));
+}
 
 // One element's stream: counters (j, i mod 2^32, t_lo, t_hi), t = base + 1 + i / 2^32.
 struct Stream {
@@ -414,7 +419,7 @@ struct RandomUniformArgs {
 
 __device__ __forceinline__ void k_random_uniform(T* out, long long n, u32 k0, u32 k1, u64 base,
                                                  T low, T high) {
-    const int per = is_same<T, float>::value ? 4 : 2;
+    const int per = (is_same<T, float>::value || is_half<T>::value) ? 4 : 2;
     const long long blocks = (n + per - 1) / per;
     const T span = high - low;
     // Fresh pool allocations are 256-byte aligned; anything else takes scalar stores.
@@ -427,7 +432,13 @@ __device__ __forceinline__ void k_random_uniform(T* out, long long n, u32 k0, u3
         c.w = (u32)(base >> 32);
         uint4 w = philox4x32_10(c, k0, k1);
         T v[4];
-        if constexpr (is_same<T, float>::value) {
+        if constexpr (is_half<T>::value) {
+            constexpr int BITS = is_same<T, f16>::value ? 11 : 8;
+            v[0] = low + span * T(half_from_bits<BITS>(w.x));
+            v[1] = low + span * T(half_from_bits<BITS>(w.y));
+            v[2] = low + span * T(half_from_bits<BITS>(w.z));
+            v[3] = low + span * T(half_from_bits<BITS>(w.w));
+        } else if constexpr (is_same<T, float>::value) {
             v[0] = low + span * f32_from_bits(w.x);
             v[1] = low + span * f32_from_bits(w.y);
             v[2] = low + span * f32_from_bits(w.z);
@@ -437,7 +448,15 @@ __device__ __forceinline__ void k_random_uniform(T* out, long long n, u32 k0, u3
             v[1] = low + span * f64_from_bits(((u64)w.w << 32) | w.z);
         }
         long long i0 = b * per;
-        if (aligned && i0 + per <= n) {
+        if (is_half<T>::value && aligned && i0 + per <= n) {
+            union {
+                T t[4];
+                uint2 u;
+            } pack;
+#pragma unroll
+            for (int k = 0; k < 4; ++k) pack.t[k] = v[k];
+            *(uint2*)(out + i0) = pack.u;
+        } else if (!is_half<T>::value && aligned && i0 + per <= n) {
             union {
                 T t[4];
                 uint4 u;

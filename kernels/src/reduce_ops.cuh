@@ -49,17 +49,23 @@ template <class A> __device__ __forceinline__ A from_count(i64 n) {
     return cast<A>((double)n);
 }
 template <class E> __device__ __forceinline__ E r_nan() {
-    if constexpr (is_same<E, float>::value) return __int_as_float(0x7fc00000);
+    if constexpr (is_same<E, f16>::value) return f16::from_bits(0x7e00u);
+    else if constexpr (is_same<E, bf16>::value) return bf16::from_bits(0x7fc0u);
+    else if constexpr (is_same<E, float>::value) return __int_as_float(0x7fc00000);
     else return __longlong_as_double(0x7ff8000000000000LL);
 }
 // `Real::min_value` / `Real::max_value` (-inf / +inf for floats).
 template <class E> __device__ __forceinline__ E r_lowest() {
-    if constexpr (is_same<E, float>::value) return __int_as_float((int)0xff800000u);
+    if constexpr (is_same<E, f16>::value) return f16::from_bits(0xfc00u);
+    else if constexpr (is_same<E, bf16>::value) return bf16::from_bits(0xff80u);
+    else if constexpr (is_same<E, float>::value) return __int_as_float((int)0xff800000u);
     else if constexpr (is_same<E, double>::value) return __longlong_as_double((i64)0xfff0000000000000ULL);
     else return int_traits<E>::lowest();
 }
 template <class E> __device__ __forceinline__ E r_highest() {
-    if constexpr (is_same<E, float>::value) return __int_as_float(0x7f800000);
+    if constexpr (is_same<E, f16>::value) return f16::from_bits(0x7c00u);
+    else if constexpr (is_same<E, bf16>::value) return bf16::from_bits(0x7f80u);
+    else if constexpr (is_same<E, float>::value) return __int_as_float(0x7f800000);
     else if constexpr (is_same<E, double>::value) return __longlong_as_double(0x7ff0000000000000LL);
     else return int_traits<E>::highest();
 }
@@ -68,17 +74,18 @@ template <class E> __device__ __forceinline__ E r_highest() {
 
 #define RED_FN static __device__ __forceinline__
 
-// sum / nansum / prod in the accumulation type (i64 for bool and integers, wrapping).
+// sum / nansum / prod in the accumulation type (i64 for bool and integers, wrapping), carried
+// out in its work type (f32 for the 16-bit floats, rounded once at the end).
 template <class E, int KIND> struct OpAccumulate {
-    typedef typename accum_of<E>::type Acc;
-    typedef Acc Out;
+    typedef typename accum_of<E>::type Out;
+    typedef typename work_of<Out>::type Acc;
     RED_FN Acc init() { return cast<Acc>(KIND == 2 ? 1 : 0); }
     RED_FN Acc combine(Acc a, Acc b) { return KIND == 2 ? r_mul(a, b) : r_add(a, b); }
     RED_FN Acc fold(Acc a, E x, i64) {
         if (KIND == 1 && r_isnan(x)) return a;
         return combine(a, cast<Acc>(x));
     }
-    RED_FN Out finish(Acc a, i64, double) { return a; }
+    RED_FN Out finish(Acc a, i64, double) { return cast<Out>(a); }
 };
 template <class E> struct red_sum : OpAccumulate<E, 0> {};
 template <class E> struct red_nansum : OpAccumulate<E, 1> {};
@@ -86,12 +93,12 @@ template <class E> struct red_prod : OpAccumulate<E, 2> {};
 
 // mean in the mean type (f64 for bool and integers): sum / count.
 template <class E> struct red_mean {
-    typedef typename mean_of<E>::type Acc;
-    typedef Acc Out;
+    typedef typename mean_of<E>::type Out;
+    typedef typename work_of<Out>::type Acc;
     RED_FN Acc init() { return cast<Acc>(0); }
     RED_FN Acc combine(Acc a, Acc b) { return a + b; }
     RED_FN Acc fold(Acc a, E x, i64) { return a + cast<Acc>(x); }
-    RED_FN Out finish(Acc a, i64 count, double) { return a / from_count<Acc>(count); }
+    RED_FN Out finish(Acc a, i64 count, double) { return cast<Out>(a / from_count<Acc>(count)); }
 };
 
 // min / max (NaN propagates) and nanmin / nanmax (NaN skipped; NaN is "nothing yet").
@@ -142,9 +149,9 @@ template <class M> struct NanMeanAcc {
     i64 n;
 };
 template <class E> struct red_nanmean {
-    typedef typename mean_of<E>::type M;
+    typedef typename mean_of<E>::type Out;
+    typedef typename work_of<Out>::type M;
     typedef NanMeanAcc<M> Acc;
-    typedef M Out;
     RED_FN Acc init() {
         Acc a;
         a.s = cast<M>(0);
@@ -162,32 +169,36 @@ template <class E> struct red_nanmean {
         a.n += 1;
         return a;
     }
-    RED_FN Out finish(Acc a, i64, double) { return a.s / from_count<M>(a.n); }
+    RED_FN Out finish(Acc a, i64, double) { return cast<Out>(a.s / from_count<M>(a.n)); }
 };
 
 // var's last step (DdofMean): sum / max(count - ddof, 0); `param` is ddof.
 template <class E> struct red_var {
-    typedef E Acc;
+    typedef typename work_of<E>::type Acc;
     typedef E Out;
-    RED_FN Acc init() { return (E)0; }
+    RED_FN Acc init() { return (Acc)0; }
     RED_FN Acc combine(Acc a, Acc b) { return a + b; }
-    RED_FN Acc fold(Acc a, E x, i64) { return a + x; }
+    RED_FN Acc fold(Acc a, E x, i64) { return a + cast<Acc>(x); }
     RED_FN Out finish(Acc a, i64 count, double ddof) {
-        return a / (E)fmax((double)count - ddof, 0.0);
+        return cast<Out>(a / (Acc)fmax((double)count - ddof, 0.0));
     }
 };
 
 // sum of squared magnitudes in the real type.
 template <class E> struct red_sum_abs_sq {
-    typedef typename real_of<E>::type Acc;
-    typedef Acc Out;
+    typedef typename real_of<E>::type Out;
+    typedef typename work_of<Out>::type Acc;
     RED_FN Acc init() { return (Acc)0; }
     RED_FN Acc combine(Acc a, Acc b) { return a + b; }
     RED_FN Acc fold(Acc a, E x, i64) {
-        if constexpr (is_cplx<E>::value) return a + (x.re * x.re + x.im * x.im);
-        else return a + x * x;
+        if constexpr (is_cplx<E>::value) {
+            return a + (x.re * x.re + x.im * x.im);
+        } else {
+            const Acc w = cast<Acc>(x);
+            return a + w * w;
+        }
     }
-    RED_FN Out finish(Acc a, i64, double) { return a; }
+    RED_FN Out finish(Acc a, i64, double) { return cast<Out>(a); }
 };
 
 // argmin / argmax: (value, position) of the first extremum, the first NaN winning (NumPy).
@@ -244,26 +255,27 @@ template <class E> struct red_argmax : OpArg<E, true> {};
 
 // nanprod in the accumulation type, NaN counting as one (bool and integers: prod).
 template <class E> struct red_nanprod {
-    typedef typename accum_of<E>::type Acc;
-    typedef Acc Out;
+    typedef typename accum_of<E>::type Out;
+    typedef typename work_of<Out>::type Acc;
     RED_FN Acc init() { return cast<Acc>(1); }
     RED_FN Acc combine(Acc a, Acc b) { return r_mul(a, b); }
     RED_FN Acc fold(Acc a, E x, i64) {
         if (r_isnan(x)) return a;
         return r_mul(a, cast<Acc>(x));
     }
-    RED_FN Out finish(Acc a, i64, double) { return a; }
+    RED_FN Out finish(Acc a, i64, double) { return cast<Out>(a); }
 };
 
 // nanvar's last step over the marked squared deviations of nan_sq_dev: (sum, count) of the
 // values that are not -1, then sum / (count - ddof), NaN where that is not positive;
 // `param` is ddof.
 template <class E> struct red_nanvar {
-    typedef NanMeanAcc<E> Acc;
+    typedef typename work_of<E>::type W;
+    typedef NanMeanAcc<W> Acc;
     typedef E Out;
     RED_FN Acc init() {
         Acc a;
-        a.s = (E)0;
+        a.s = (W)0;
         a.n = 0;
         return a;
     }
@@ -274,13 +286,13 @@ template <class E> struct red_nanvar {
     }
     RED_FN Acc fold(Acc a, E x, i64) {
         if (x < (E)0) return a;
-        a.s = a.s + x;
+        a.s = a.s + cast<W>(x);
         a.n += 1;
         return a;
     }
     RED_FN Out finish(Acc a, i64, double ddof) {
         double dof = (double)a.n - ddof;
-        return dof > 0.0 ? a.s / (E)dof : r_nan<E>();
+        return dof > 0.0 ? cast<Out>(a.s / (W)dof) : r_nan<E>();
     }
 };
 

@@ -137,6 +137,26 @@ template <> struct Keys<double> {
         return f64_canon(x) == (u64)__double_as_longlong(x);
     }
 };
+// 16-bit floats: the float key of their bits (NaN as the type's quiet NaN, -0.0 as 0.0) in
+// the low 16 bits of a u32; INF is the exponent mask, QNAN the host's `NAN` constant.
+template <class H, u32 INF, u32 QNAN> struct HalfKeys {
+    typedef u32 K;
+    __device__ static u32 canon(H x) {
+        const u32 b = x.bits;
+        if ((b & 0x7fffu) > INF) return QNAN;
+        return b == 0x8000u ? 0u : b;
+    }
+    __device__ static K key(H x) {
+        const u32 b = canon(x);
+        return (b & 0x8000u) ? (~b & 0xffffu) : (b | 0x8000u);
+    }
+    __device__ static H decode(K k) {
+        return H::from_bits((u16)((k & 0x8000u) ? (k & 0x7fffu) : (~k & 0xffffu)));
+    }
+    __device__ static bool exact(H x) { return canon(x) == (u32)x.bits; }
+};
+template <> struct Keys<f16> : HalfKeys<f16, 0x7c00u, 0x7e00u> {};
+template <> struct Keys<bf16> : HalfKeys<bf16, 0x7f80u, 0x7fc0u> {};
 template <> struct Keys<c64> {
     typedef u64 K;
     __device__ static K key(c64 x) {
@@ -212,7 +232,7 @@ extern __shared__ __align__(16) unsigned char sort_smem[];
 
 // Key bytes that can differ between elements (bool keys are below 256, an integer's key
 // has the integer's width).
-#define SIG_BYTES (is_same<T, bool>::value ? 1 : (is_int<T>::value ? (int)sizeof(T) : (int)sizeof(K)))
+#define SIG_BYTES (is_same<T, bool>::value ? 1 : ((is_int<T>::value || is_half<T>::value) ? (int)sizeof(T) : (int)sizeof(K)))
 
 // Counts the digits of one element into the block's histograms.
 __device__ __forceinline__ void hist_count(u32* h, int part, T x, u32& special) {

@@ -17,6 +17,10 @@
 #define CUDART_INF __longlong_as_double(0x7ff0000000000000LL)
 #endif
 
+// NumPy's names of the 16-bit floats, for bodies (`float16(x * 2.0f)`).
+typedef f16 float16;
+typedef bf16 bfloat16;
+
 template <class T> struct RawArray {
     T* data;
     long long n;

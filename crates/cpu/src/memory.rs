@@ -6,7 +6,7 @@ use crate::par;
 use crate::transpose;
 use crate::view::{check_views, contiguous, contiguous_mut, view, view_mut};
 use crate::Cpu;
-use cuprite_core::{BackendBase, Element, Layout, Numeric, Result};
+use cuprite_core::{BackendBase, Element, Layout, Numeric, Result, Scalar};
 use ndarray::Zip;
 use rayon::prelude::*;
 
@@ -144,6 +144,19 @@ impl BackendBase for Cpu {
 
     fn arange<T: Numeric>(&self, n: usize, start: T, step: T) -> Result<CpuBuffer<T>> {
         let mut out = crate::alloc::zeroed_vec::<T>(n)?;
+        if T::DTYPE.is_half() {
+            // NumPy's float16 fill: `start + i * step` in f32, rounded once.
+            let (a, s): (f32, f32) = (start.cast(), step.cast());
+            out.par_chunks_mut(par::CHUNK)
+                .enumerate()
+                .for_each(|(c, chunk)| {
+                    for (j, o) in chunk.iter_mut().enumerate() {
+                        let i = ((c * par::CHUNK + j) as f64) as f32;
+                        *o = T::from_scalar(Scalar::F32(a + i * s));
+                    }
+                });
+            return Ok(CpuBuffer::new(out));
+        }
         out.par_chunks_mut(par::CHUNK)
             .enumerate()
             .for_each(|(c, chunk)| {

@@ -2,7 +2,7 @@
 
 use cuprite_core::{DType, Element};
 
-/// The CUDA C type of a dtype (`bool`, `i8` ... `u64`, `float`, `double`, `c64`, `c128`).
+/// The CUDA C type of a dtype (`bool`, `i8` ... `u64`, `f16`, `bf16`, `float`, `double`, `c64`, `c128`).
 pub(crate) fn ctype(d: DType) -> &'static str {
     match d {
         DType::Bool => "bool",
@@ -14,6 +14,8 @@ pub(crate) fn ctype(d: DType) -> &'static str {
         DType::U32 => "u32",
         DType::I64 => "i64",
         DType::U64 => "u64",
+        DType::F16 => "f16",
+        DType::BF16 => "bf16",
         DType::F32 => "float",
         DType::F64 => "double",
         DType::C64 => "c64",

@@ -113,7 +113,7 @@ impl Cuda {
         Ok((self.mm_gather(buf, &src)?, dst))
     }
 
-    /// `a @ b` through cuBLAS (f32, f64, c64, c128); sizes are non-zero.
+    /// `a @ b` through cuBLAS (f16, bf16, f32, f64, c64, c128); sizes are non-zero.
     #[allow(clippy::too_many_arguments)]
     fn mm_blas<T: Numeric>(
         &self,
@@ -204,7 +204,7 @@ impl MatmulOps for Cuda {
             return self.alloc_zeroed::<T>(total);
         }
         match T::DTYPE {
-            DType::F32 | DType::F64 | DType::C64 | DType::C128 => {
+            DType::F16 | DType::BF16 | DType::F32 | DType::F64 | DType::C64 | DType::C128 => {
                 self.mm_blas(a, la, b, lb, &batch, (m, k, n))
             }
             d if d.is_integer() => self.mm_int(a, la, b, lb, &batch, (m, k, n)),

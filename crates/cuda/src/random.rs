@@ -46,7 +46,11 @@ impl RandomOps for Cuda {
             return Ok(out);
         }
         let f = self.random_fn::<T, _>("random_uniform")?;
-        let per = if T::DTYPE == DType::F32 { 4 } else { 2 };
+        let per = if T::DTYPE == DType::F32 || T::DTYPE.is_half() {
+            4
+        } else {
+            2
+        };
         let grid = self.grid_for(n, per);
         let (ptr, n64, k0, k1, base) = (self.ptr(&out)?, n as i64, d.key[0], d.key[1], d.base);
         // `random_uniform(T*, i64, u32, u32, u64, T, T)`; `out` holds `n` elements and

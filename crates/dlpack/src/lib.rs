@@ -43,6 +43,11 @@ use sys::{DLDataType, DLDataTypeCode};
 /// let dl = dtype_to_dl(DType::C64);
 /// assert_eq!(dl.to_string(), "kDLComplex 64");
 /// assert_eq!(dtype_from_dl(dl), Some(DType::C64));
+/// assert_eq!(dtype_to_dl(DType::BF16).to_string(), "kDLBfloat 16");
+/// assert_eq!(dtype_to_dl(DType::F16).to_string(), "kDLFloat 16");
+/// for d in DType::ALL {
+///     assert_eq!(dtype_from_dl(dtype_to_dl(d)), Some(d));
+/// }
 /// ```
 pub fn dtype_to_dl(dtype: DType) -> DLDataType {
     let (code, bits) = match dtype {

@@ -123,21 +123,7 @@ trait ForDtype {
 /// `f.call::<T>()` for the element type `T` of `dtype`: the one match from run-time dtypes
 /// to types in the crate.
 fn for_dtype<F: ForDtype>(dtype: DType, f: F) -> F::Out {
-    match dtype {
-        DType::Bool => f.call::<bool>(),
-        DType::I8 => f.call::<i8>(),
-        DType::U8 => f.call::<u8>(),
-        DType::I16 => f.call::<i16>(),
-        DType::U16 => f.call::<u16>(),
-        DType::I32 => f.call::<i32>(),
-        DType::U32 => f.call::<u32>(),
-        DType::I64 => f.call::<i64>(),
-        DType::U64 => f.call::<u64>(),
-        DType::F32 => f.call::<f32>(),
-        DType::F64 => f.call::<f64>(),
-        DType::C64 => f.call::<cuprite_core::c64>(),
-        DType::C128 => f.call::<cuprite_core::c128>(),
-    }
+    cuprite_core::with_dtype!(dtype, T => f.call::<T>())
 }
 
 /// Asks `obj` for its tensor: with `max_version` and, for GPU memory, cuprite's stream;

@@ -4,7 +4,7 @@
 
 use super::Array;
 use crate::backend::BackendBase;
-use crate::dtype::{bf16, f16, DType, Element, Scalar};
+use crate::dtype::{bf16, DType, Element, Scalar};
 use crate::error::Result;
 use crate::slice::SliceArg;
 use std::fmt;
@@ -89,8 +89,11 @@ fn fetch<T: Element, B: BackendBase>(a: &Array<T, B>) -> Result<Printed<T>> {
     }
 }
 
-/// True when NumPy would print these floats in scientific notation.
-fn use_scientific(values: &[f64]) -> bool {
+/// True when NumPy would print these floats (of precision `prec`) in scientific notation:
+/// some magnitude at or above `10^min(8, precision)` (NumPy 2's cutoff: 1e3 for float16, 1e6
+/// for float32, 1e8 for float64), below 1e-4, or magnitudes more than 1e3 apart.
+fn use_scientific(values: &[f64], prec: Prec) -> bool {
+    let cutoff = prec.array_cutoff();
     let (mut min, mut max, mut any) = (f64::INFINITY, 0.0f64, false);
     for v in values.iter().map(|v| v.abs()) {
         if v.is_finite() && v != 0.0 {
@@ -99,7 +102,7 @@ fn use_scientific(values: &[f64]) -> bool {
             any = true;
         }
     }
-    any && (max >= 1e8 || min < 1e-4 || max / min > 1e3)
+    any && (max >= cutoff || min < 1e-4 || max / min > 1e3)
 }
 
 /// The float type whose values are printed: its shortest round-trip strings are NumPy's
@@ -126,13 +129,35 @@ impl Prec {
         }
     }
 
+    /// The magnitude from which NumPy prints an array of this type in scientific notation:
+    /// `10^min(8, precision)` with the type's decimal precision (`np.finfo(t).precision`:
+    /// 3, 2, 6, 15).
+    fn array_cutoff(self) -> f64 {
+        match self {
+            Prec::Half => 1e3,
+            Prec::BHalf => 1e2,
+            Prec::Single => 1e6,
+            Prec::Double => 1e8,
+        }
+    }
+
+    /// The magnitude from which NumPy prints a scalar of this type in scientific notation:
+    /// `10^precision`, but 1e16 for float64 (`str(np.float32(1e6))` is `1e+06`,
+    /// `str(np.float64(1e15))` is `1000000000000000.0`).
+    fn scalar_cutoff(self) -> f64 {
+        match self {
+            Prec::Double => 1e16,
+            p => p.array_cutoff(),
+        }
+    }
+
     /// True when the decimal string `s` reads back to `v` in this type.
     fn reads_back(self, s: &str, v: f64) -> bool {
         let Ok(x) = s.parse::<f64>() else {
             return false;
         };
         match self {
-            Prec::Half => f16::from_f64(x).to_f64() == v,
+            Prec::Half => crate::kernel::scalar::f16_from_f64(x).to_f64() == v,
             Prec::BHalf => bf16::from_f64(x).to_f64() == v,
             Prec::Single => x as f32 as f64 == v,
             Prec::Double => x == v,
@@ -242,7 +267,7 @@ fn format_scientific(values: &[f64], prec: Prec) -> Vec<String> {
 
 /// Formats a set of floats the way NumPy formats one array of them.
 fn format_floats(values: &[f64], prec: Prec) -> Vec<String> {
-    let mut s = if use_scientific(values) {
+    let mut s = if use_scientific(values, prec) {
         format_scientific(values, prec)
     } else {
         values.iter().map(|&v| format_float(v, prec)).collect()
@@ -331,7 +356,7 @@ fn format_values<T: Element>(data: &[T]) -> Vec<String> {
 /// Like [`format_floats`] with a sign on every value (`+1.`, `-0.5`, `+nan`, `+inf`), as
 /// NumPy prints imaginary parts.
 fn format_floats_signed(values: &[f64], prec: Prec) -> Vec<String> {
-    let mut s = if use_scientific(values) {
+    let mut s = if use_scientific(values, prec) {
         format_scientific(values, prec)
     } else {
         values.iter().map(|&v| format_float(v, prec)).collect()
@@ -355,7 +380,8 @@ fn pad_left(mut strs: Vec<String>) -> Vec<String> {
 }
 
 /// One float as Python's `str()` prints NumPy's float scalars (the shortest string that
-/// reads back to the same value): positional for `1e-4 <= |v| < 1e16` and 0 (`5.0`, `0.1`),
+/// reads back to the same value): positional for `1e-4 <= |v| <` the type's cutoff (1e16
+/// for float64, 1e6 for float32, 1e3 for float16) and 0 (`5.0`, `0.1`),
 /// else scientific (`1e+20`, `1e-05`). `int_like` leaves `.0` off integral values (the
 /// parts of a complex scalar: `(1+2j)`).
 fn scalar_float_str(v: f64, prec: Prec, int_like: bool) -> String {
@@ -366,7 +392,7 @@ fn scalar_float_str(v: f64, prec: Prec, int_like: bool) -> String {
         return if v > 0.0 { "inf".into() } else { "-inf".into() };
     }
     let a = v.abs();
-    if v == 0.0 || (1e-4..1e16).contains(&a) {
+    if v == 0.0 || (1e-4..prec.scalar_cutoff()).contains(&a) {
         let s = prec.shortest_pos(v);
         if s.contains('.') || int_like {
             s

@@ -5,7 +5,7 @@
 
 use super::{or_panic, Array};
 use crate::backend::ArrayBackend;
-use crate::dtype::{c128, c64, Element, Numeric, Real};
+use crate::dtype::{bf16, c128, c64, f16, Element, Numeric, Real};
 use crate::error::Result;
 use crate::ops::{Add, Div, Mul, Neg, Rem, Sub};
 use std::ops;
@@ -45,7 +45,7 @@ macro_rules! true_divide_direct {
         }
     )*};
 }
-true_divide_direct!(f32, f64, c64, c128);
+true_divide_direct!(f16, bf16, f32, f64, c64, c128);
 
 macro_rules! true_divide_via_f64 {
     ($($t:ty),*) => {$(
@@ -205,7 +205,7 @@ macro_rules! scalar_array_binop {
         }
     };
 }
-scalar_array_binop!(i8, u8, i16, u16, i32, u32, i64, u64, f32, f64, c64, c128);
+scalar_array_binop!(i8, u8, i16, u16, i32, u32, i64, u64, f16, bf16, f32, f64, c64, c128);
 
 impl<T: Numeric, B: ArrayBackend> ops::Neg for &Array<T, B> {
     type Output = Array<T, B>;

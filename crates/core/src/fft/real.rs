@@ -38,6 +38,7 @@ pub fn rfft<F: Float, B: ArrayBackend>(
     norm: Norm,
 ) -> Result<Array<F::Complex, B>> {
     const OP: &str = "rfft";
+    no_half::<F>(OP)?;
     let ax = one_axis(OP, axis, a.ndim())?;
     let n = check_n(OP, n, a.shape()[ax])?;
     r2c(a, ax, n, norm)
@@ -108,9 +109,22 @@ pub fn ihfft<F: Float, B: ArrayBackend>(
     norm: Norm,
 ) -> Result<Array<F::Complex, B>> {
     const OP: &str = "ihfft";
+    no_half::<F>(OP)?;
     let ax = one_axis(OP, axis, a.ndim())?;
     let n = check_n(OP, n, a.shape()[ax])?;
     r2c(a, ax, n, norm.swap())?.conj()
+}
+
+/// An error naming `op` for the 16-bit floats, which the FFT libraries do not transform
+/// (NumPy's FFT has no float16 either): cast to f32 first.
+fn no_half<F: Float>(op: &'static str) -> Result<()> {
+    if F::DTYPE.is_half() {
+        return Err(Error::UnsupportedDType {
+            op,
+            dtype: F::DTYPE,
+        });
+    }
+    Ok(())
 }
 
 fn no_axes(op: &'static str) -> Error {
@@ -124,6 +138,7 @@ fn rfft_many<F: Float, B: ArrayBackend>(
     axes: Option<&[isize]>,
     norm: Norm,
 ) -> Result<Array<F::Complex, B>> {
+    no_half::<F>(op)?;
     let (lens, axes) = cook_nd(op, a.shape(), s, axes, false)?;
     let k = axes.len().checked_sub(1).ok_or_else(|| no_axes(op))?;
     let mut x = r2c(a, axes[k], lens[k], norm)?;

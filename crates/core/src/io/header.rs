@@ -428,7 +428,7 @@ mod tests {
             ("{'descr': '<U5', 'fortran_order': False, 'shape': (3,), }", "unsupported dtype '<U5' (unicode string)"),
             ("{'descr': '|O', 'fortran_order': False, 'shape': (3,), }", "unsupported dtype '|O' (Python objects"),
             ("{'descr': '<M8[ns]', 'fortran_order': False, 'shape': (3,), }", "unsupported dtype '<M8[ns]' (datetime64)"),
-            ("{'descr': '<i16', 'fortran_order': False, 'shape': (3,), }", "unsupported dtype '<i16' (int128)"),
+            ("{'descr': '<f16', 'fortran_order': False, 'shape': (3,), }", "unsupported dtype '<f16' (float128)"),
             ("{'descr': [('a', '<f8')], 'fortran_order': False, 'shape': (3,), }", "unsupported dtype [('a', '<f8')]: a structured"),
             ("{'descr': '\u{e9}', 'fortran_order': False, 'shape': (3,), }", "unsupported dtype"),
             ("{'descr': '<f8', 'fortran_order': False, 'shape': (-3,), }", "the header's shape (-3,) has the dimension -3"),

@@ -279,6 +279,11 @@ impl<T: Inexact> BinaryOp<T> for AbsSqDiff {
     type Out = T::RealPart;
     #[inline(always)]
     fn apply(&self, a: T, b: T) -> T::RealPart {
+        if T::DTYPE.is_half() {
+            // In f32, rounded once (as every op of a 16-bit float).
+            let d = a.cast::<f32>() - b.cast::<f32>();
+            return Element::from_scalar(Scalar::F32(d * d));
+        }
         let d = a - b;
         if T::DTYPE.is_complex() {
             let (re, im) = (d.re(), d.im());

@@ -99,6 +99,39 @@ pub const fn name_of(decl: OpDecl, kind: OpKind) -> &'static str {
     decl.name
 }
 
+/// The declared ops whose body works on a 16-bit float's own bits rather than in f32: the
+/// neighbour `nextafter` finds is the type's own (the CUDA backend keeps the same ops, and
+/// `round`, out of its `half_op`).
+pub const HALF_OWN_BITS: &[&str] = &["nextafter"];
+
+/// True when the op `name` is one of [`HALF_OWN_BITS`].
+pub const fn half_own_bits(name: &str) -> bool {
+    let mut i = 0;
+    while i < HALF_OWN_BITS.len() {
+        if str_eq(HALF_OWN_BITS[i], name) {
+            return true;
+        }
+        i += 1;
+    }
+    false
+}
+
+/// `a == b` in a const context.
+const fn str_eq(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
 /// A value of `T` converted from an f64 as the host's casts convert it (for examples).
 pub(crate) fn example_value<T: Element>(x: f64) -> T {
     T::from_scalar(Scalar::F64(x))
@@ -473,7 +506,7 @@ macro_rules! declare_ops {
         $(=> fn $method:ident<$t:ident: $bound:ident>($($arg:ident),+) -> $out:ty $body:block)?;
     )*) => {
         $( declare_ops!(@one [$($params)?] $(#[$m])* $ty $(<$g>)?, $name, $kind, $tol);
-           $( declare_ops!(@apply $kind $ty, $t, $bound, ($($arg),+), $out, $body); )? )*
+           $( declare_ops!(@apply $kind $ty, $name, $t, $bound, ($($arg),+), $out, $body); )? )*
     };
     (@one [$($params:ident)?] $(#[$m:meta])* $ty:ident $(<$g:ident>)?, $name:literal,
         $kind:ident, $tol:ident) => {
@@ -498,19 +531,47 @@ macro_rules! declare_ops {
     (@examples [params] $ty:ident) => {
         Self::parameter_examples()
     };
-    (@apply Unary $ty:ident, $t:ident, $bound:ident, ($x:ident), $out:ty, $body:block) => {
+    // A 16-bit float runs the body in f32 and rounds the result once, as NumPy's float16
+    // loops do (the CUDA backend's `half_op` does the same), unless the op is one of
+    // `HALF_OWN_BITS`.
+    (@apply Unary $ty:ident, $name:literal, $t:ident, $bound:ident, ($x:ident), $out:ty, $body:block) => {
         impl<$t: $crate::dtype::$bound> $crate::ops::UnaryOp<$t> for $ty {
             type Out = $out;
             #[inline(always)]
-            fn apply(&self, $x: $t) -> $out $body
+            fn apply(&self, $x: $t) -> $out {
+                #[inline(always)]
+                fn body<$t: $crate::dtype::$bound>($x: $t) -> $out $body
+                if <$t as $crate::dtype::Element>::DTYPE.is_half()
+                    && !$crate::ops::registry::half_own_bits($name)
+                {
+                    let r = body::<f32>($crate::dtype::Element::cast($x));
+                    $crate::dtype::Element::from_scalar($crate::dtype::Element::to_scalar(r))
+                } else {
+                    body($x)
+                }
+            }
         }
     };
-    (@apply Binary $ty:ident, $t:ident, $bound:ident, ($a:ident, $b:ident), $out:ty,
+    (@apply Binary $ty:ident, $name:literal, $t:ident, $bound:ident, ($a:ident, $b:ident), $out:ty,
         $body:block) => {
         impl<$t: $crate::dtype::$bound> $crate::ops::BinaryOp<$t> for $ty {
             type Out = $out;
             #[inline(always)]
-            fn apply(&self, $a: $t, $b: $t) -> $out $body
+            fn apply(&self, $a: $t, $b: $t) -> $out {
+                #[inline(always)]
+                fn body<$t: $crate::dtype::$bound>($a: $t, $b: $t) -> $out $body
+                if <$t as $crate::dtype::Element>::DTYPE.is_half()
+                    && !$crate::ops::registry::half_own_bits($name)
+                {
+                    let r = body::<f32>(
+                        $crate::dtype::Element::cast($a),
+                        $crate::dtype::Element::cast($b),
+                    );
+                    $crate::dtype::Element::from_scalar($crate::dtype::Element::to_scalar(r))
+                } else {
+                    body($a, $b)
+                }
+            }
         }
     };
     (@decl $ty:ident $(<$g:ident>)?, $name:literal, $kind:ident, $tol:ident) => {

@@ -375,13 +375,13 @@ fn a_wrong_dtype_or_device_is_an_error_and_the_tensor_is_released() {
     assert_eq!(count(&deleted), 1);
     let mut spec = Spec::new(&[1]);
     spec.dtype = Some(DLDataType {
-        code: DLDataTypeCode::BFLOAT,
-        bits: 16,
+        code: DLDataTypeCode::FLOAT,
+        bits: 8,
         lanes: 1,
     });
     let m = msg(import_versioned(vec![0i32], &spec, &deleted));
     assert!(
-        m.contains("kDLBfloat 16, a type cuprite has no element type for"),
+        m.contains("kDLFloat 8, a type cuprite has no element type for"),
         "{m}"
     );
     assert!(m.contains("int32"), "{m}");

@@ -10,7 +10,7 @@ use super::tests_gpu::{self, TestElem};
 use crate::device::Cuda;
 use cuprite_core::backend::ElementwiseOps;
 use cuprite_core::ops::*;
-use cuprite_core::{c128, c64, DType, Element};
+use cuprite_core::{bf16, c128, c64, f16, DType, Element};
 use cuprite_kernels::elementwise::Variant;
 use std::marker::PhantomData;
 
@@ -158,7 +158,7 @@ impl<K, T> BinaryInplaceNo for &Probe<K, T> {}
 /// as the registry writes generic ops: `Clip<E>`) with every element type.
 macro_rules! probe {
     ($c:expr, $op:ty) => {
-        probe!(@each $c, $op; bool, i8, u8, i16, u16, i32, u32, i64, u64, f32, f64, c64, c128);
+        probe!(@each $c, $op; bool, i8, u8, i16, u16, i32, u32, i64, u64, f16, bf16, f32, f64, c64, c128);
     };
     (@each $c:expr, $op:ty; $($t:ty),*) => {$({
         #[allow(dead_code)]

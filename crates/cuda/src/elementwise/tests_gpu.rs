@@ -12,7 +12,7 @@ use crate::buffer::CudaBuffer;
 use crate::device::Cuda;
 use cuprite_core::backend::ElementwiseOps;
 use cuprite_core::ops::registry::Tolerance;
-use cuprite_core::{c128, c64, Element, Layout, Result};
+use cuprite_core::{bf16, c128, c64, f16, Element, Layout, Result};
 use std::fmt::Debug;
 
 /// Element types with test values and a comparison.
@@ -179,6 +179,34 @@ impl TestElem for f32 {
     }
     const RTOL: f64 = 1e-4;
 }
+/// The 16-bit floats: f32's values rounded to the type, with its largest value, smallest
+/// normal and subnormals; transcendental results within two units in the last place (the
+/// f32 results of two math libraries, each rounded once).
+macro_rules! half_elem {
+    ($t:ty, $rtol:expr) => {
+        impl TestElem for $t {
+            fn values() -> Vec<Self> {
+                let mut v: Vec<$t> = f32::values().into_iter().map(<$t>::from_f32).collect();
+                v.extend([
+                    <$t>::MAX,
+                    <$t>::MIN_POSITIVE,
+                    <$t>::from_bits(1),
+                    <$t>::from_bits(0x8001),
+                ]);
+                v
+            }
+            fn close(got: Self, want: Self, rtol: f64) -> bool {
+                (got.is_nan() && want.is_nan())
+                    || got.to_bits() == want.to_bits()
+                    || real_close(got.to_f64(), want.to_f64(), rtol, want.to_f64().abs())
+            }
+            const RTOL: f64 = $rtol;
+        }
+    };
+}
+half_elem!(f16, 2e-3);
+half_elem!(bf16, 1.6e-2);
+
 impl TestElem for c128 {
     fn values() -> Vec<Self> {
         PARTS

@@ -293,10 +293,82 @@ pub(crate) fn gemm(dev: &Cuda, h: Handle, dtype: DType, g: &Gemm) -> Result<()> 
             gemm_fns!(cublasZgemm_v2, cublasZgemmStridedBatched),
             gemm_fns!(cublasZgemm_v2_64, cublasZgemmStridedBatched_64),
         ),
+        DType::F16 => gemm_half(h, g, sys::cudaDataType::CUDA_R_16F),
+        DType::BF16 => gemm_half(h, g, sys::cudaDataType::CUDA_R_16BF),
         dtype => Err(Error::UnsupportedDType {
             op: "matmul",
             dtype,
         }),
+    }
+}
+
+/// Queues `g` for 16-bit floats of CUDA type `dt` through `cublasGemmEx` (one matrix) or
+/// `cublasGemmStridedBatchedEx`: tensor cores, products accumulated in f32 (reduced-precision
+/// reductions disallowed), each result rounded once to the type, as `torch.matmul`. The
+/// 32-bit-integer API when every size fits in an `int`, the 64-bit one otherwise.
+fn gemm_half(h: Handle, g: &Gemm, dt: sys::cudaDataType) -> Result<()> {
+    // SAFETY: `h` is the device's live handle; the mode is read when a call is queued.
+    call("cublasSetMathMode", || unsafe {
+        sys::cublasSetMathMode(
+            h.0,
+            sys::cublasMath_t::CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION,
+        )
+    })?;
+    let (ta, tb) = (op(g.transa), op(g.transb));
+    let (a, b, c) = (
+        g.a as *const std::ffi::c_void,
+        g.b as *const std::ffi::c_void,
+        g.c as *mut std::ffi::c_void,
+    );
+    let (one, zero) = (1.0f32, 0.0f32);
+    let (alpha, beta) = (
+        &one as *const f32 as *const std::ffi::c_void,
+        &zero as *const f32 as *const std::ffi::c_void,
+    );
+    let compute = sys::cublasComputeType_t::CUBLAS_COMPUTE_32F;
+    let algo = sys::cublasGemmAlgo_t::CUBLAS_GEMM_DEFAULT;
+    let (sa, sb, sc) = (g.stride_a, g.stride_b, g.stride_c);
+    let sizes = [g.m, g.n, g.k, g.lda, g.ldb, g.ldc, g.batch];
+    // SAFETY (every call): `h` is the device's live handle; the caller of `gemm` guarantees
+    // the matrices of every batch item, of elements `dt`; alpha and beta are f32 host values
+    // (the compute type's, in the default host pointer mode) that outlive the call; the sizes
+    // are the caller's, converted without loss.
+    match sizes.map(i32::try_from) {
+        [Ok(m), Ok(n), Ok(k), Ok(lda), Ok(ldb), Ok(ldc), Ok(batch)] => {
+            if g.batch == 1 {
+                call("cublasGemmEx", || unsafe {
+                    sys::cublasGemmEx(
+                        h.0, ta, tb, m, n, k, alpha, a, dt, lda, b, dt, ldb, beta, c, dt, ldc,
+                        compute, algo,
+                    )
+                })
+            } else {
+                call("cublasGemmStridedBatchedEx", || unsafe {
+                    sys::cublasGemmStridedBatchedEx(
+                        h.0, ta, tb, m, n, k, alpha, a, dt, lda, sa, b, dt, ldb, sb, beta, c, dt,
+                        ldc, sc, batch, compute, algo,
+                    )
+                })
+            }
+        }
+        _ => {
+            let [m, n, k, lda, ldb, ldc, batch] = sizes;
+            if g.batch == 1 {
+                call("cublasGemmEx_64", || unsafe {
+                    sys::cublasGemmEx_64(
+                        h.0, ta, tb, m, n, k, alpha, a, dt, lda, b, dt, ldb, beta, c, dt, ldc,
+                        compute, algo,
+                    )
+                })
+            } else {
+                call("cublasGemmStridedBatchedEx_64", || unsafe {
+                    sys::cublasGemmStridedBatchedEx_64(
+                        h.0, ta, tb, m, n, k, alpha, a, dt, lda, sa, b, dt, ldb, sb, beta, c, dt,
+                        ldc, sc, batch, compute, algo,
+                    )
+                })
+            }
+        }
     }
 }
 

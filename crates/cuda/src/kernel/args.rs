@@ -4,7 +4,7 @@
 
 use crate::buffer::CudaBuffer;
 use crate::device::Cuda;
-use cuprite_core::{c128, c64, Array, DType, Element, Error, Layout, Result, Scalar};
+use cuprite_core::{bf16, c128, c64, f16, Array, DType, Element, Error, Layout, Result, Scalar};
 
 /// A scalar argument, of any type a kernel parameter may have by value.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -18,6 +18,8 @@ pub enum ScalarArg {
     U32(u32),
     I64(i64),
     U64(u64),
+    F16(f16),
+    BF16(bf16),
     F32(f32),
     F64(f64),
     C64(c64),
@@ -36,6 +38,8 @@ pub enum CType {
     U32,
     I64,
     U64,
+    F16,
+    BF16,
     F32,
     F64,
     C64,
@@ -55,6 +59,8 @@ impl CType {
             CType::U32 => "unsigned int",
             CType::I64 => "long long",
             CType::U64 => "unsigned long long",
+            CType::F16 => "__half",
+            CType::BF16 => "__nv_bfloat16",
             CType::F32 => "float",
             CType::F64 => "double",
             CType::C64 => "complex64",
@@ -74,6 +80,8 @@ impl CType {
             CType::U32 => DType::U32,
             CType::I64 => DType::I64,
             CType::U64 => DType::U64,
+            CType::F16 => DType::F16,
+            CType::BF16 => DType::BF16,
             CType::F32 => DType::F32,
             CType::F64 => DType::F64,
             CType::C64 => DType::C64,
@@ -93,6 +101,8 @@ impl CType {
             DType::U32 => CType::U32,
             DType::I64 => CType::I64,
             DType::U64 => CType::U64,
+            DType::F16 => CType::F16,
+            DType::BF16 => CType::BF16,
             DType::F32 => CType::F32,
             DType::F64 => CType::F64,
             DType::C64 => CType::C64,
@@ -120,6 +130,8 @@ impl ScalarArg {
             ScalarArg::U32(_) => CType::U32,
             ScalarArg::I64(_) => CType::I64,
             ScalarArg::U64(_) => CType::U64,
+            ScalarArg::F16(_) => CType::F16,
+            ScalarArg::BF16(_) => CType::BF16,
             ScalarArg::F32(_) => CType::F32,
             ScalarArg::F64(_) => CType::F64,
             ScalarArg::C64(_) => CType::C64,
@@ -145,6 +157,8 @@ impl ScalarArg {
             ScalarArg::U32(v) => put(&v.to_le_bytes()),
             ScalarArg::I64(v) => put(&v.to_le_bytes()),
             ScalarArg::U64(v) => put(&v.to_le_bytes()),
+            ScalarArg::F16(v) => put(&v.to_le_bytes()),
+            ScalarArg::BF16(v) => put(&v.to_le_bytes()),
             ScalarArg::F32(v) => put(&v.to_le_bytes()),
             ScalarArg::F64(v) => put(&v.to_le_bytes()),
             ScalarArg::C64(v) => {
@@ -173,6 +187,8 @@ impl ScalarArg {
             ScalarArg::U32(v) => Scalar::U32(v),
             ScalarArg::I64(v) => Scalar::I64(v),
             ScalarArg::U64(v) => Scalar::U64(v),
+            ScalarArg::F16(v) => Scalar::F16(v),
+            ScalarArg::BF16(v) => Scalar::BF16(v),
             ScalarArg::F32(v) => Scalar::F32(v),
             ScalarArg::F64(v) => Scalar::F64(v),
             ScalarArg::C64(v) => Scalar::C64(v),
@@ -187,7 +203,7 @@ impl ScalarArg {
     pub(crate) fn convert_to(self, to: DType) -> Option<ScalarArg> {
         let kind = |c: CType| match c {
             CType::Bool => 0,
-            CType::F32 | CType::F64 => 2,
+            CType::F16 | CType::BF16 | CType::F32 | CType::F64 => 2,
             CType::C64 | CType::C128 => 3,
             _ => 1,
         };
@@ -227,6 +243,8 @@ impl ScalarArg {
             DType::U32 => ScalarArg::U32(u32::from_scalar(s)),
             DType::I64 => ScalarArg::I64(i64::from_scalar(s)),
             DType::U64 => ScalarArg::U64(u64::from_scalar(s)),
+            DType::F16 => ScalarArg::F16(f16::from_scalar(s)),
+            DType::BF16 => ScalarArg::BF16(bf16::from_scalar(s)),
             DType::F32 => ScalarArg::F32(f32::from_scalar(s)),
             DType::F64 => ScalarArg::F64(f64::from_scalar(s)),
             DType::C64 => ScalarArg::C64(c64::from_scalar(s)),
@@ -265,7 +283,7 @@ macro_rules! scalar_from {
     )*};
 }
 scalar_from!(bool => Bool, i8 => I8, u8 => U8, i16 => I16, u16 => U16, i32 => I32,
-    u32 => U32, i64 => I64, u64 => U64, f32 => F32, f64 => F64, c64 => C64, c128 => C128);
+    u32 => U32, i64 => I64, u64 => U64, f16 => F16, bf16 => BF16, f32 => F32, f64 => F64, c64 => C64, c128 => C128);
 
 impl From<usize> for Arg<'_> {
     /// `usize` is C's `size_t`: an unsigned 64-bit integer.
@@ -405,6 +423,8 @@ pub enum DynArray {
     U32(Array<u32, Cuda>),
     I64(Array<i64, Cuda>),
     U64(Array<u64, Cuda>),
+    F16(Array<f16, Cuda>),
+    BF16(Array<bf16, Cuda>),
     F32(Array<f32, Cuda>),
     F64(Array<f64, Cuda>),
     C64(Array<c64, Cuda>),
@@ -423,6 +443,8 @@ macro_rules! each_dyn {
             DynArray::U32($a) => $e,
             DynArray::I64($a) => $e,
             DynArray::U64($a) => $e,
+            DynArray::F16($a) => $e,
+            DynArray::BF16($a) => $e,
             DynArray::F32($a) => $e,
             DynArray::F64($a) => $e,
             DynArray::C64($a) => $e,
@@ -448,6 +470,8 @@ impl DynArray {
             DType::U32 => DynArray::U32(mk(dev, shape)?),
             DType::I64 => DynArray::I64(mk(dev, shape)?),
             DType::U64 => DynArray::U64(mk(dev, shape)?),
+            DType::F16 => DynArray::F16(mk(dev, shape)?),
+            DType::BF16 => DynArray::BF16(mk(dev, shape)?),
             DType::F32 => DynArray::F32(mk(dev, shape)?),
             DType::F64 => DynArray::F64(mk(dev, shape)?),
             DType::C64 => DynArray::C64(mk(dev, shape)?),

@@ -2,14 +2,18 @@
 //! comma-separated `type name` entries, `raw type name` for arrays the body indexes itself.
 //!
 //! A type is a NumPy dtype name (`bool`, `int8`, `uint8`, `int16`, `uint16`, `int32`,
-//! `uint32`, `int64`, `uint64`, `float32`, `float64`, `complex64`, `complex128`), one of the
-//! C spellings accepted for them (`float`, `double`, `signed char`, `unsigned char`, `short`,
-//! `unsigned short`, `int`, `unsigned int`, `long long`, `long`, `unsigned long long`, the
-//! `<stdint.h>` names `int8_t` ... `uint64_t`, `i8` ... `u64`, `c64`, `c128`), or any other
+//! `uint32`, `int64`, `uint64`, `float16`, `bfloat16`, `float32`, `float64`, `complex64`,
+//! `complex128`), one of the C spellings accepted for them (`float`, `double`, `half`,
+//! `__half`, `__nv_bfloat16`, `signed char`, `unsigned char`, `short`, `unsigned short`,
+//! `int`, `unsigned int`, `long long`, `long`, `unsigned long long`, the `<stdint.h>` names
+//! `int8_t` ... `uint64_t`, `i8` ... `u64`, `f16`, `bf16`, `c64`, `c128`), or any other
 //! single identifier, which is a type placeholder (`T`) resolved at call time from the
-//! arguments bound to it. Names of numeric types cuprite has no dtype for (`float16`,
+//! arguments bound to it. Names of numeric types cuprite has no dtype for (`float128`,
 //! `char`, `size_t`, ...) are errors rather than placeholders, so a typo of a real type
 //! cannot silently become one.
+//!
+//! In a body, a 16-bit float value has the arithmetic and comparisons of the host (each
+//! operation in f32, rounded once); `(float)x` widens it and `float16(y)` rounds back.
 
 use cuprite_core::{DType, Error, Result};
 
@@ -42,9 +46,6 @@ const RESERVED: &[&str] = &[
 
 /// Numeric type names that are not cuprite dtypes (rejected instead of becoming placeholders).
 const NOT_DTYPES: &[&str] = &[
-    "float16",
-    "half",
-    "bfloat16",
     "char",
     "size_t",
     "ssize_t",
@@ -69,6 +70,8 @@ pub(crate) fn dtype_named(name: &str) -> Option<DType> {
             DType::I64
         }
         "uint64" | "u64" | "unsigned long long" | "unsigned long" | "uint64_t" => DType::U64,
+        "float16" | "half" | "f16" | "__half" => DType::F16,
+        "bfloat16" | "bf16" | "__nv_bfloat16" => DType::BF16,
         "float32" | "float" => DType::F32,
         "float64" | "double" => DType::F64,
         "complex64" | "c64" => DType::C64,
@@ -326,7 +329,11 @@ mod tests {
         assert!(err("float32 1x").contains("not a valid parameter name"));
         assert!(err("float32 i").contains("reserved"));
         assert!(err("float32 _ind").contains("reserved"));
-        assert!(err("float16 x").contains("`float16` is not a cuprite dtype"));
+        assert!(err("float128 x").contains("`float128` is not a cuprite dtype"));
+        assert_eq!(
+            ok("float16 x, bfloat16 y")[1].ty,
+            TypeSpec::Concrete(DType::BF16)
+        );
         assert!(err("size_t x").contains("`size_t` is not a cuprite dtype"));
         assert!(err("unsigned float x").contains("unknown type `unsigned float`"));
         assert!(err("raw x").contains("expected `type name`"));

@@ -65,6 +65,8 @@ pub(crate) fn ctype_named(words: &str) -> Option<CType> {
         | "uint64_t"
         | "size_t"
         | "u64" => CType::U64,
+        "__half" | "half" | "f16" | "float16" => CType::F16,
+        "__nv_bfloat16" | "nv_bfloat16" | "bf16" | "bfloat16" => CType::BF16,
         "float" => CType::F32,
         "double" => CType::F64,
         "c64" | "complex<float>" | "cplx<float>" | "float2" | "cuFloatComplex" => CType::C64,

@@ -4,7 +4,7 @@
 use super::plan::{self, choose, choose_scan, split, Dims, Kernel, ScanKernel, Split, ToStrided};
 use super::{arg_name, Program};
 use cuprite_core::ops::*;
-use cuprite_core::{c128, c64, ArgKind, Element, Layout};
+use cuprite_core::{bf16, c128, c64, f16, ArgKind, Element, Layout};
 
 const SMS: usize = 132;
 
@@ -247,7 +247,7 @@ fn every_program() -> Vec<Program> {
             v.push(scan::<$t, _>(CumProd));
         )*};
     }
-    all_types!(bool, u8, i32, i64, f32, f64, c64, c128);
+    all_types!(bool, u8, i8, u16, u32, u64, i32, i64, f16, bf16, f32, f64, c64, c128);
     macro_rules! real_types {
         ($($t:ty),*) => {$(
             v.push(red::<$t, _>(Min));
@@ -256,26 +256,26 @@ fn every_program() -> Vec<Program> {
             v.push(red::<$t, _>(NanMax));
         )*};
     }
-    real_types!(u8, i32, i64, f32, f64);
+    real_types!(u8, i8, u16, u32, u64, i32, i64, f16, bf16, f32, f64);
     macro_rules! float_types {
         ($($t:ty),*) => {$(
             v.push(red::<$t, _>(DdofMean { ddof: 1.0 }));
         )*};
     }
-    float_types!(f32, f64);
+    float_types!(f16, bf16, f32, f64);
     macro_rules! inexact_types {
         ($($t:ty),*) => {$(
             v.push(red::<$t, _>(SumAbsSq));
         )*};
     }
-    inexact_types!(f32, f64, c64, c128);
+    inexact_types!(f16, bf16, f32, f64, c64, c128);
     v
 }
 
 #[test]
 fn every_program_has_its_own_key() {
     let v = every_program();
-    assert_eq!(v.len(), 8 * 12 + 5 * 4 + 2 + 4);
+    assert_eq!(v.len(), 14 * 12 + 11 * 4 + 4 + 6);
     let mut keys: Vec<&str> = v.iter().map(|p| p.key.as_str()).collect();
     keys.sort();
     keys.dedup();

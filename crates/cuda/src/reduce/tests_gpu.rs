@@ -6,7 +6,9 @@ use crate::test_support::gpu;
 use crate::{Cuda, CudaBuffer};
 use cuprite_core::backend::{BackendBase, DeviceTimer, ReduceOps};
 use cuprite_core::ops::*;
-use cuprite_core::{c128, c64, ArgKind, DType, Element, Float, Inexact, Layout, Real, Scalar};
+use cuprite_core::{
+    bf16, c128, c64, f16, ArgKind, DType, Element, Float, Inexact, Layout, Real, Scalar,
+};
 use cuprite_cpu::Cpu;
 
 fn fclose(x: f64, y: f64, tol: f64) -> bool {
@@ -16,6 +18,9 @@ fn fclose(x: f64, y: f64, tol: f64) -> bool {
 /// Equal for integers and bools; within rounding for floats (both NaN counts as equal).
 fn close<T: Element>(a: T, b: T) -> bool {
     match (a.to_scalar(), b.to_scalar()) {
+        // Two units in the last place of the 16-bit floats.
+        (Scalar::F16(x), Scalar::F16(y)) => fclose(x.to_f64(), y.to_f64(), 2e-3),
+        (Scalar::BF16(x), Scalar::BF16(y)) => fclose(x.to_f64(), y.to_f64(), 1.6e-2),
         (Scalar::F32(x), Scalar::F32(y)) => fclose(x as f64, y as f64, 1e-5),
         (Scalar::F64(x), Scalar::F64(y)) => fclose(x, y, 1e-11),
         (Scalar::C64(x), Scalar::C64(y)) => {
@@ -223,12 +228,24 @@ fn every_op_and_type_matches_the_cpu_on_every_view() {
             &dev,
             &cpu,
             nan,
-            [bool, u8, i32, i64, f32, f64, c64, c128],
+            [bool, u8, i8, u16, u32, u64, i32, i64, f16, bf16, f32, f64, c64, c128],
             every_type_ops
         );
-        for_types!(&dev, &cpu, nan, [u8, i32, i64, f32, f64], real_ops);
-        for_types!(&dev, &cpu, nan, [f32, f64], float_ops);
-        for_types!(&dev, &cpu, nan, [f32, f64, c64, c128], inexact_ops);
+        for_types!(
+            &dev,
+            &cpu,
+            nan,
+            [u8, i8, u16, u32, u64, i32, i64, f16, bf16, f32, f64],
+            real_ops
+        );
+        for_types!(&dev, &cpu, nan, [f16, bf16, f32, f64], float_ops);
+        for_types!(
+            &dev,
+            &cpu,
+            nan,
+            [f16, bf16, f32, f64, c64, c128],
+            inexact_ops
+        );
     }
     prod_ops::<bool>(&dev, &cpu);
     prod_ops::<u8>(&dev, &cpu);

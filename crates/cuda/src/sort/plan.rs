@@ -16,6 +16,8 @@ pub(crate) fn key_bytes(d: DType) -> usize {
         | DType::U16
         | DType::I32
         | DType::U32
+        | DType::F16
+        | DType::BF16
         | DType::F32 => 4,
         DType::I64 | DType::U64 | DType::F64 | DType::C64 => 8,
         DType::C128 => 16,
@@ -28,7 +30,7 @@ pub(crate) fn key_bytes(d: DType) -> usize {
 pub(crate) fn sig_bytes(d: DType) -> usize {
     match d {
         DType::Bool => 1,
-        d if d.is_integer() => d.size_of(),
+        d if d.is_integer() || d.is_half() => d.size_of(),
         _ => key_bytes(d),
     }
 }

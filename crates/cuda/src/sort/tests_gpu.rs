@@ -109,6 +109,9 @@ fn data<T: Element>(n: usize, seed: u64, spread: u64) -> Vec<T> {
                 DType::U32 => T::from_scalar(Scalar::U32((u as u32) >> (v % 31))),
                 DType::I64 => T::from_scalar(Scalar::I64((u as i64) >> (v % 63))),
                 DType::U64 => T::from_scalar(Scalar::U64(u >> (v % 63))),
+                // Spread over f16's range (bf16's is f32's); NaNs keep their signs.
+                DType::F16 => T::from_scalar(Scalar::F16(cuprite_core::f16::from_f64(fl * 16.0))),
+                DType::BF16 => T::from_scalar(Scalar::BF16(cuprite_core::bf16::from_f64(fl))),
                 DType::F32 => T::from_scalar(Scalar::F32(fl as f32)),
                 DType::F64 => T::from_scalar(Scalar::F64(fl)),
                 DType::C64 => T::from_scalar(Scalar::C64(c64::new(
@@ -316,6 +319,11 @@ macro_rules! each_type {
         $f::<u8>($dev, $seed);
         $f::<i32>($dev, $seed);
         $f::<i64>($dev, $seed);
+        $f::<i8>($dev, $seed);
+        $f::<u16>($dev, $seed);
+        $f::<u64>($dev, $seed);
+        $f::<cuprite_core::f16>($dev, $seed);
+        $f::<cuprite_core::bf16>($dev, $seed);
         $f::<f32>($dev, $seed);
         $f::<f64>($dev, $seed);
         $f::<c64>($dev, $seed);

@@ -49,6 +49,8 @@ impl Rng {
                     } else {
                         (u * 1e6) as i64
                     }),
+                    DType::F16 => Scalar::F16(f16::from_f64(special_float(u * 4.0, special, i))),
+                    DType::BF16 => Scalar::BF16(bf16::from_f64(special_float(u * 4.0, special, i))),
                     DType::F32 => Scalar::F32(special_float(u * 4.0, special, i) as f32),
                     DType::F64 => Scalar::F64(special_float(u * 4.0, special, i)),
                     DType::C64 => Scalar::C64(c64::new(
@@ -82,6 +84,9 @@ fn special_float(x: f64, special: bool, i: usize) -> f64 {
 /// Tolerance for comparing results of type `T` computed by two backends.
 fn rtol<T: Element>() -> f64 {
     match T::DTYPE {
+        // Two units in the last place of the 16-bit floats (2^-10, 2^-7).
+        DType::F16 => 2e-3,
+        DType::BF16 => 1.6e-2,
         DType::F32 | DType::C64 => 2e-5,
         DType::F64 | DType::C128 => 1e-12,
         _ => 0.0,
@@ -187,6 +192,13 @@ fn unary_float_ops_f64() {
     unary_float_ops::<f64>();
 }
 
+#[test]
+#[ignore = "needs an NVIDIA GPU: run with --ignored on a GPU host"]
+fn unary_float_ops_f16_and_bf16() {
+    unary_float_ops::<f16>();
+    unary_float_ops::<bf16>();
+}
+
 fn complex_ops<T: ComplexElement + Inexact + cuprite::array::TrueDivide>() {
     let mut r = Rng::new(2);
     let x = r.vec::<T>(1001);
@@ -279,6 +291,13 @@ fn binary_ops_all_real_types() {
     binary_ops::<u8>();
     binary_ops::<i32>();
     binary_ops::<i64>();
+    binary_ops::<i8>();
+    binary_ops::<i16>();
+    binary_ops::<u16>();
+    binary_ops::<u32>();
+    binary_ops::<u64>();
+    binary_ops::<f16>();
+    binary_ops::<bf16>();
     binary_ops::<f32>();
     binary_ops::<f64>();
 }
@@ -353,6 +372,13 @@ fn reductions_all_real_types() {
     reductions::<u8>();
     reductions::<i32>();
     reductions::<i64>();
+    reductions::<i8>();
+    reductions::<i16>();
+    reductions::<u16>();
+    reductions::<u32>();
+    reductions::<u64>();
+    reductions::<f16>();
+    reductions::<bf16>();
     reductions::<f32>();
     reductions::<f64>();
 }
@@ -413,6 +439,12 @@ fn sorting_all_types() {
     sorting::<u8>();
     sorting::<i32>();
     sorting::<i64>();
+    sorting::<i8>();
+    sorting::<u16>();
+    sorting::<u32>();
+    sorting::<u64>();
+    sorting::<f16>();
+    sorting::<bf16>();
     sorting::<f32>();
     sorting::<f64>();
     sorting::<c64>();
@@ -504,6 +536,12 @@ fn indexing_all_types() {
     indexing::<u8>();
     indexing::<i32>();
     indexing::<i64>();
+    indexing::<i8>();
+    indexing::<u16>();
+    indexing::<u32>();
+    indexing::<u64>();
+    indexing::<f16>();
+    indexing::<bf16>();
     indexing::<f32>();
     indexing::<f64>();
     indexing::<c64>();
@@ -547,6 +585,13 @@ fn products_all_numeric_types() {
     products::<u8>();
     products::<i32>();
     products::<i64>();
+    products::<i8>();
+    products::<i16>();
+    products::<u16>();
+    products::<u32>();
+    products::<u64>();
+    products::<f16>();
+    products::<bf16>();
     products::<f32>();
     products::<f64>();
     products::<c64>();
@@ -560,6 +605,11 @@ fn casts_from<T: Element>() {
     same!(0.0, |d| arr(&x, &[4099], d).astype::<u8>());
     same!(0.0, |d| arr(&x, &[4099], d).astype::<i32>());
     same!(0.0, |d| arr(&x, &[4099], d).astype::<i64>());
+    same!(0.0, |d| arr(&x, &[4099], d).astype::<i8>());
+    same!(0.0, |d| arr(&x, &[4099], d).astype::<u16>());
+    same!(0.0, |d| arr(&x, &[4099], d).astype::<u64>());
+    same!(0.0, |d| arr(&x, &[4099], d).astype::<f16>());
+    same!(0.0, |d| arr(&x, &[4099], d).astype::<bf16>());
     same!(0.0, |d| arr(&x, &[4099], d).astype::<f32>());
     same!(0.0, |d| arr(&x, &[4099], d).astype::<f64>());
     same!(0.0, |d| arr(&x, &[4099], d).astype::<c64>());
@@ -574,6 +624,13 @@ fn casts_between_all_types() {
     casts_from::<u8>();
     casts_from::<i32>();
     casts_from::<i64>();
+    casts_from::<i8>();
+    casts_from::<i16>();
+    casts_from::<u16>();
+    casts_from::<u32>();
+    casts_from::<u64>();
+    casts_from::<f16>();
+    casts_from::<bf16>();
     casts_from::<f32>();
     casts_from::<f64>();
     casts_from::<c64>();

@@ -41,6 +41,7 @@ impl<T: Inexact, B: ArrayBackend> Array<T, B> {
     /// ```
     pub fn cholesky(&self) -> Result<Self> {
         const OP: &str = "cholesky";
+        self.lapack_dtype(OP)?;
         let (_, n) = self.square_dims(OP)?;
         let dev = self.device();
         if self.size() == 0 {
@@ -71,6 +72,7 @@ impl<T: Inexact, B: ArrayBackend> Array<T, B> {
     /// ```
     pub fn qr(&self, mode: QrMode) -> Result<(Self, Self)> {
         const OP: &str = "qr";
+        self.lapack_dtype(OP)?;
         let a = self.to_batch(OP)?;
         let (m, n) = (a.rows, a.cols);
         let complete = mode == QrMode::Complete;
@@ -121,6 +123,7 @@ impl<T: Inexact, B: ArrayBackend> Array<T, B> {
         op: &'static str,
         full_matrices: bool,
     ) -> Result<(Self, Array<T::RealPart, B>, Self)> {
+        self.lapack_dtype(op)?;
         let a = self.to_batch(op)?;
         let (m, n, k) = (a.rows, a.cols, a.rows.min(a.cols));
         let dev = self.device();
@@ -168,6 +171,7 @@ impl<T: Inexact, B: ArrayBackend> Array<T, B> {
     /// [`Array::svdvals`] on behalf of the op `op` (`matrix_rank`, `cond`, ...), which its
     /// errors name.
     pub(crate) fn svdvals_as(&self, op: &'static str) -> Result<Array<T::RealPart, B>> {
+        self.lapack_dtype(op)?;
         let a = self.to_batch(op)?;
         let k = a.rows.min(a.cols);
         let dev = self.device();
@@ -201,6 +205,7 @@ impl<T: Inexact, B: ArrayBackend> Array<T, B> {
     /// ```
     pub fn eigh(&self) -> Result<(Array<T::RealPart, B>, Self)> {
         const OP: &str = "eigh";
+        self.lapack_dtype(OP)?;
         let (lead, n) = self.square_dims(OP)?;
         let dev = self.device();
         if self.size() == 0 {
@@ -231,6 +236,7 @@ impl<T: Inexact, B: ArrayBackend> Array<T, B> {
     /// The eigenvalues of Hermitian matrices, ascending (NumPy's `linalg.eigvalsh`).
     pub fn eigvalsh(&self) -> Result<Array<T::RealPart, B>> {
         const OP: &str = "eigvalsh";
+        self.lapack_dtype(OP)?;
         let (lead, n) = self.square_dims(OP)?;
         let dev = self.device();
         if self.size() == 0 {
@@ -266,6 +272,7 @@ impl<T: Inexact, B: ArrayBackend> Array<T, B> {
     #[allow(clippy::type_complexity)]
     pub fn eig(&self) -> Result<(Array<ComplexOf<T>, B>, Array<ComplexOf<T>, B>)> {
         const OP: &str = "eig";
+        self.lapack_dtype(OP)?;
         let (lead, n) = self.square_dims(OP)?;
         let dev = self.device();
         if self.size() == 0 {
@@ -296,6 +303,7 @@ impl<T: Inexact, B: ArrayBackend> Array<T, B> {
     /// `linalg.eigvals`).
     pub fn eigvals(&self) -> Result<Array<ComplexOf<T>, B>> {
         const OP: &str = "eigvals";
+        self.lapack_dtype(OP)?;
         let (lead, n) = self.square_dims(OP)?;
         let dev = self.device();
         if self.size() == 0 {

@@ -85,6 +85,18 @@ pub(crate) fn check_info<B: ArrayBackend>(
 }
 
 impl<T: Inexact, B: ArrayBackend> Array<T, B> {
+    /// An error naming `op` for the 16-bit floats, which LAPACK-style decompositions do not
+    /// take (NumPy refuses float16 in `numpy.linalg` too): cast to f32 first.
+    pub(crate) fn lapack_dtype(&self, op: &'static str) -> Result<()> {
+        if T::DTYPE.is_half() {
+            return Err(Error::UnsupportedDType {
+                op,
+                dtype: T::DTYPE,
+            });
+        }
+        Ok(())
+    }
+
     /// The matrix dimensions: (leading axes, rows, cols), or an error for fewer than two
     /// dimensions.
     pub(crate) fn matrix_dims(&self, op: &'static str) -> Result<(Vec<usize>, usize, usize)> {

@@ -198,6 +198,7 @@ impl<T: Inexact, B: ArrayBackend> Array<T, B> {
     /// ```
     pub fn cond(&self, p: Option<MatrixNorm>) -> Result<Array<T::RealPart, B>> {
         const OP: &str = "cond";
+        self.lapack_dtype(OP)?;
         self.matrix_dims(OP)?;
         if self.size() == 0 {
             return Err(Error::invalid(

@@ -71,6 +71,7 @@ impl<T: Inexact, B: ArrayBackend> Array<T, B> {
     /// ```
     pub fn solve(&self, b: &Self) -> Result<Self> {
         const OP: &str = "solve";
+        self.lapack_dtype(OP)?;
         self.check_device(b, OP)?;
         let (lead_a, n) = self.square_dims(OP)?;
         let vector = b.ndim() == 1;
@@ -129,6 +130,7 @@ impl<T: Inexact, B: ArrayBackend> Array<T, B> {
     /// ```
     pub fn inv(&self) -> Result<Self> {
         const OP: &str = "inv";
+        self.lapack_dtype(OP)?;
         let (lead, n) = self.square_dims(OP)?;
         let dev = self.device();
         if self.size() == 0 {
@@ -165,6 +167,7 @@ impl<T: Inexact, B: ArrayBackend> Array<T, B> {
     /// ```
     pub fn det(&self) -> Result<Self> {
         const OP: &str = "det";
+        self.lapack_dtype(OP)?;
         let (lead, n) = self.square_dims(OP)?;
         let dev = self.device();
         if self.size() == 0 {
@@ -193,6 +196,7 @@ impl<T: Inexact, B: ArrayBackend> Array<T, B> {
     #[allow(clippy::type_complexity)]
     pub fn slogdet(&self) -> Result<(Self, Array<T::RealPart, B>)> {
         const OP: &str = "slogdet";
+        self.lapack_dtype(OP)?;
         let (lead, n) = self.square_dims(OP)?;
         let dev = self.device();
         if self.size() == 0 {
@@ -227,6 +231,7 @@ impl<T: Inexact, B: ArrayBackend> Array<T, B> {
     /// ```
     pub fn pinv(&self, rcond: Option<f64>) -> Result<Self> {
         const OP: &str = "pinv";
+        self.lapack_dtype(OP)?;
         let (lead, m, n) = self.matrix_dims(OP)?;
         let dev = self.device();
         if self.size() == 0 {
@@ -265,6 +270,7 @@ impl<T: Inexact, B: ArrayBackend> Array<T, B> {
     /// [`Error::LinAlg`] when a matrix holds a NaN or an infinity.
     pub fn matrix_rank(&self, tol: Option<f64>) -> Result<Array<i64, B>> {
         const OP: &str = "matrix_rank";
+        self.lapack_dtype(OP)?;
         let dev = self.device();
         if self.ndim() < 2 {
             let nz = self.ne(&Array::scalar(T::zero(), dev)?)?.any()?;
@@ -316,6 +322,7 @@ impl<T: Inexact, B: ArrayBackend> Array<T, B> {
         rcond: Option<f64>,
     ) -> Result<(Self, Array<T::RealPart, B>, usize, Array<T::RealPart, B>)> {
         const OP: &str = "lstsq";
+        self.lapack_dtype(OP)?;
         self.check_device(b, OP)?;
         if self.ndim() != 2 || !(1..=2).contains(&b.ndim()) {
             return Err(Error::invalid(

@@ -44,7 +44,7 @@ macro_rules! implemented {
         $(=> fn $method:ident<$t:ident: $bound:ident>($($arg:ident),+) -> $out:ty $body:block)?;
     )*) => {{
         let mut all: Vec<(OpDecl, Vec<(OpKind, &'static str)>, usize)> = Vec::new();
-        $( all.push(implemented!(@op $ty $(<$g>)?; bool, i8, u8, i16, u16, i32, u32, i64, u64, f32, f64, c64, c128)); )*
+        $( all.push(implemented!(@op $ty $(<$g>)?; bool, i8, u8, i16, u16, i32, u32, i64, u64, f16, bf16, f32, f64, c64, c128)); )*
         all
     }};
     (@op $op:ty; $($t:ty),*) => {{
