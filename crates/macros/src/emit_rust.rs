@@ -212,6 +212,18 @@ impl RustEmit<'_> {
         }
     }
 
+    /// The f32 or f64 method `name` of `recv` (parenthesized) with `args`: std's method, but
+    /// `asinh` and `acosh` through `kernel::scalar`, whose values do not overflow for huge
+    /// arguments (std's do above half the type's largest value; the GPU's do not).
+    fn float_method(&self, name: &str, recv: TokenStream, args: &[TokenStream]) -> TokenStream {
+        let krate = self.krate;
+        let name = format_ident!("{}", name);
+        if name == "asinh" || name == "acosh" {
+            return quote!(#krate::kernel::scalar::#name(#recv));
+        }
+        quote!(#recv.#name(#(#args),*))
+    }
+
     fn expr(&self, e: &Expr) -> TokenStream {
         match &e.kind {
             ExprKind::Lit(l) => lit_tokens(l, self.ty(e), self.krate),
@@ -256,11 +268,17 @@ impl RustEmit<'_> {
                         return quote!((#recv).#name());
                     }
                     // The f32 method of the widened arguments (powi's exponent stays i32).
-                    let wide = m.args.iter().zip(rest).map(|(want, a)| match want {
-                        Arg::Same => quote!((#a).to_f32()),
-                        Arg::I32 => quote!(#a),
-                    });
-                    return quote!(#h::from_f32((#recv).to_f32().#name(#(#wide),*)));
+                    let wide: Vec<TokenStream> = m
+                        .args
+                        .iter()
+                        .zip(rest)
+                        .map(|(want, a)| match want {
+                            Arg::Same => quote!((#a).to_f32()),
+                            Arg::I32 => quote!(#a),
+                        })
+                        .collect();
+                    let f = self.float_method(m.name, quote!((#recv).to_f32()), &wide);
+                    return quote!(#h::from_f32(#f));
                 }
                 if recv_ty.is_int() && m.on != On::Float {
                     let t = ty_tokens(recv_ty, self.krate);
@@ -276,8 +294,7 @@ impl RustEmit<'_> {
                         }
                     };
                 }
-                let name = format_ident!("{}", m.name);
-                quote!((#recv).#name(#(#rest),*))
+                self.float_method(m.name, quote!((#recv)), rest)
             }
             ExprKind::If(c, then, other) => {
                 let cs = self.expr(c);

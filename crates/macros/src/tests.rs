@@ -438,6 +438,15 @@ fn half_methods_compute_in_f32_except_bit_level_ones() {
             && r.contains("(x) . is_sign_negative ()"),
         "{r}"
     );
+    // asinh and acosh go through kernel::scalar on the CPU (std's overflow for huge values).
+    let r = rust_of("|x: f32, h: bf16| -> f32 { x.asinh() + h.acosh() as f32 }");
+    assert!(
+        r.contains(":: cuprite :: kernel :: scalar :: asinh ((x))")
+            && r.contains(
+                ":: cuprite :: bf16 :: from_f32 (:: cuprite :: kernel :: scalar :: acosh ((h) . to_f32 ()))"
+            ),
+        "{r}"
+    );
     let c = cuda_of("|x: bf16, n: i32| -> bf16 { x.powi(n).abs() + x.to_degrees() }");
     assert!(
         c.contains("rk_abs(bf16(rk_powi((float)x_0, n_1)))")

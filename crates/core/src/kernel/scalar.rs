@@ -6,7 +6,10 @@
 //!   definitions, `rk_div` and `rk_rem`);
 //! - [`f16_from_f64`], the f16 nearest to an f64 (one rounding, as CUDA's `f16(double)`
 //!   rounds; `f16::from_f64` of the `half` crate rounds twice, through f32, where the CPU has
-//!   F16C).
+//!   F16C);
+//! - [`asinh`] and [`acosh`] of f32 and f64 without the overflow of std's above half the
+//!   type's largest value (`f32::MAX.asinh()` is infinite; CUDA's `asinhf` is not): above
+//!   2^28 they are `ln(|x|) + ln 2`, as cuprite's `arcsinh` and `arccosh` compute.
 //!
 //! ```
 //! use cuprite_core::kernel::scalar::{div, f16_from_f64, rem};
@@ -48,6 +51,57 @@ macro_rules! kernel_int {
     )*};
 }
 kernel_int!(i8, u8, i16, u16, i32, u32, i64, u64);
+
+/// The float types of kernels' `asinh` and `acosh` on the CPU.
+pub trait KernelFloat: Copy + sealed::Sealed {
+    /// `asinh(self)`, finite for every finite `self`.
+    fn kernel_asinh(self) -> Self;
+    /// `acosh(self)`, finite for every finite `self >= 1`.
+    fn kernel_acosh(self) -> Self;
+}
+
+macro_rules! kernel_float {
+    ($($t:ident),*) => {$(
+        impl sealed::Sealed for $t {}
+        impl KernelFloat for $t {
+            #[inline]
+            fn kernel_asinh(self) -> Self {
+                let a = self.abs();
+                if a > BIG as $t && a.is_finite() {
+                    (a.ln() + core::$t::consts::LN_2).copysign(self)
+                } else {
+                    self.asinh()
+                }
+            }
+            #[inline]
+            fn kernel_acosh(self) -> Self {
+                if self > BIG as $t && self.is_finite() {
+                    self.ln() + core::$t::consts::LN_2
+                } else {
+                    self.acosh()
+                }
+            }
+        }
+    )*};
+}
+
+/// 2^28: above it `sqrt(x^2 + 1)` is `|x|` to the last bit of an f64, so
+/// `asinh(x) = ln(2|x|)` and `acosh(x) = ln(2x)`.
+const BIG: f64 = 268_435_456.0;
+
+kernel_float!(f32, f64);
+
+/// Inverse hyperbolic sine as kernels compute it on the CPU (see the module documentation).
+#[inline]
+pub fn asinh<T: KernelFloat>(x: T) -> T {
+    x.kernel_asinh()
+}
+
+/// Inverse hyperbolic cosine as kernels compute it on the CPU (see the module documentation).
+#[inline]
+pub fn acosh<T: KernelFloat>(x: T) -> T {
+    x.kernel_acosh()
+}
 
 /// Integer division as kernels define it (see the module documentation).
 #[inline(always)]
@@ -101,6 +155,28 @@ mod tests {
         assert_eq!(rem(u32::MAX, 0), 0);
         assert_eq!(div(u64::MAX, u64::MAX), 1);
         assert_eq!(rem(u64::MAX, 1 << 63), (1 << 63) - 1);
+    }
+
+    #[test]
+    fn inverse_hyperbolic_functions_do_not_overflow() {
+        // std's overflow here: f32::MAX.asinh() is infinite.
+        let want = |x: f64| x.ln() + std::f64::consts::LN_2;
+        for x in [3e38f32, f32::MAX, 2f32.powi(29)] {
+            assert!((asinh(x) as f64 - want(x as f64)).abs() < 1e-5 * want(x as f64));
+            assert_eq!(asinh(-x), -asinh(x));
+            assert_eq!(acosh(x), asinh(x));
+        }
+        assert!((asinh(f64::MAX) - want(f64::MAX)).abs() < 1e-13);
+        assert!(asinh(f32::INFINITY).is_infinite() && asinh(f64::NAN).is_nan());
+        assert!(acosh(0.5f64).is_nan() && acosh(f32::INFINITY).is_infinite());
+        // Below 2^28 they are std's.
+        for x in [0.5f64, 3.0, 1e8, -1e8] {
+            assert_eq!(asinh(x), x.asinh());
+            assert_eq!(
+                acosh(x.abs() + 1.0).to_bits(),
+                (x.abs() + 1.0).acosh().to_bits()
+            );
+        }
     }
 
     #[test]
