@@ -432,7 +432,47 @@ fn half_casts_round_once<B: ArrayBackend>(dev: &B) {
     assert_eq!(z, vec![0x3c01, 0xbc01, 0x0000, 0x0000, 0xfc00]);
 }
 
+/// The attribute form with the new types: a function on scalars and its array kernel.
+#[cuprite::kernel]
+fn half_step(x: f16, n: u64, m: i8) -> bf16 {
+    let mut y = x * 2.0;
+    y += n as f16;
+    (y - (-m) as f16) as bf16
+}
+
+fn attribute_kernels_take_every_type<B: ArrayBackend>(dev: &B) {
+    let f = |x: f16, n: u64, m: i8| {
+        let y = x * f16::from_f32(2.0) + f16::from_f64(n as f64);
+        bf16::from_f32((y - f16::from_f32(m.wrapping_neg() as f32)).to_f32())
+    };
+    assert_eq!(half_step(f16::ONE, 3, 2), bf16::from_f32(7.0));
+    // -(-128) wraps to -128; 2^60 overflows f16.
+    assert_eq!(half_step(f16::ONE, 3, i8::MIN), bf16::from_f32(133.0));
+    assert!(half_step(f16::ONE, 1 << 60, 0).is_infinite());
+    let x = Array::from_vec(f16s(), &[f16s().len(), 1, 1], dev).unwrap();
+    let n = Array::from_vec(vec![0u64, 1, 70_000, u64::MAX], &[4, 1], dev).unwrap();
+    let m = Array::from_vec(vec![0i8, -3, i8::MIN], &[3], dev).unwrap();
+    let z = half_step::kernel().call(&x, &n, &m).unwrap();
+    assert_eq!(z.shape(), &[f16s().len(), 4, 3]);
+    let z = z.to_vec().unwrap();
+    let mut i = 0;
+    for &xv in &f16s() {
+        for nv in [0u64, 1, 70_000, u64::MAX] {
+            for mv in [0i8, -3, i8::MIN] {
+                let want = f(xv, nv, mv);
+                assert!(
+                    Val::same(z[i], want, 0),
+                    "{xv:?} {nv} {mv}: got {:?}, want {want:?}",
+                    z[i]
+                );
+                i += 1;
+            }
+        }
+    }
+}
+
 cuprite::test_backends!(
+    attribute_kernels_take_every_type,
     integers_of_every_width_wrap,
     unary_bits_and_shifts_of_every_width,
     integer_methods_of_every_width,
