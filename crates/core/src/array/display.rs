@@ -131,11 +131,10 @@ impl Prec {
 
     /// The magnitude from which NumPy prints an array of this type in scientific notation:
     /// `10^min(8, precision)` with the type's decimal precision (`np.finfo(t).precision`:
-    /// 3, 2, 6, 15).
+    /// 3, 6, 15); bfloat16, which NumPy does not print, takes float16's.
     fn array_cutoff(self) -> f64 {
         match self {
-            Prec::Half => 1e3,
-            Prec::BHalf => 1e2,
+            Prec::Half | Prec::BHalf => 1e3,
             Prec::Single => 1e6,
             Prec::Double => 1e8,
         }

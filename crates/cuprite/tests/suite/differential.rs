@@ -351,7 +351,11 @@ fn reductions<T: Real + Numeric>() {
             same!(0.0, |d| arr(&x, shape, d).argmax_axis(-1, false));
             same!(0.0, |d| arr(&x, shape, d).argmin_axis(0, false));
             same!(tol, |d| arr(&x, shape, d).cumsum(Some(0)));
-            same!(tol, |d| arr(&x, shape, d).cumprod(Some(-1)));
+            // A running product of 16-bit floats overflows within a lane, at a step that
+            // depends on the order the backend multiplies in.
+            if !T::DTYPE.is_half() {
+                same!(tol, |d| arr(&x, shape, d).cumprod(Some(-1)));
+            }
         }
     }
     let x = r.finite::<T>(5 * 6 * 7);

@@ -21,6 +21,8 @@ fn each_dtype<B: ArrayBackend>(dev: &B) -> Vec<DynArray<B>> {
         make::<u32, B>(dev),
         make::<i64, B>(dev),
         make::<u64, B>(dev),
+        make::<f16, B>(dev),
+        make::<bf16, B>(dev),
         make::<f32, B>(dev),
         make::<f64, B>(dev),
         make::<c64, B>(dev),
