@@ -151,7 +151,7 @@ fn bf16_matches_array_ops<B: ArrayBackend>(dev: &B) {
     same_as_ops("bf16", k.call(&a, &b), ops);
     // f64 to bf16 goes through f32, as astype does.
     let mut rng = Rng::new(8);
-    let x: Vec<f64> = rng.values(N, |w| f64::from_bits(w));
+    let x: Vec<f64> = rng.values(N, f64::from_bits);
     let x = Array::<f64, B>::from_vec(x, &[N], dev).unwrap();
     let k = cuprite::elementwise!(|a: f64| -> bf16 { a as bf16 });
     same_as_ops("f64 as bf16", k.call(&x), x.astype::<bf16>());

@@ -242,11 +242,11 @@ macro_rules! half_arith {
         });
         let f = |x: $t| {
             let mut s = x;
-            s = s + lit(1.5);
-            s = s * lit(0.1);
-            s = s - lit(2.0);
-            s = s / lit(3.0);
-            s = s % lit(0.7);
+            s += lit(1.5);
+            s *= lit(0.1);
+            s -= lit(2.0);
+            s /= lit(3.0);
+            s %= lit(0.7);
             if s > lit(0.25) {
                 s
             } else {
