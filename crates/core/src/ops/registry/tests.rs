@@ -3,7 +3,7 @@
 //! tables hold what the declarations say.
 
 use super::*;
-use crate::dtype::{c128, c64};
+use crate::dtype::{bf16, c128, c64, f16};
 use crate::ops::*;
 use std::marker::PhantomData;
 
