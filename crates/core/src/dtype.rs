@@ -559,8 +559,8 @@ impl_real_element!(f32, F32, f32, f32, 1.0, float = true, key = float u32);
 impl_real_element!(f64, F64, f64, f64, 1.0, float = true, key = float u64);
 
 /// `Element` of a 16-bit float: conversions through `$via` (f64 for f16, which NumPy
-/// rounds once from any type: `$from` must round once; f32 for bf16, as ml_dtypes and PyTorch convert), NaN sorted
-/// last, 16-bit radix keys.
+/// rounds once from any type: `$from` must round once; f32 for bf16, as ml_dtypes and
+/// PyTorch convert), NaN sorted last, 16-bit radix keys.
 macro_rules! impl_half_element {
     ($t:ident, $dt:ident, $via:ty, $from:path) => {
         impl_sealed!($t, $dt);
