@@ -32,7 +32,7 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
     /// let a = Array::<f64, B>::from_vec(vec![2.0, f64::NAN, 3.0], &[3], dev)?;
     /// assert_eq!(a.nanprod()?.item()?, 6.0);
     /// let i = Array::<u8, B>::from_vec(vec![200, 3], &[2], dev)?;
-    /// assert_eq!(i.nanprod()?.item()?, 600i64);
+    /// assert_eq!(i.nanprod()?.item()?, 600u64);
     /// # Ok(()) }
     /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
     /// ```

@@ -113,13 +113,14 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
     }
 
     /// Sum of every element as a 0-d array in the accumulation type (`i64` for bool and
-    /// integers, which wrap on overflow as NumPy's do).
+    /// signed integers, `u64` for unsigned ones, both wrapping on overflow as NumPy's do;
+    /// `f32` work rounded to the type for `f16`/`bf16`).
     ///
     /// ```
     /// # use cuprite_core::*;
     /// # fn demo<B: ArrayBackend>(dev: &B) -> Result<()> {
     /// let a = Array::<u8, B>::from_vec(vec![200, 100], &[2], dev)?;
-    /// assert_eq!(a.sum()?.item()?, 300i64);
+    /// assert_eq!(a.sum()?.item()?, 300u64);
     /// # Ok(()) }
     /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
     /// ```

@@ -453,7 +453,8 @@ macro_rules! elementwise_ops {
 macro_rules! reduction_ops {
     ($callback:ident) => {
         $callback! {
-            /// Sum in the accumulation type (`i64` for bool and integers).
+            /// Sum in the accumulation type (`i64` for bool and signed integers, `u64` for
+            /// unsigned ones).
             Sum, "sum", Reduce, Approx;
             /// Sum treating NaN as zero.
             NanSum, "nansum", Reduce, Approx;

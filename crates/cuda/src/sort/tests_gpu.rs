@@ -11,14 +11,12 @@ use cuprite_core::{c128, c64, BackendBase, DType, Element, Layout, Scalar};
 use cuprite_cpu::Cpu;
 use std::cmp::Ordering;
 
-const ALL: [&str; 8] = ["bool", "u8", "i32", "i64", "float", "double", "c64", "c128"];
-
 #[test]
 #[ignore = "needs libnvrtc: run with --ignored where it is installed"]
 fn every_sort_program_compiles() {
     use crate::nvrtc::compile_check::assert_compiles;
     use cuprite_kernels::sort as ks;
-    for t in ALL {
+    for t in DType::ALL.map(crate::ctype::ctype) {
         assert_compiles("sort.cu", &ks::radix_program(t));
         assert_compiles("sort.cu", &ks::search_program(t));
         assert_compiles("sort.cu", &ks::unique_program(t));
@@ -31,6 +29,8 @@ fn bits_eq<T: Element>(a: T, b: T) -> bool {
     match (a.to_scalar(), b.to_scalar()) {
         (Scalar::F32(x), Scalar::F32(y)) => x.to_bits() == y.to_bits(),
         (Scalar::F64(x), Scalar::F64(y)) => x.to_bits() == y.to_bits(),
+        (Scalar::F16(x), Scalar::F16(y)) => x.to_bits() == y.to_bits(),
+        (Scalar::BF16(x), Scalar::BF16(y)) => x.to_bits() == y.to_bits(),
         (Scalar::C64(x), Scalar::C64(y)) => {
             x.re.to_bits() == y.re.to_bits() && x.im.to_bits() == y.im.to_bits()
         }
