@@ -1,10 +1,11 @@
-//! cuBLAS for the f32, f64, c64 and c128 products: one handle per device, created on first
+//! cuBLAS for the f16, bf16, f32, f64, c64 and c128 products: one handle per device, created on first
 //! use with the device's context current, bound to the device's stream and in the default
 //! math mode (full precision: no TF32, no emulation) unless the device allows TF32 for f32
 //! and c64 products ([`Cuda::set_tf32`]), kept for the life of the
 //! process in the device's table of library handles. Calls go through `cublas?gemm_v2` and
-//! `cublas?gemmStridedBatched`, or their 64-bit-integer twins (`_64`) when a size or leading
-//! dimension does not fit in an `int`, so nothing is ever narrowed. [`scal`] (`cublas?scal`)
+//! `cublas?gemmStridedBatched` (`cublasGemmEx`/`cublasGemmStridedBatchedEx` with f32
+//! compute for the 16-bit floats), or their 64-bit-integer twins (`_64`) when a size or
+//! leading dimension does not fit in an `int`, so nothing is ever narrowed. [`scal`] (`cublas?scal`)
 //! scales the results of Fourier transforms in place.
 //! Every raw cuBLAS call of the crate is in this file.
 
@@ -12,6 +13,7 @@ use crate::device::Cuda;
 use crate::matmul::Trans;
 use cudarc::cublas::sys;
 use cuprite_core::{DType, Error, Result};
+use std::ffi::c_void;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 /// Key of the cuBLAS handle in the device's table of library handles.
@@ -302,6 +304,56 @@ pub(crate) fn gemm(dev: &Cuda, h: Handle, dtype: DType, g: &Gemm) -> Result<()> 
     }
 }
 
+/// `cublasGemmEx` with integers `I` (`int`, or `int64_t` for the `_64` twin).
+type GemmExFn<I> = unsafe fn(
+    sys::cublasHandle_t,
+    sys::cublasOperation_t,
+    sys::cublasOperation_t,
+    I,
+    I,
+    I,
+    *const c_void,
+    *const c_void,
+    sys::cudaDataType,
+    I,
+    *const c_void,
+    sys::cudaDataType,
+    I,
+    *const c_void,
+    *mut c_void,
+    sys::cudaDataType,
+    I,
+    sys::cublasComputeType_t,
+    sys::cublasGemmAlgo_t,
+) -> sys::cublasStatus_t;
+
+/// `cublasGemmStridedBatchedEx` with integers `I` (batch strides are 64-bit in both widths).
+type GemmExBatchedFn<I> = unsafe fn(
+    sys::cublasHandle_t,
+    sys::cublasOperation_t,
+    sys::cublasOperation_t,
+    I,
+    I,
+    I,
+    *const c_void,
+    *const c_void,
+    sys::cudaDataType,
+    I,
+    i64,
+    *const c_void,
+    sys::cudaDataType,
+    I,
+    i64,
+    *const c_void,
+    *mut c_void,
+    sys::cudaDataType,
+    I,
+    i64,
+    I,
+    sys::cublasComputeType_t,
+    sys::cublasGemmAlgo_t,
+) -> sys::cublasStatus_t;
+
 /// Queues `g` for 16-bit floats of CUDA type `dt` through `cublasGemmEx` (one matrix) or
 /// `cublasGemmStridedBatchedEx`: tensor cores, products accumulated in f32 (reduced-precision
 /// reductions disallowed), each result rounded once to the type, as `torch.matmul`. The
@@ -314,61 +366,70 @@ fn gemm_half(h: Handle, g: &Gemm, dt: sys::cudaDataType) -> Result<()> {
             sys::cublasMath_t::CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION,
         )
     })?;
-    let (ta, tb) = (op(g.transa), op(g.transb));
+    let sizes = [g.m, g.n, g.k, g.lda, g.ldb, g.ldc, g.batch];
+    match sizes.map(i32::try_from) {
+        [Ok(m), Ok(n), Ok(k), Ok(lda), Ok(ldb), Ok(ldc), Ok(batch)] => gemm_ex_with(
+            h,
+            g,
+            dt,
+            [m, n, k, lda, ldb, ldc, batch],
+            named!(cublasGemmEx),
+            named!(cublasGemmStridedBatchedEx),
+        ),
+        _ => gemm_ex_with(
+            h,
+            g,
+            dt,
+            sizes,
+            named!(cublasGemmEx_64),
+            named!(cublasGemmStridedBatchedEx_64),
+        ),
+    }
+}
+
+/// Queues `g` of CUDA type `dt` with f32 compute through `single` (one matrix) or `batched`,
+/// its sizes `[m, n, k, lda, ldb, ldc, batch]` in their integer type.
+fn gemm_ex_with<I: Copy>(
+    h: Handle,
+    g: &Gemm,
+    dt: sys::cudaDataType,
+    [m, n, k, lda, ldb, ldc, batch]: [I; 7],
+    single: (&'static str, GemmExFn<I>),
+    batched: (&'static str, GemmExBatchedFn<I>),
+) -> Result<()> {
+    let (h, ta, tb) = (h.0, op(g.transa), op(g.transb));
     let (a, b, c) = (
-        g.a as *const std::ffi::c_void,
-        g.b as *const std::ffi::c_void,
-        g.c as *mut std::ffi::c_void,
+        g.a as *const c_void,
+        g.b as *const c_void,
+        g.c as *mut c_void,
     );
     let (one, zero) = (1.0f32, 0.0f32);
     let (alpha, beta) = (
-        &one as *const f32 as *const std::ffi::c_void,
-        &zero as *const f32 as *const std::ffi::c_void,
+        &one as *const f32 as *const c_void,
+        &zero as *const f32 as *const c_void,
     );
     let compute = sys::cublasComputeType_t::CUBLAS_COMPUTE_32F;
     let algo = sys::cublasGemmAlgo_t::CUBLAS_GEMM_DEFAULT;
     let (sa, sb, sc) = (g.stride_a, g.stride_b, g.stride_c);
-    let sizes = [g.m, g.n, g.k, g.lda, g.ldb, g.ldc, g.batch];
-    // SAFETY (every call): `h` is the device's live handle; the caller of `gemm` guarantees
+    // SAFETY (both calls): `h` is the device's live handle; the caller of `gemm` guarantees
     // the matrices of every batch item, of elements `dt`; alpha and beta are f32 host values
     // (the compute type's, in the default host pointer mode) that outlive the call; the sizes
     // are the caller's, converted without loss.
-    match sizes.map(i32::try_from) {
-        [Ok(m), Ok(n), Ok(k), Ok(lda), Ok(ldb), Ok(ldc), Ok(batch)] => {
-            if g.batch == 1 {
-                call("cublasGemmEx", || unsafe {
-                    sys::cublasGemmEx(
-                        h.0, ta, tb, m, n, k, alpha, a, dt, lda, b, dt, ldb, beta, c, dt, ldc,
-                        compute, algo,
-                    )
-                })
-            } else {
-                call("cublasGemmStridedBatchedEx", || unsafe {
-                    sys::cublasGemmStridedBatchedEx(
-                        h.0, ta, tb, m, n, k, alpha, a, dt, lda, sa, b, dt, ldb, sb, beta, c, dt,
-                        ldc, sc, batch, compute, algo,
-                    )
-                })
-            }
-        }
-        _ => {
-            let [m, n, k, lda, ldb, ldc, batch] = sizes;
-            if g.batch == 1 {
-                call("cublasGemmEx_64", || unsafe {
-                    sys::cublasGemmEx_64(
-                        h.0, ta, tb, m, n, k, alpha, a, dt, lda, b, dt, ldb, beta, c, dt, ldc,
-                        compute, algo,
-                    )
-                })
-            } else {
-                call("cublasGemmStridedBatchedEx_64", || unsafe {
-                    sys::cublasGemmStridedBatchedEx_64(
-                        h.0, ta, tb, m, n, k, alpha, a, dt, lda, sa, b, dt, ldb, sb, beta, c, dt,
-                        ldc, sc, batch, compute, algo,
-                    )
-                })
-            }
-        }
+    if g.batch == 1 {
+        let (name, f) = single;
+        call(name, || unsafe {
+            f(
+                h, ta, tb, m, n, k, alpha, a, dt, lda, b, dt, ldb, beta, c, dt, ldc, compute, algo,
+            )
+        })
+    } else {
+        let (name, f) = batched;
+        call(name, || unsafe {
+            f(
+                h, ta, tb, m, n, k, alpha, a, dt, lda, sa, b, dt, ldb, sb, beta, c, dt, ldc, sc,
+                batch, compute, algo,
+            )
+        })
     }
 }
 

@@ -342,7 +342,12 @@ fn reductions<T: Real + Numeric>() {
         same!(tol, |d| arr(&x, shape, d).sum());
         same!(tol, |d| arr(&x, shape, d).mean());
         same!(tol, |d| arr(&x, shape, d).max());
-        same!(tol, |d| arr(&x, shape, d).cumsum(None));
+        // A running sum of 16-bit floats rounds after every addition (NumPy's rule); the GPU
+        // scans a long lane in a parallel order, so the roundings differ (each backend is
+        // checked against NumPy on short lanes in `half_types`).
+        if !T::DTYPE.is_half() {
+            same!(tol, |d| arr(&x, shape, d).cumsum(None));
+        }
         if shape.len() >= 2 {
             same!(tol, |d| arr(&x, shape, d).sum_axes(0, false));
             same!(tol, |d| arr(&x, shape, d).sum_axes(-1, true));
