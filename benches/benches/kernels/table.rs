@@ -1,6 +1,7 @@
 //! The results of the `kernels` bench: one [`Figure`] per measurement (cuprite's and the
 //! reference's, under the ids `scripts/bench_kernels.py` uses), the [`Row`]s that put them
-//! side by side with ratios, rates and goals, and their Markdown table and JSON.
+//! side by side with ratios, rates and goals, and their Markdown table and JSON. The
+//! `dtypes` bench includes this file too (its ids are those of `scripts/bench_dtypes.py`).
 
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -58,6 +59,9 @@ pub enum Rate {
     Bytes(f64, bool),
     /// Floating-point operations per call.
     Flops(f64),
+    /// Floating-point operations per call, shown in TFLOP/s.
+    #[allow(dead_code)] // the dtypes bench's; the kernels bench includes this file too
+    TeraFlops(f64),
 }
 
 /// The goal a row is checked against.
@@ -70,6 +74,9 @@ pub enum Goal {
     Faster,
     /// cuprite's rate at least this fraction of its copy bandwidth.
     Bandwidth(f64),
+    /// cuprite's rate at least this fraction of the reference's (ratio >= f).
+    #[allow(dead_code)] // the dtypes bench's; the kernels bench includes this file too
+    Ratio(f64),
 }
 
 /// One line of the table: a workload, cuprite's figure and the reference's.
@@ -140,6 +147,7 @@ fn rate(row: &Row, t: f64) -> Option<(f64, &'static str)> {
         Rate::None => None,
         Rate::Bytes(b, _) => Some((b / secs / 1e9, "GB/s")),
         Rate::Flops(f) => Some((f / secs / 1e9, "GFLOP/s")),
+        Rate::TeraFlops(f) => Some((f / secs / 1e12, "TFLOP/s")),
     }
 }
 
@@ -147,7 +155,7 @@ fn rate(row: &Row, t: f64) -> Option<(f64, &'static str)> {
 pub struct Judged {
     /// theirs / ours (> 1: cuprite faster).
     pub ratio: Option<f64>,
-    /// cuprite's rate as a fraction of its copy bandwidth, for bandwidth rows.
+    /// cuprite's rate as a fraction of its copy bandwidth, for rows of a byte rate.
     pub of_copy: Option<f64>,
     /// `yes`, `no`, `?` (the figure needed is missing) or `—` (no goal).
     pub met: &'static str,
@@ -181,8 +189,8 @@ impl Table {
             (Some(o), Some(t)) if o.value > 0.0 => Some(t.value / o.value),
             _ => None,
         };
-        let of_copy = match (ours, copy_gbs(&self.ours, self.copy_bytes)) {
-            (Some(o), Some(c)) => rate(row, o.value).map(|(r, _)| r / c),
+        let of_copy = match (row.rate, ours, copy_gbs(&self.ours, self.copy_bytes)) {
+            (Rate::Bytes(..), Some(o), Some(c)) => rate(row, o.value).map(|(r, _)| r / c),
             _ => None,
         };
         let yes_no = |b: bool| if b { "yes" } else { "no" };
@@ -191,6 +199,7 @@ impl Table {
             Goal::NoSlower => ratio.map_or("?", |r| yes_no(r >= 1.0)),
             Goal::Faster => ratio.map_or("?", |r| yes_no(r > 1.0)),
             Goal::Bandwidth(min) => of_copy.map_or("?", |f| yes_no(f >= min)),
+            Goal::Ratio(min) => ratio.map_or("?", |r| yes_no(r >= min)),
         };
         Judged {
             ratio,
@@ -205,14 +214,20 @@ impl Table {
             Goal::NoSlower => format!("no slower than {system}"),
             Goal::Faster => format!("below {system}"),
             Goal::Bandwidth(f) => format!(">= {:.0}% of copy bandwidth", f * 100.0),
+            Goal::Ratio(f) => format!(">= {:.0}% of {system}'s rate", f * 100.0),
         }
     }
 
     /// The Markdown table (header, one line per row) followed by the notes, one per line.
     pub fn markdown(&self) -> String {
-        let mut s = String::from(
-            "| workload | cuprite | CuPy (or NumPy) | ratio | goal | met? |\n\
-             | --- | ---: | ---: | ---: | --- | --- |\n",
+        self.markdown_with("CuPy (or NumPy)")
+    }
+
+    /// [`Table::markdown`] with `reference` as the header of the reference column.
+    pub fn markdown_with(&self, reference: &str) -> String {
+        let mut s = format!(
+            "| workload | cuprite | {reference} | ratio | goal | met? |\n\
+             | --- | ---: | ---: | ---: | --- | --- |\n"
         );
         let our_copy = copy_gbs(&self.ours, self.copy_bytes);
         let their_copy = copy_gbs(&self.theirs, self.copy_bytes);
