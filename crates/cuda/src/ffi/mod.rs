@@ -4,6 +4,7 @@
 //!
 //! - [`driver`]: the CUDA driver (contexts, streams, events, memory, modules).
 //! - [`blas`]: cuBLAS handles, products and scaling.
+//! - [`blaslt`]: cuBLASLt products of the 16-bit floats.
 //! - [`solver`]: cuSOLVER handles and workspaces, and one wrapper per routine the crate
 //!   calls (LU, Cholesky, QR, SVD, eigen-decompositions).
 //! - [`fft`]: cuFFT plans and transforms.
@@ -16,6 +17,7 @@
 //!   views and scalars.
 
 pub(crate) mod blas;
+pub(crate) mod blaslt;
 pub(crate) mod driver;
 pub(crate) mod fft;
 pub(crate) mod host;
