@@ -277,7 +277,7 @@ pub fn semantics_notes(sizes: &Sizes, found: &Found, r: Option<&Reference>) -> V
     }
     notes.push(
         "Rows 1-2: every product accumulates in f32 and rounds once to the 16-bit type \
-         (cuprite: cublasGemmEx; CuPy: cublasGemmEx, CUBLAS_COMPUTE_32F; PyTorch with \
+         (cuprite: cublasGemmEx for f16, cuBLASLt for bf16; CuPy: cublasGemmEx, CUBLAS_COMPUTE_32F; PyTorch with \
          torch.backends.cuda.matmul.allow_fp16/bf16_reduced_precision_reduction off). \
          Checked by Freivalds' test in f64: row i of C r within 8 (u |C_i|_2 + 2^-24 \
          (|A| |B| 1)_i) of A (B r), u = 2^-11 (f16), 2^-8 (bf16)."
