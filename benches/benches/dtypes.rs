@@ -450,27 +450,6 @@ fn write_outputs(opts: &Options, table: &Table, about: serde_json::Value) -> i32
     if !table.rows.is_empty() {
         println!("\n{md}");
     }
-    let mut code = 0;
-    if let Some(p) = &opts.markdown {
-        if let Err(e) = std::fs::write(p, &md) {
-            eprintln!("dtypes: writing {}: {e}", p.display());
-            code = 1;
-        }
-    }
-    if let Some(p) = &opts.json {
-        let text = serde_json::to_string_pretty(&table.json(about)).expect("JSON of the table");
-        if let Err(e) = std::fs::write(p, text) {
-            eprintln!("dtypes: writing {}: {e}", p.display());
-            code = 1;
-        }
-    }
-    let failures = table.failures();
-    if !failures.is_empty() {
-        println!("FAILED");
-        for f in &failures {
-            println!("  {f}");
-        }
-        code = 1;
-    }
-    code
+    let (markdown, json) = (opts.markdown.as_deref(), opts.json.as_deref());
+    table.write_outputs("dtypes", &md, markdown, json, about)
 }

@@ -3,7 +3,7 @@
 //! documented at the top of the script) into [`Figures`] under the script's ids.
 
 use crate::sizes::Sizes;
-use crate::table::{Figure, Figures};
+use crate::table::{figures_from_results, Figures};
 use std::path::Path;
 use std::process::{Command, Stdio};
 
@@ -49,21 +49,7 @@ pub fn run(python: &str, script: &Path, sizes: &Sizes, cupy: bool) -> Result<Ref
 pub fn parse(text: &str) -> Result<Reference, String> {
     let v: serde_json::Value = serde_json::from_str(text.trim())
         .map_err(|e| format!("bad JSON from bench_kernels.py: {e}"))?;
-    let mut figures = Figures::new();
-    for r in v["results"].as_array().ok_or("no \"results\" list")? {
-        let id = r["id"].as_str().ok_or("a result without \"id\"")?;
-        let fig = match r["value"].as_f64() {
-            Some(value) => Ok(Figure {
-                value,
-                samples: r["samples"]
-                    .as_array()
-                    .map(|s| s.iter().filter_map(|x| x.as_f64()).collect())
-                    .unwrap_or_default(),
-            }),
-            None => Err(r["error"].as_str().unwrap_or("no figure").to_string()),
-        };
-        figures.insert(id.to_string(), fig);
-    }
+    let figures = figures_from_results(&v)?;
     Ok(Reference {
         about: v["about"].as_str().unwrap_or("?").to_string(),
         cupy_error: v["cupy_error"].as_str().map(str::to_string),

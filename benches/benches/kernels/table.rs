@@ -34,6 +34,27 @@ impl Figure {
 /// Measurements by id, or why there is none.
 pub type Figures = BTreeMap<String, Result<Figure, String>>;
 
+/// The figures of a reference script's JSON `results` list: each item's `value` and
+/// `samples` under its `id`, or its `error` (both scripts write this format).
+pub fn figures_from_results(v: &Value) -> Result<Figures, String> {
+    let mut figures = Figures::new();
+    for r in v["results"].as_array().ok_or("no \"results\" list")? {
+        let id = r["id"].as_str().ok_or("a result without \"id\"")?;
+        let fig = match r["value"].as_f64() {
+            Some(value) => Ok(Figure {
+                value,
+                samples: r["samples"]
+                    .as_array()
+                    .map(|s| s.iter().filter_map(Value::as_f64).collect())
+                    .unwrap_or_default(),
+            }),
+            None => Err(r["error"].as_str().unwrap_or("no figure").to_string()),
+        };
+        figures.insert(id.to_string(), fig);
+    }
+    Ok(figures)
+}
+
 /// The unit of a row's figures.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Unit {
@@ -304,5 +325,41 @@ impl Table {
             }
         }
         out
+    }
+
+    /// Writes `md` (this table's Markdown) to `markdown` and the JSON with `about` to `json`
+    /// where given, then prints the failures; the exit status: 1 when a write failed or a
+    /// row failed, else 0. `bench` names the bench in the messages.
+    pub fn write_outputs(
+        &self,
+        bench: &str,
+        md: &str,
+        markdown: Option<&std::path::Path>,
+        json: Option<&std::path::Path>,
+        about: Value,
+    ) -> i32 {
+        let mut code = 0;
+        if let Some(p) = markdown {
+            if let Err(e) = std::fs::write(p, md) {
+                eprintln!("{bench}: writing {}: {e}", p.display());
+                code = 1;
+            }
+        }
+        if let Some(p) = json {
+            let text = serde_json::to_string_pretty(&self.json(about)).expect("JSON of the table");
+            if let Err(e) = std::fs::write(p, text) {
+                eprintln!("{bench}: writing {}: {e}", p.display());
+                code = 1;
+            }
+        }
+        let failures = self.failures();
+        if !failures.is_empty() {
+            println!("FAILED");
+            for f in &failures {
+                println!("  {f}");
+            }
+            code = 1;
+        }
+        code
     }
 }
