@@ -6,6 +6,7 @@
 //! included) cost no per-element index arithmetic beyond two table lookups. Large outputs are
 //! split over rayon; the scatter runs one lane (one line along the axis) per task, so writes
 //! from different tasks never meet and, within a lane, the last duplicate index wins as in NumPy.
+//! `scatter_reduce` (`ufunc.at`) is in [`scatter_reduce`].
 
 use crate::alloc::{checked_len, vec_with_capacity, zeroed_vec};
 use crate::memory::gather_map;
@@ -13,10 +14,16 @@ use crate::par::{CHUNK, PAR_MIN};
 use crate::view::{check_views, contiguous, view, view_mut};
 use crate::{buffer::CpuBuffer, Cpu};
 use cuprite_core::backend::IndexOps;
+use cuprite_core::backend::UniformBins;
+use cuprite_core::ops::BinaryOp;
 use cuprite_core::{Element, Error, Layout, Result};
+use cuprite_core::{Float, Numeric, Real};
 use ndarray::{ArrayViewD, Axis, IxDyn, Zip};
 use rayon::prelude::*;
 use std::borrow::Cow;
+
+mod bins;
+mod scatter_reduce;
 
 /// Buffer offsets (relative to 0) of every index of `shape`/`strides`, in C order.
 fn offset_table(shape: &[usize], strides: &[isize], base: isize) -> Result<Vec<isize>> {
@@ -267,6 +274,33 @@ impl IndexOps for Cpu {
             z.for_each(body);
         }
         Ok(())
+    }
+
+    fn scatter_reduce<T: Element, O: BinaryOp<T, Out = T>>(
+        &self,
+        dst: &mut CpuBuffer<T>,
+        ld: &Layout,
+        idx: &CpuBuffer<i64>,
+        li: &Layout,
+        values: &CpuBuffer<T>,
+        lv: &Layout,
+        op: O,
+    ) -> Result<()> {
+        scatter_reduce::scatter_reduce(dst, ld, idx, li, values, lv, op)
+    }
+
+    fn bin_add<T: Real, E: Float, W: Numeric>(
+        &self,
+        x: &CpuBuffer<T>,
+        lx: &Layout,
+        edges: &CpuBuffer<E>,
+        le: &Layout,
+        uniform: Option<UniformBins<E>>,
+        weights: Option<(&CpuBuffer<W>, &Layout)>,
+        out: &mut CpuBuffer<W>,
+        lo: &Layout,
+    ) -> Result<()> {
+        bins::bin_add(x, lx, edges, le, uniform, weights, out, lo)
     }
 }
 

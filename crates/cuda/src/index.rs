@@ -10,9 +10,11 @@
 //! many lanes (lines along the axis) or short ones, one thread walks each lane's indices in
 //! order; with few long lanes, each index element bids for its destination element with
 //! `atomicMax` of its position along the lane in a zeroed winner buffer, and only the winner
-//! writes.
+//! writes. `scatter_reduce` (NumPy's `ufunc.at`) is in [`scatter_reduce`].
 
+mod bins;
 mod params;
+mod scatter_reduce;
 
 use crate::buffer::CudaBuffer;
 use crate::ctype::cty;
@@ -21,7 +23,10 @@ use crate::driver;
 use crate::ffi::launch::{Kernel, KernelParams};
 use crate::launch::{check_view, coalesce, Strided, BLOCK};
 use cuprite_core::backend::IndexOps;
+use cuprite_core::backend::UniformBins;
+use cuprite_core::ops::BinaryOp;
 use cuprite_core::{Element, Error, Layout, Result};
+use cuprite_core::{Float, Numeric, Real};
 use params::{
     IndexCheckArgs, ScatterLanesArgs, ScatterMarkArgs, ScatterWriteArgs, TakeAlongArgs, TakeArgs,
 };
@@ -478,6 +483,33 @@ impl IndexOps for Cuda {
                 ld.size(),
             ),
         }
+    }
+
+    fn scatter_reduce<T: Element, O: BinaryOp<T, Out = T>>(
+        &self,
+        dst: &mut CudaBuffer<T>,
+        ld: &Layout,
+        idx: &CudaBuffer<i64>,
+        li: &Layout,
+        values: &CudaBuffer<T>,
+        lv: &Layout,
+        op: O,
+    ) -> Result<()> {
+        self.scatter_reduce_impl(dst, ld, idx, li, values, lv, op)
+    }
+
+    fn bin_add<T: Real, E: Float, W: Numeric>(
+        &self,
+        x: &CudaBuffer<T>,
+        lx: &Layout,
+        edges: &CudaBuffer<E>,
+        le: &Layout,
+        uniform: Option<UniformBins<E>>,
+        weights: Option<(&CudaBuffer<W>, &Layout)>,
+        out: &mut CudaBuffer<W>,
+        lo: &Layout,
+    ) -> Result<()> {
+        self.bin_add_impl(x, lx, edges, le, uniform, weights, out, lo)
     }
 }
 

@@ -4,12 +4,16 @@
 
 mod axes;
 mod compare;
+mod counting;
 mod creation;
 mod declared;
 mod differences;
 mod display;
 mod elementwise;
+mod histogram;
+mod histogramdd;
 mod index;
+mod index_helpers;
 mod linalg;
 mod manip;
 mod mask;
@@ -19,13 +23,19 @@ mod operators;
 mod products;
 mod rearrange;
 mod reduce;
+mod selection;
 mod shape;
 mod sort;
+mod statistics;
 
 pub use axes::Axes;
+pub use histogram::{BinRule, Bins};
+pub use index_helpers::IndexMode;
 pub use linalg::{multi_dot, MatrixNorm, QrMode};
 pub use operators::TrueDivide;
+pub use selection::{Piece, Trim};
 pub use shape::{resolve_shape, ArrayViewMut};
+pub use statistics::{CovElement, CovOptions, QuantileMethod};
 #[allow(unused_imports)]
 pub use {
     compare::*, creation::*, display::*, index::*, manip::*, mask::*, math::*, products::*,

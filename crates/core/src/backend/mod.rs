@@ -25,7 +25,7 @@ mod timer;
 
 pub use elementwise::ElementwiseOps;
 pub use fft::{FftLanes, FftOps};
-pub use index::IndexOps;
+pub use index::{IndexOps, UniformBins};
 pub use kernel::KernelOps;
 pub use linalg::{ComplexOf, EigFactors, EighFactors, LinalgOps, SvdFactors};
 pub use mask::MaskOps;

@@ -112,6 +112,45 @@ kernel_params! {
     }
 }
 
+kernel_params! {
+    /// Arguments of `scatter_reduce` and `scatter_reduce_private`.
+    pub(crate) struct ScatterReduceArgs {
+        /// `T*`
+        dst: u64,
+        /// `const i64*`
+        idx: u64,
+        /// `const T*`
+        v: u64,
+        si: Strided,
+        sv: Strided,
+        doff: i64,
+        dstride: i64,
+        n: i64,
+        total: i64,
+    }
+}
+
+kernel_params! {
+    /// Arguments of `bin_add_global` and `bin_add_private`.
+    pub(crate) struct BinArgs {
+        /// `const BX*`
+        x: u64,
+        /// `const BE*`
+        edges: u64,
+        /// `const T*` (unused without weights)
+        w: u64,
+        /// `T*`
+        out: u64,
+        sx: Strided,
+        sw: Strided,
+        nb: i64,
+        total: i64,
+        first: f64,
+        last: f64,
+        denom: f64,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -126,5 +165,13 @@ mod tests {
         assert_mirrors::<ScatterLanesArgs>(SOURCE, &["scatter_lanes"]);
         assert_mirrors::<ScatterMarkArgs>(SOURCE, &["scatter_mark32", "scatter_mark64"]);
         assert_mirrors::<ScatterWriteArgs>(SOURCE, &["scatter_write32", "scatter_write64"]);
+        assert_mirrors::<ScatterReduceArgs>(
+            cuprite_kernels::index::SCATTER_REDUCE,
+            &["scatter_reduce", "scatter_reduce_private"],
+        );
+        assert_mirrors::<BinArgs>(
+            cuprite_kernels::index::BINS,
+            &["bin_add_global", "bin_add_private"],
+        );
     }
 }

@@ -15,6 +15,7 @@ mod backend_bounds;
 mod bad_input_alloc;
 mod bad_input_shapes;
 mod basics;
+mod counting;
 mod creation;
 mod differences;
 mod differential;
@@ -28,6 +29,7 @@ mod fft;
 mod fft_differential;
 mod half_types;
 mod index;
+mod index_helpers;
 mod int_types;
 mod linalg;
 mod manip;
@@ -42,7 +44,9 @@ mod rearrange;
 mod reduce;
 mod reduce_accuracy;
 mod rust_kernel;
+mod selection;
 mod sort;
+mod statistics;
 #[cfg(feature = "cuda")]
 mod streams;
 #[cfg(all(feature = "cpu", feature = "cuda"))]
