@@ -266,6 +266,7 @@ where
     }
 
     /// The edges and, for equal bins, their plan (NumPy's `_get_bin_edges`).
+    #[allow(clippy::type_complexity)]
     fn bin_plan(
         &self,
         op: &'static str,

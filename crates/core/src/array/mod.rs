@@ -24,6 +24,7 @@ mod products;
 mod rearrange;
 mod reduce;
 mod selection;
+mod sets;
 mod shape;
 mod sort;
 mod statistics;

@@ -45,6 +45,7 @@ mod reduce;
 mod reduce_accuracy;
 mod rust_kernel;
 mod selection;
+mod sets;
 mod sort;
 mod statistics;
 #[cfg(feature = "cuda")]
