@@ -24,8 +24,10 @@ device synchronize, the way the Rust runner times cuprite ("wall_median_ms"). Ti
 call ("inner" calls per run).
 
 Check: the warm-up's result is compared once, untimed, with NumPy's result on the same host
-data: exactly for element-wise ops, copies and sorts; within 1e-9 of the sum of magnitudes for
-the reductions; within 1e-9 * (1 + |x|) for the pipeline; by Freivalds' test (C r against
+data: exactly for element-wise ops, copies, sorts, bincount, isin, intersect1d and lexsort;
+the histogram's counts exactly and its edges within 1e-12 of the largest; within 1e-9 of the
+sum of magnitudes for the reductions and add.at (per destination element); within
+1e-9 * (1 + |x|) for the pipeline; by Freivalds' test (C r against
 A (B r) in f64, tolerance 1e-14 (f64) or 1e-7 (f32) times |A| |B| 1) for the matmuls. A
 mismatch is reported as "error": "WRONG RESULT: ..." (the Rust runner then exits non-zero).
 
@@ -57,7 +59,8 @@ import bench_numpy  # noqa: E402  (beside this file)
 
 EXACT = {
     "ones", "mul_scalar_inplace", "chain_inplace", "add", "add_small", "copy",
-    "transpose_copy", "sort_f64", "sort_f32",
+    "transpose_copy", "sort_f64", "sort_f32", "bincount_i64", "isin_i64", "intersect1d_i64",
+    "lexsort_2keys",
 }
 
 
@@ -116,6 +119,16 @@ def check(spec, got):
         if abs(got.mean() - 0.5) > 6 * math.sqrt(1 / 12 / n):
             return f"mean {got.mean()}"
         return None
+    if wid == "histogram_f64":
+        counts, edges = got
+        want_counts, want_edges = ref.run()
+        if counts.shape != want_counts.shape or counts.dtype != want_counts.dtype:
+            return (f"counts: shape {counts.shape} {counts.dtype}, expected "
+                    f"{want_counts.shape} {want_counts.dtype}")
+        if not np.array_equal(counts, want_counts):
+            return "counts: " + _first_mismatch(counts, want_counts, 0.0)
+        msg = _first_mismatch(edges, want_edges, 1e-12 * np.abs(want_edges).max())
+        return None if msg is None else "edges: " + msg
     ref.reset()
     want = np.asarray(ref.run())
     if got.shape != want.shape:
@@ -132,6 +145,10 @@ def check(spec, got):
         return _first_mismatch(got, want, 1e-9 * np.abs(x).sum(axis=axis))
     if wid == "norm":
         return _first_mismatch(got, want, 1e-9 * want)
+    if wid == "add_at_f64":
+        idx, v = ref.inputs
+        mag = np.bincount(idx, weights=np.abs(v), minlength=want.size)
+        return _first_mismatch(got, want, 1e-9 * mag)
     if wid == "pipeline":
         return _first_mismatch(got, want, 1e-9 * (1.0 + np.abs(want)))
     if wid in ("fft_c128", "fft_batch"):

@@ -44,8 +44,16 @@ IDS = [
     "ones", "mul_scalar_inplace", "chain_inplace", "add", "copy", "add_small", "sum",
     "sum_axis0", "sum_axis1", "norm", "transpose_copy", "sort_f64", "sort_f32", "pipeline",
     "matmul_f64", "matmul_f32", "svd_f64", "inv_f64", "solve_f64", "random_f64",
-    "random_f64_rng", "fft_c128", "fft_batch",
+    "random_f64_rng", "fft_c128", "fft_batch", "histogram_f64", "bincount_i64", "add_at_f64",
+    "isin_i64", "intersect1d_i64", "lexsort_2keys",
 ]
+
+# The seeds of the counting and set workloads' inputs (benches/src/cases_counting.rs
+# `seeds`): made by the SplitMix64 formulas below, so both sides time the same bits.
+SEEDS = {
+    "histogram_f64": 61, "bincount_i64": 73, "add_at_f64": (79, 83), "isin_i64": (89, 97),
+    "intersect1d_i64": (101, 103), "lexsort_2keys": (107, 109),
+}
 
 
 def default_spec(scale):
@@ -76,6 +84,12 @@ def default_spec(scale):
         "random_f64_rng": [s(5_000_000)],
         "fft_c128": [1 << max(0, round(math.log2((1 << 24) * scale / 10)))],
         "fft_batch": [max(1, round(4096 * scale / 10)), 4096],
+        "histogram_f64": [s(5_000_000)],
+        "bincount_i64": [s(5_000_000)],
+        "add_at_f64": [s(1_000_000)],
+        "isin_i64": [s(1_000_000)],
+        "intersect1d_i64": [s(1_000_000)],
+        "lexsort_2keys": [s(1_000_000)],
     }
     return [{"id": i, "dims": dims[i], "inner": 2000 if i == "add_small" else 1} for i in IDS]
 
@@ -83,6 +97,42 @@ def default_spec(scale):
 def sin_wave(n):
     """sin(i) for i in 0..n, as benches/src/data.rs `sin_wave`."""
     return np.sin(np.arange(n, dtype=np.float64))
+
+
+def splitmix64(n, seed):
+    """The first `n` outputs of SplitMix64 seeded with `seed` (uint64), as
+    benches/src/data.rs `SplitMix64::next_u64`: output i mixes seed + (i + 1) * gamma."""
+    z = np.arange(1, n + 1, dtype=np.uint64)
+    z *= np.uint64(0x9E3779B97F4A7C15)  # uint64 array arithmetic wraps, as Rust's wrapping_*
+    z += np.uint64(seed)
+    z ^= z >> np.uint64(30)
+    z *= np.uint64(0xBF58476D1CE4E5B9)
+    z ^= z >> np.uint64(27)
+    z *= np.uint64(0x94D049BB133111EB)
+    z ^= z >> np.uint64(31)
+    return z
+
+
+def splitmix_uniform(n, lo, hi, seed):
+    """`n` uniform values in [lo, hi), bit for bit benches/src/data.rs `uniform`."""
+    u = (splitmix64(n, seed) >> np.uint64(11)).astype(np.float64)
+    u *= 1.0 / (1 << 53)
+    return lo + (hi - lo) * u
+
+
+def splitmix_ints(n, lo, hi, seed):
+    """`n` int64 values in lo..hi, as benches/src/data.rs `uniform_i64`."""
+    return (splitmix64(n, seed) % np.uint64(hi - lo)).astype(np.int64) + np.int64(lo)
+
+
+def splitmix_normal(n, seed):
+    """`n` approximately standard normal values (the sum of 12 uniforms minus 6, added in
+    the same order), bit for bit benches/src/data.rs `normal`."""
+    acc = splitmix_uniform(n, 0.0, 1.0, seed)
+    for k in range(1, 12):
+        acc += splitmix_uniform(n, 0.0, 1.0, seed + k)
+    acc -= 6.0
+    return acc
 
 
 class Prepared:
@@ -193,6 +243,47 @@ def prepare(spec, xp=np):
         x = rng.uniform(-1.0, 1.0, n) + 1j * rng.uniform(-1.0, 1.0, n)
         x = put(x.reshape(dims))
         return Prepared(_noop, lambda: xp.fft.fft(x, axis=-1), (x,))
+    if wid == "histogram_f64":
+        x = put(splitmix_normal(n, SEEDS[wid]))
+        return Prepared(_noop, lambda: xp.histogram(x, bins=100), (x,))
+    if wid == "bincount_i64":
+        k = put(splitmix_ints(n, 0, 1000, SEEDS[wid]))
+        return Prepared(_noop, lambda: xp.bincount(k), (k,))
+    if wid == "add_at_f64":
+        si, sv = SEEDS[wid]
+        idx = put(splitmix_ints(n, 0, 1000, si))
+        v = put(splitmix_uniform(n, -1.0, 1.0, sv))
+        orig = xp.zeros(1000)
+        a = orig.copy()
+        # CuPy before 12 has no ufunc.at; cupyx.scatter_add is the same operation there.
+        add_at = getattr(xp.add, "at", None)
+        if add_at is None:
+            import cupyx
+
+            add_at = cupyx.scatter_add
+
+        def scatter():
+            add_at(a, idx, v)
+            return a
+
+        return Prepared(lambda: xp.copyto(a, orig), scatter, (idx, v))
+    if wid in ("isin_i64", "intersect1d_i64"):
+        sa, sb = SEEDS[wid]
+        a = put(splitmix_ints(n, 0, 2 * n, sa))
+        b = put(splitmix_ints(n, 0, 2 * n, sb))
+        if wid == "isin_i64":
+            return Prepared(_noop, lambda: xp.isin(a, b), (a, b))
+        return Prepared(_noop, lambda: xp.intersect1d(a, b), (a, b))
+    if wid == "lexsort_2keys":
+        sk, sf = SEEDS[wid]
+        k = splitmix_ints(n, 0, 1000, sk)
+        f = splitmix_uniform(n, 0.0, 1.0, sf)
+        if xp is np:
+            return Prepared(_noop, lambda: np.lexsort((f, k)), (f, k))
+        # cupy.lexsort takes one (k, N) array of one dtype: the keys stacked as f64 (exact for
+        # 0..1000), made untimed; the order is the same.
+        keys = put(np.stack([f, k.astype(np.float64)]))
+        return Prepared(_noop, lambda: xp.lexsort(keys), (keys,))
     raise ValueError(f"unknown workload {wid!r}")
 
 

@@ -112,12 +112,29 @@ where
     S: 'static,
     O: 'static,
 {
+    case_with_reset(dev, state, |_: &mut S| Ok(()), run, check)
+}
+
+/// Boxes a case whose `reset` restores the state untimed before each run (for workloads
+/// that update an input in place).
+pub(crate) fn case_with_reset<B, S, O>(
+    dev: &B,
+    state: S,
+    reset: impl FnMut(&mut S) -> Result<()> + 'static,
+    run: impl FnMut(&mut S) -> Result<O> + 'static,
+    check: impl FnMut(&S, &O) -> std::result::Result<(), String> + 'static,
+) -> Box<dyn Case>
+where
+    B: ArrayBackend,
+    S: 'static,
+    O: 'static,
+{
     Box::new(FnCase {
         dev: dev.clone(),
         events: None,
         state,
         out: None,
-        reset: |_: &mut S| Ok(()),
+        reset,
         run,
         check,
     })
@@ -173,7 +190,10 @@ pub(crate) fn same_shape(got: &[usize], want: &[usize]) -> std::result::Result<(
 }
 
 /// Exact element-wise equality, reporting the first mismatch.
-fn exact<T: PartialEq + Debug>(got: &[T], want: &[T]) -> std::result::Result<(), String> {
+pub(crate) fn exact<T: PartialEq + Debug>(
+    got: &[T],
+    want: &[T],
+) -> std::result::Result<(), String> {
     if got.len() != want.len() {
         return Err(format!("{} elements, expected {}", got.len(), want.len()));
     }
@@ -209,7 +229,7 @@ pub(crate) fn close(
 }
 
 /// Neumaier-compensated sum and the sum of magnitudes (for the tolerance).
-fn host_sum(xs: impl Iterator<Item = f64>) -> (f64, f64) {
+pub(crate) fn host_sum(xs: impl Iterator<Item = f64>) -> (f64, f64) {
     let (mut s, mut c, mut mag) = (0.0f64, 0.0f64, 0.0f64);
     for x in xs {
         let t = s + x;
@@ -226,7 +246,7 @@ fn host_sum(xs: impl Iterator<Item = f64>) -> (f64, f64) {
 
 /// Relative tolerance of a summed result against the compensated host sum: well above the
 /// rounding of any summation order for these sizes, far below a missing or doubled element.
-const SUM_RTOL: f64 = 1e-9;
+pub(crate) const SUM_RTOL: f64 = 1e-9;
 
 /// Prepares workload `w` on `dev`: uploads its inputs and returns the runnable case.
 pub fn prepare<B: ArrayBackend>(w: &Workload, dev: &B) -> Result<Box<dyn Case>> {
@@ -396,6 +416,12 @@ pub fn prepare<B: ArrayBackend>(w: &Workload, dev: &B) -> Result<Box<dyn Case>> 
             crate::cases_spectral::random_case(dev, &dims)?
         }
         WorkloadId::FftC128 | WorkloadId::FftBatch => crate::cases_spectral::fft_case(dev, &dims)?,
+        WorkloadId::HistogramF64
+        | WorkloadId::BincountI64
+        | WorkloadId::AddAtF64
+        | WorkloadId::IsinI64
+        | WorkloadId::Intersect1dI64
+        | WorkloadId::Lexsort2Keys => crate::cases_counting::counting_case(w.id, dev, n)?,
     })
 }
 

@@ -11,6 +11,7 @@
 
 pub mod api;
 pub mod cases;
+pub mod cases_counting;
 pub mod cases_linalg;
 pub mod cases_spectral;
 pub mod compare;

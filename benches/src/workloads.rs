@@ -60,11 +60,26 @@ pub enum WorkloadId {
     FftC128,
     /// `fft(x, axis=-1)` of a `[batch, 4096]` complex128 array.
     FftBatch,
+    /// `histogram(x, bins=100)` (counts and edges) of approximately normal f64
+    /// ([`crate::data::normal`]).
+    HistogramF64,
+    /// `bincount(k)` of i64 uniform in `0..1000`.
+    BincountI64,
+    /// `add.at(a, idx, v)`: f64 values `v` added into `a = zeros(1000)` at i64 indices uniform
+    /// in `0..1000` (so every element is hit about `n / 1000` times); `a` is reset untimed.
+    AddAtF64,
+    /// `isin(a, t)` of i64 `a` against `t` of the same length, both uniform in `0..2n`.
+    IsinI64,
+    /// `intersect1d(a, b)` of two i64 arrays of length `n`, both uniform in `0..2n`.
+    Intersect1dI64,
+    /// `lexsort((f, k))`: indices sorting by an i64 primary key `k` uniform in `0..1000`,
+    /// ties broken by an f64 secondary key `f` uniform in [0, 1).
+    Lexsort2Keys,
 }
 
 impl WorkloadId {
     /// Every workload, in table order.
-    pub const ALL: [WorkloadId; 23] = [
+    pub const ALL: [WorkloadId; 29] = [
         WorkloadId::Ones,
         WorkloadId::MulScalarInplace,
         WorkloadId::ChainInplace,
@@ -88,6 +103,12 @@ impl WorkloadId {
         WorkloadId::RandomF64Rng,
         WorkloadId::FftC128,
         WorkloadId::FftBatch,
+        WorkloadId::HistogramF64,
+        WorkloadId::BincountI64,
+        WorkloadId::AddAtF64,
+        WorkloadId::IsinI64,
+        WorkloadId::Intersect1dI64,
+        WorkloadId::Lexsort2Keys,
     ];
 
     /// The stable key shared with `scripts/bench_numpy.py`.
@@ -116,6 +137,12 @@ impl WorkloadId {
             WorkloadId::RandomF64Rng => "random_f64_rng",
             WorkloadId::FftC128 => "fft_c128",
             WorkloadId::FftBatch => "fft_batch",
+            WorkloadId::HistogramF64 => "histogram_f64",
+            WorkloadId::BincountI64 => "bincount_i64",
+            WorkloadId::AddAtF64 => "add_at_f64",
+            WorkloadId::IsinI64 => "isin_i64",
+            WorkloadId::Intersect1dI64 => "intersect1d_i64",
+            WorkloadId::Lexsort2Keys => "lexsort_2keys",
         }
     }
 
@@ -145,6 +172,12 @@ impl WorkloadId {
             WorkloadId::RandomF64Rng => "random f64 (vs default_rng().random)",
             WorkloadId::FftC128 => "fft c128",
             WorkloadId::FftBatch => "fft c128 batched along the last axis",
+            WorkloadId::HistogramF64 => "histogram f64 (100 bins, normal)",
+            WorkloadId::BincountI64 => "bincount i64 (values 0..1000)",
+            WorkloadId::AddAtF64 => "add.at f64 into 1000 (duplicate indices)",
+            WorkloadId::IsinI64 => "isin i64 (against as many)",
+            WorkloadId::Intersect1dI64 => "intersect1d i64 (two of n)",
+            WorkloadId::Lexsort2Keys => "lexsort 2 keys (i64 primary, f64)",
         }
     }
 }
@@ -208,6 +241,10 @@ impl Workload {
                 let n = self.dims[0];
                 format!("{n}x{n}")
             }
+            WorkloadId::AddAtF64 => format!("{} into 1000", self.dims[0]),
+            WorkloadId::IsinI64 => format!("{0} in {0}", self.dims[0]),
+            WorkloadId::Intersect1dI64 => format!("{0} and {0}", self.dims[0]),
+            WorkloadId::Lexsort2Keys => format!("2 keys x {}", self.dims[0]),
             _ => d.join("x"),
         }
     }
@@ -238,6 +275,15 @@ impl Workload {
             // Reading and writing 16-byte elements once: the floor of a transform that fits
             // no cache (the conventional 5 n log2 n flop count says little on a GPU).
             WorkloadId::FftC128 | WorkloadId::FftBatch => Rate::Bytes(32.0 * n),
+            // The range (the extremes, or the largest value for bincount) must be known before
+            // the first element is binned: two reads of the input.
+            WorkloadId::HistogramF64 | WorkloadId::BincountI64 => Rate::Bytes(16.0 * n),
+            // One read of the indices and of the values; the 1000 sums stay in cache.
+            WorkloadId::AddAtF64 => Rate::Bytes(16.0 * n),
+            // Sort-based: the elements of both inputs (two keys of `n` for the lexsort).
+            WorkloadId::IsinI64 | WorkloadId::Intersect1dI64 | WorkloadId::Lexsort2Keys => {
+                Rate::Elements(2.0 * n)
+            }
         }
     }
 }
@@ -249,8 +295,9 @@ impl Workload {
 /// (`2000 * scale^log10(5)`: 2000 at 1.0, 10 000 at 10.0); the SVD and the inverse grow the
 /// same way from 200 (1000 at 10.0). The 1-d FFT has the power of two nearest
 /// `2^24 * scale / 10` points; the batched FFT transforms 4096 points, `4096 * scale / 10`
-/// times. [`ANCHOR_SCALE`] gives exactly the sizes of the anchor table. The per-call overhead
-/// probe (`a + b` on 1000 elements) is not scaled.
+/// times. The histogram and the bincount take 5M elements like the reductions; `add.at`, the
+/// set operations and the lexsort 1M (per input). [`ANCHOR_SCALE`] gives exactly the sizes of
+/// the anchor table. The per-call overhead probe (`a + b` on 1000 elements) is not scaled.
 pub fn default_workloads(scale: f64) -> Vec<Workload> {
     let s = |n: usize| ((n as f64 * scale).round() as usize).max(1);
     let side = |n: usize| ((n as f64 * scale.powf(5f64.log10())).round() as usize).max(1);
@@ -290,6 +337,11 @@ pub fn default_workloads(scale: f64) -> Vec<Workload> {
                 let batch = ((4096.0 * scale / 10.0).round() as usize).max(1);
                 w(id, vec![batch, 4096])
             }
+            WorkloadId::HistogramF64 | WorkloadId::BincountI64 => w(id, vec![s(5_000_000)]),
+            WorkloadId::AddAtF64
+            | WorkloadId::IsinI64
+            | WorkloadId::Intersect1dI64
+            | WorkloadId::Lexsort2Keys => w(id, vec![s(1_000_000)]),
         })
         .collect()
 }
@@ -345,9 +397,15 @@ mod tests {
         assert_eq!(dims(WorkloadId::FftC128), vec![1 << 24]);
         assert_eq!(dims(WorkloadId::FftBatch), vec![4096, 4096]);
         assert_eq!(
-            default_workloads(1.0)[WorkloadId::ALL.len() - 2].dims,
+            default_workloads(1.0)[WorkloadId::FftC128 as usize].dims,
             vec![1 << 21]
         );
+        assert_eq!(dims(WorkloadId::HistogramF64), vec![50_000_000]);
+        assert_eq!(dims(WorkloadId::BincountI64), vec![50_000_000]);
+        assert_eq!(dims(WorkloadId::AddAtF64), vec![10_000_000]);
+        assert_eq!(dims(WorkloadId::IsinI64), vec![10_000_000]);
+        assert_eq!(dims(WorkloadId::Intersect1dI64), vec![10_000_000]);
+        assert_eq!(dims(WorkloadId::Lexsort2Keys), vec![10_000_000]);
     }
 
     #[test]
@@ -361,6 +419,39 @@ mod tests {
             spec_json(&ws),
             r#"[{"id": "sum_axis0", "dims": [5, 7], "inner": 1}]"#
         );
+    }
+
+    #[test]
+    fn keys_are_unique_and_in_table_order() {
+        let keys: Vec<&str> = WorkloadId::ALL.iter().map(|w| w.key()).collect();
+        let mut sorted = keys.clone();
+        sorted.sort_unstable();
+        sorted.dedup();
+        assert_eq!(sorted.len(), keys.len());
+        for (i, id) in WorkloadId::ALL.iter().enumerate() {
+            assert_eq!(*id as usize, i, "{}", id.key());
+        }
+        assert_eq!(
+            &keys[keys.len() - 6..],
+            [
+                "histogram_f64",
+                "bincount_i64",
+                "add_at_f64",
+                "isin_i64",
+                "intersect1d_i64",
+                "lexsort_2keys"
+            ]
+        );
+    }
+
+    #[test]
+    fn counting_and_set_workloads_print_both_sizes() {
+        let ws = default_workloads(1.0);
+        let size = |id| ws.iter().find(|w| w.id == id).unwrap().size_text();
+        assert_eq!(size(WorkloadId::AddAtF64), "1000000 into 1000");
+        assert_eq!(size(WorkloadId::IsinI64), "1000000 in 1000000");
+        assert_eq!(size(WorkloadId::Lexsort2Keys), "2 keys x 1000000");
+        assert_eq!(size(WorkloadId::HistogramF64), "5000000");
     }
 
     #[test]
