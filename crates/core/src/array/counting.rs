@@ -68,7 +68,11 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
         let n = self.shape()[0];
         let rest = self.shape()[1..].to_vec();
         let q: usize = rest.iter().product();
-        let idx = indices.astype::<i64>()?;
+        // i64 indices are used as they are; other integer types are cast.
+        let idx = match (indices as &dyn std::any::Any).downcast_ref::<Array<i64, B>>() {
+            Some(i) => i.clone(),
+            None => indices.astype::<i64>()?,
+        };
         let mut target = idx.shape().to_vec();
         target.extend_from_slice(&rest);
         let vals = values

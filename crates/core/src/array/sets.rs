@@ -16,9 +16,10 @@
 
 use super::{Array, Side};
 use crate::backend::ArrayBackend;
-use crate::dtype::{ComplexElement, Element};
+use crate::dtype::{ComplexElement, DType, Element};
 use crate::error::{Error, Result};
 use crate::layout::normalize_axis;
+use crate::ops::Sub;
 use crate::slice::SliceArg;
 use std::any::Any;
 
@@ -60,6 +61,35 @@ fn isin_sorted<T: Element, B: ArrayBackend>(
     } else {
         Ok(found)
     }
+}
+
+/// NumPy's table method for integers (its `kind="table"`, which `isin` picks by default when
+/// the test values span at most `6 * (n + m)` integers): a boolean table over the test
+/// values' range, filled by a scatter and read by a gather. `None` when it does not apply
+/// (not an integer type, `u64`, no test values, or too wide a range). Reads the test values'
+/// minimum and maximum back.
+fn isin_table<T: Element, B: ArrayBackend>(
+    values: &Array<T, B>,
+    tests: &Array<T, B>,
+    invert: bool,
+) -> Result<Option<Array<bool, B>>> {
+    if !T::DTYPE.is_integer() || T::DTYPE == DType::U64 || tests.size() == 0 {
+        return Ok(None);
+    }
+    let t = tests.ravel()?.astype::<i64>()?;
+    let (lo, hi) = (t.min()?.item()?, t.max()?.item()?);
+    let span = (hi as i128 - lo as i128) as u128;
+    if span > 6 * (values.size() as u128 + tests.size() as u128) {
+        return Ok(None);
+    }
+    let dev = values.device();
+    let mut table = Array::<bool, B>::zeros(&[span as usize + 1], dev)?;
+    table.put(&t.scalar_op(Sub, lo)?, &Array::scalar(true, dev)?)?;
+    let v = values.astype::<i64>()?;
+    let inside = v.ge_scalar(lo)?.logical_and(&v.le_scalar(hi)?)?;
+    let pos = v.scalar_op(Sub, lo)?.clip(0, span as i64)?;
+    let found = table.take(&pos, None)?.logical_and(&inside)?;
+    Ok(Some(if invert { found.logical_not()? } else { found }))
 }
 
 /// The flattened array sorted, with the flat index of each sorted element in the input:
@@ -120,8 +150,11 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
         invert: bool,
     ) -> Result<Array<bool, B>> {
         self.check_device(test_elements, "isin")?;
-        // Sorting needs no uniqueness: the flag changes nothing here.
+        // Neither method needs uniqueness: the flag changes nothing here.
         let _ = assume_unique;
+        if let Some(found) = isin_table(self, test_elements, invert)? {
+            return Ok(found);
+        }
         isin_sorted(self, &test_elements.sort_flat()?, invert)
     }
 

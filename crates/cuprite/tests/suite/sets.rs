@@ -375,7 +375,41 @@ fn sort_complex_every_dtype<B: ArrayBackend>(dev: &B) {
     same(&b.sort_complex::<c128>().unwrap(), dev, "sc_b");
 }
 
+/// `isin` of integers through both of its methods (a table over a narrow range of test
+/// values, sorting and searching over a wide one) against a naive membership test.
+fn isin_table_and_sort<B: ArrayBackend>(dev: &B) {
+    let vals: Vec<i64> = (-40..60).map(|i| (i * 7919) % 97 - 10).collect();
+    let a = Array::<i64, B>::from_vec(vals.clone(), &[10, 10], dev).unwrap();
+    for tests in [
+        vec![3i64, -10, 3, 50, 0, 86],
+        vec![3i64, -10, 1 << 40, 0, -(1 << 50)],
+        vec![i64::MIN, i64::MAX, 5],
+    ] {
+        let t = Array::<i64, B>::from_vec(tests.clone(), &[tests.len()], dev).unwrap();
+        let want: Vec<bool> = vals.iter().map(|v| tests.contains(v)).collect();
+        let got = a.t().isin(&t, false, false).unwrap();
+        assert_eq!(got.shape(), &[10, 10]);
+        assert_eq!(got.t().to_contiguous().unwrap().to_vec().unwrap(), want);
+        let inv = a.isin(&t, false, true).unwrap().to_vec().unwrap();
+        assert!(inv.iter().zip(&want).all(|(x, y)| x != y));
+    }
+    // u8 values against a table of u8 test values; i8 with negatives.
+    let u = Array::<u8, B>::from_vec(vec![0, 7, 255, 9], &[4], dev).unwrap();
+    let tu = Array::<u8, B>::from_vec(vec![255, 9, 9], &[3], dev).unwrap();
+    assert_eq!(
+        u.isin(&tu, false, false).unwrap().to_vec().unwrap(),
+        vec![false, false, true, true]
+    );
+    let i = Array::<i8, B>::from_vec(vec![-128, -1, 127, 0], &[4], dev).unwrap();
+    let ti = Array::<i8, B>::from_vec(vec![-1, -128], &[2], dev).unwrap();
+    assert_eq!(
+        i.isin(&ti, false, false).unwrap().to_vec().unwrap(),
+        vec![true, true, false, false]
+    );
+}
+
 cuprite::test_backends!(
+    isin_table_and_sort,
     set_ops_every_dtype,
     set_ops_special_values,
     lexsort_every_dtype,
