@@ -335,6 +335,266 @@ CUPRITE_BINARY(nan_sq_dev, CUPRITE_REAL,
         return d * d;
     })
 
+// ---- special.rs: scipy.special, computed in f64 and rounded once for every float type -------
+// (the 16-bit floats through half_op's f32 functor, as the host). erf, erfc, tgamma, lgamma,
+// erfinv and erfcinv are CUDA's; digamma, beta and betaln are the host's algorithms
+// (crates/core/src/ops/special.rs) line for line.
+
+// scipy's erfinv: +0.0 for either zero.
+__device__ __forceinline__ double sp_erfinv(double x) { return x == 0.0 ? 0.0 : erfinv(x); }
+// scipy's erfcinv: -0.0 at 1 (-ndtri(0.5) / sqrt(2)).
+__device__ __forceinline__ double sp_erfcinv(double q) { return q == 1.0 ? -0.0 : erfcinv(q); }
+// scipy's gammaln: -inf at -inf (C's lgamma gives +inf there).
+// From 2^52 on, Stirling's leading terms are exact to the last bit (the next term,
+// 1 / (12 x), is below an ulp) and CUDA's lgamma is not: differences of such values in
+// betaln lost 1e-13.
+__device__ __forceinline__ double sp_gammaln(double x) {
+    if (x >= 4503599627370496.0 && x != flt<double>::inf()) {
+        return (x - 0.5) * log(x) - x + 0.91893853320467274178;
+    }
+    return x == -flt<double>::inf() ? x : lgamma(x);
+}
+// Digamma on [1, 2]: (x - root) * (Y + P(x - 1) / Q(x - 1)) (Boost's rational approximation).
+__device__ __forceinline__ double sp_digamma_1_2(double x) {
+    const double root1 = 1569415565.0 / 1073741824.0;
+    const double root2 = (381566830.0 / 1073741824.0) / 1073741824.0;
+    const double root3 = 0.9016312093258695918615325266959189453125e-19;
+    const double y = 0.99558162689208984;
+    double g = x - root1 - root2 - root3;
+    double t = x - 1.0;
+    double p = -0.0020713321167745952;
+    p = p * t + -0.045251321448739056;
+    p = p * t + -0.28919126444774784;
+    p = p * t + -0.65031853770896507;
+    p = p * t + -0.32555031186804491;
+    p = p * t + 0.25479851061131551;
+    double q = -0.55789841321675513e-6;
+    q = q * t + 0.0021284987017821144;
+    q = q * t + 0.054151797245674225;
+    q = q * t + 0.43593529692665969;
+    q = q * t + 1.4606242909763515;
+    q = q * t + 2.0767117023730469;
+    q = q * t + 1.0;
+    return g * y + g * (p / q);
+}
+// Digamma for x >= 10: ln x - 1/(2x) - z A(z), z = 1/x^2.
+__device__ __forceinline__ double sp_digamma_asymptotic(double x) {
+    double y = 0.0;
+    if (x < 1e17) {
+        double z = 1.0 / (x * x);
+        double a = 8.33333333333333333333E-2;
+        a = a * z + -2.10927960927960927961E-2;
+        a = a * z + 7.57575757575757575758E-3;
+        a = a * z + -4.16666666666666666667E-3;
+        a = a * z + 3.96825396825396825397E-3;
+        a = a * z + -8.33333333333333333333E-3;
+        a = a * z + 8.33333333333333333333E-2;
+        y = z * a;
+    }
+    return log(x) - 0.5 / x - y;
+}
+// scipy's digamma (cephes' psi): reflection for x < 0, the recurrence to [1, 2] or above 10.
+__device__ __forceinline__ double sp_digamma(double x) {
+    const double pi = 3.14159265358979323846;
+    double y = 0.0;
+    if (x != x || x == flt<double>::inf()) return x;
+    if (x == -flt<double>::inf()) return flt<double>::nan();
+    if (x == 0.0) return copysign(flt<double>::inf(), -x);
+    if (x < 0.0) {
+        double r = x - trunc(x);
+        if (r == 0.0) return flt<double>::nan();
+        y = -pi / tan(pi * r);
+        x = 1.0 - x;
+    }
+    if (x <= 10.0 && x == floor(x)) {
+        int n = (int)x;
+        for (int i = 1; i < n; i++) y += 1.0 / (double)i;
+        return y - 0.57721566490153286061;
+    }
+    if (x < 1.0) {
+        y -= 1.0 / x;
+        x += 1.0;
+    } else if (x < 10.0) {
+        while (x > 2.0) {
+            x -= 1.0;
+            y += 1.0 / x;
+        }
+    }
+    if (1.0 <= x && x <= 2.0) return y + sp_digamma_1_2(x);
+    return y + sp_digamma_asymptotic(x);
+}
+__device__ __forceinline__ double sp_expit(double x) { return 1.0 / (1.0 + exp(-x)); }
+__device__ __forceinline__ double sp_logit(double x) {
+    if (x < 0.3 || x > 0.65) return log(x / (1.0 - x));
+    double s = 2.0 * (x - 0.5);
+    return log1p(s) - log1p(-s);
+}
+__device__ __forceinline__ double sp_log_expit(double x) {
+    if (x < 0.0) return x - log1p(exp(x));
+    return -log1p(exp(-x));
+}
+__device__ __forceinline__ double sp_entr(double x) {
+    if (x != x) return x;
+    if (x > 0.0) return -x * log(x);
+    if (x == 0.0) return 0.0;
+    return -flt<double>::inf();
+}
+__device__ __forceinline__ double sp_xlogy(double x, double y) {
+    return (x == 0.0 && y == y) ? 0.0 : x * log(y);
+}
+__device__ __forceinline__ double sp_xlog1py(double x, double y) {
+    return (x == 0.0 && y == y) ? 0.0 : x * log1p(y);
+}
+// The sign of gamma(x) as cephes' lgam_sgn reports it (poles: +1).
+__device__ __forceinline__ double sp_gamma_sign(double x) {
+    if (x < 0.0) {
+        double f = floor(x);
+        if (f != x && floor(f * 0.5) != f * 0.5) return -1.0;
+    }
+    return 1.0;
+}
+// 1 / gamma(x): 0 at the poles, x itself where gamma overflows near 0.
+__device__ __forceinline__ double sp_rgamma(double x) {
+    if (x <= 0.0 && x == floor(x)) return 0.0;
+    if (fabs(x) < 1e-300) return x;
+    return 1.0 / tgamma(x);
+}
+// C's (int)x on the hardware cephes runs on: truncated, INT_MIN out of range.
+__device__ __forceinline__ int sp_c_int(double x) {
+    return fabs(x) < 2147483648.0 ? (int)x : (int)(-2147483647 - 1);
+}
+// beta (LOG false) / betaln (true) for a, b that are not non-positive integers.
+__device__ __forceinline__ double sp_beta_regular(double a, double b, bool lg) {
+    if (fabs(a) < fabs(b)) {
+        double t = a;
+        a = b;
+        b = t;
+    }
+    if (fabs(a) > 1e6 * fabs(b) && a > 1e6) {
+        double r = sp_gammaln(b);
+        r -= b * log(a);
+        r += b * (1.0 - b) / (2.0 * a);
+        r += b * (1.0 - b) * (1.0 - 2.0 * b) / (12.0 * a * a);
+        r += -b * b * (1.0 - b) * (1.0 - b) / (12.0 * a * a * a);
+        return lg ? r : sp_gamma_sign(b) * exp(r);
+    }
+    const double maxgam = 171.624376956302725;
+    double y = a + b;
+    if (fabs(y) > maxgam || fabs(a) > maxgam || fabs(b) > maxgam) {
+        double sign = sp_gamma_sign(y) * sp_gamma_sign(b) * sp_gamma_sign(a);
+        // Both beyond 2^52: Stirling's terms of the three lgammas combined by hand, so
+        // nothing cancels (as the host).
+        double r = b >= 4503599627370496.0 && m_isfinite(y)
+                       ? -a * log1p(b / a) - b * log1p(a / b) + 0.5 * log(y / a / b) +
+                             0.91893853320467274178
+                       : sp_gammaln(a) + (sp_gammaln(b) - sp_gammaln(y));
+        if (lg) return r;
+        if (r > 7.09782712893383996843E2) return sign * flt<double>::inf();
+        return sign * exp(r);
+    }
+    y = sp_rgamma(y);
+    double ga = tgamma(a), gb = tgamma(b);
+    if (m_isinf(y)) return flt<double>::inf();
+    double p = fabs(fabs(ga * y) - 1.0) > fabs(fabs(gb * y) - 1.0) ? gb * y * ga : ga * y * gb;
+    return lg ? log(fabs(p)) : p;
+}
+// The non-positive integer a (cephes' beta_negint / lbeta_negint, its recursion written out).
+__device__ __forceinline__ double sp_beta_negint(int a, double b, bool lg) {
+    if (b == (double)sp_c_int(b) && 1.0 - (double)a - b > 0.0) {
+        double c = 1.0 - (double)a - b;
+        double r = b <= 0.0 ? flt<double>::inf() : sp_beta_regular(c, b, lg);
+        return (lg || sp_c_int(b) % 2 == 0) ? r : -r;
+    }
+    return flt<double>::inf();
+}
+__device__ __forceinline__ double sp_beta_any(double a, double b, bool lg) {
+    if (a <= 0.0 && a == floor(a))
+        return a == (double)sp_c_int(a) ? sp_beta_negint(sp_c_int(a), b, lg) : flt<double>::inf();
+    if (b <= 0.0 && b == floor(b))
+        return b == (double)sp_c_int(b) ? sp_beta_negint(sp_c_int(b), a, lg) : flt<double>::inf();
+    return sp_beta_regular(a, b, lg);
+}
+
+// Float (f32, f64; the 16-bit floats through half_op): the f64 function of the widened value.
+CUPRITE_UNARY(erf, E, return (E)erf((double)x);)
+CUPRITE_UNARY(erfc, E, return (E)erfc((double)x);)
+CUPRITE_UNARY(erfinv, E, return (E)sp_erfinv((double)x);)
+CUPRITE_UNARY(erfcinv, E, return (E)sp_erfcinv((double)x);)
+CUPRITE_UNARY(gamma, E, return (E)tgamma((double)x);)
+CUPRITE_UNARY(gammaln, E, return (E)sp_gammaln((double)x);)
+CUPRITE_UNARY(digamma, E, return (E)sp_digamma((double)x);)
+CUPRITE_UNARY(expit, E, return (E)sp_expit((double)x);)
+CUPRITE_UNARY(logit, E, return (E)sp_logit((double)x);)
+CUPRITE_UNARY(log_expit, E, return (E)sp_log_expit((double)x);)
+CUPRITE_UNARY(entr, E, return (E)sp_entr((double)x);)
+CUPRITE_BINARY(xlogy, E, return (E)sp_xlogy((double)a, (double)b);)
+CUPRITE_BINARY(xlog1py, E, return (E)sp_xlog1py((double)a, (double)b);)
+CUPRITE_BINARY(beta, E, return (E)sp_beta_any((double)a, (double)b, false);)
+CUPRITE_BINARY(betaln, E, return (E)sp_beta_any((double)a, (double)b, true);)
+
+// ---- math_extra.rs: NumPy's integer and float extras ------------------------------------------
+
+// Integers: the magnitude in the unsigned type of the width (|MIN| = 2^(bits-1)), as NumPy.
+template <class E> __device__ __forceinline__ unsigned long long int_magnitude(E x) {
+    if constexpr (is_uint<E>::value) {
+        return (unsigned long long)x;
+    } else {
+        // Negation in the unsigned type of the width: |MIN| wraps to 2^(bits-1).
+        typedef typename conditional<sizeof(E) == 8, u64,
+            typename conditional<sizeof(E) == 4, u32,
+            typename conditional<sizeof(E) == 2, u16, u8>::type>::type>::type W;
+        W w = (W)x;
+        if (x < (E)0) w = (W)((W)0 - w);
+        return (unsigned long long)w;
+    }
+}
+__device__ __forceinline__ unsigned long long gcd_u64(unsigned long long a, unsigned long long b) {
+    while (a != 0ull) {
+        unsigned long long c = a;
+        a = b % a;
+        b = c;
+    }
+    return b;
+}
+// Integers: Euclid on the magnitudes, the result cast back (gcd(MIN, 0) == MIN).
+CUPRITE_BINARY(gcd, E, return (E)gcd_u64(int_magnitude(a), int_magnitude(b));)
+// Integers: |a| / gcd * |b| wrapping in the width (cast back), 0 when both are 0.
+CUPRITE_BINARY(lcm, E,
+    unsigned long long ua = int_magnitude(a), ub = int_magnitude(b);
+    unsigned long long g = gcd_u64(ua, ub);
+    if (g == 0ull) return (E)0;
+    return (E)((ua / g) * ub);)
+// Integers: the one bits of |x|, as u8.
+CUPRITE_UNARY(bitwise_count, u8, return (u8)__popcll(int_magnitude(x));)
+// Float: the step away from zero from x (NumPy's npy_spacing; +min subnormal at either zero,
+// NaN at the infinities); 16-bit floats in their own bits (kept out of half_op below).
+CUPRITE_UNARY(spacing, E,
+    if (m_isinf(x)) return flt<E>::nan();
+    const E zero = (E)0.0f;
+    if (x == zero) return next_after(zero, (E)1.0f);
+    return next_after(x, m_copysign(flt<E>::inf(), x)) - x;)
+// Real: +inf / -inf; never for integers.
+CUPRITE_UNARY(isposinf, bool,
+    if constexpr (is_float<E>::value) return x == flt<E>::inf();
+    else return false;)
+CUPRITE_UNARY(isneginf, bool,
+    if constexpr (is_float<E>::value) return x == -flt<E>::inf();
+    else return false;)
+// Numeric: the value itself.
+CUPRITE_UNARY(positive, E, return x;)
+// Float: C's frexp, (x, 0) for zeros, infinities and NaN (NumPy's results there).
+CUPRITE_UNARY(frexp_mantissa, E,
+    if (!m_isfinite(x) || x == (E)0) return x;
+    int e;
+    if constexpr (is_same<E, float>::value) return frexpf(x, &e);
+    else return frexp(x, &e);)
+CUPRITE_UNARY(frexp_exponent, i32,
+    if (!m_isfinite(x) || x == (E)0) return 0;
+    int e;
+    if constexpr (is_same<E, float>::value) frexpf(x, &e);
+    else frexp(x, &e);
+    return e;)
+
 #undef CUPRITE_UNARY
 #undef CUPRITE_BINARY
 #undef CUPRITE_REAL
@@ -365,9 +625,11 @@ template <template <class> class OP, class H> struct half_op {
 };
 // The functor an element-wise kernel applies to elements of E: `OP<E>`, or `half_op` for
 // the 16-bit floats. `round` keeps its own (NumPy rounds a float16 array in three steps, each
-// rounding to float16) and so does `nextafter` (the neighbour in the type's own bits).
+// rounding to float16) and so do `nextafter` and `spacing` (the neighbour in the type's own
+// bits).
 template <template <class> class OP, class E> struct lift {
     typedef typename conditional<is_half<E>::value, half_op<OP, E>, OP<E>>::type type;
 };
 template <class E> struct lift<op_round, E> { typedef op_round<E> type; };
 template <class E> struct lift<op_nextafter, E> { typedef op_nextafter<E> type; };
+template <class E> struct lift<op_spacing, E> { typedef op_spacing<E> type; };

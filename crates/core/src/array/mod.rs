@@ -27,6 +27,7 @@ mod selection;
 mod sets;
 mod shape;
 mod sort;
+mod special;
 mod statistics;
 
 pub use axes::Axes;

@@ -1,10 +1,13 @@
 //! The helpers behind the semantics of `logaddexp`/`logaddexp2` (`npy_logaddexp`:
-//! `max + log1p(exp(-|x - y|))`, no overflow, equal infinities kept), `signbit`, `heaviside`
-//! and a bit-exact `nextafter`, whose declarations in the [registry](super::registry) call
-//! them (`deg2rad`/`rad2deg` are one expression there: `x * (pi / 180)` with the constant
-//! computed in the element type, as `npy_deg2rad`/`npy_deg2radf`).
+//! `max + log1p(exp(-|x - y|))`, no overflow, equal infinities kept), `signbit`, `heaviside`,
+//! a bit-exact `nextafter` and `spacing`, `frexp`, NumPy's `gcd`/`lcm`/`bitwise_count` on
+//! the absolute value in the unsigned type of the width, and [`via_f64`], which runs the
+//! special functions' f64 mathematics (`special.rs`) for any float type; the declarations
+//! in the [registry](super::registry) call them (`deg2rad`/`rad2deg` are one expression
+//! there: `x * (pi / 180)` with the constant computed in the element type, as
+//! `npy_deg2rad`/`npy_deg2radf`).
 
-use crate::dtype::{bf16, f16, Float, Real, Scalar};
+use crate::dtype::{bf16, f16, Float, Integer, Real, Scalar};
 
 /// NumPy's `npy_logaddexp` (`base2` false) or `npy_logaddexp2` (true) on one float type.
 #[inline(always)]
@@ -127,11 +130,153 @@ pub(super) fn next_after<T: Float>(a: T, b: T) -> T {
     T::from_scalar(s)
 }
 
+/// `f(x)` computed in f64 and rounded once to `T` (exact widening: f32, and the 16-bit
+/// floats, which the registry hands over as f32), as scipy's float32 loops compute.
+#[inline(always)]
+pub(super) fn via_f64<T: Float>(x: T, f: fn(f64) -> f64) -> T {
+    T::from_f64(f(x.to_f64_lossy()))
+}
+
+/// `f(a, b)` computed in f64 and rounded once to `T`, as [`via_f64`].
+#[inline(always)]
+pub(super) fn via_f64_2<T: Float>(a: T, b: T, f: fn(f64, f64) -> f64) -> T {
+    T::from_f64(f(a.to_f64_lossy(), b.to_f64_lossy()))
+}
+
+/// NumPy's `spacing` (`npy_spacing`): the distance from `x` to the next value away from
+/// zero, negative for negative `x`; the smallest positive subnormal for either zero, NaN for
+/// infinities and NaN. A 16-bit float steps in its own bits (`HALF_OWN_BITS`).
+#[inline(always)]
+pub(super) fn spacing<T: Float>(x: T) -> T {
+    use num_traits::Float as F_;
+    if F_::is_infinite(x) {
+        return F_::nan();
+    }
+    if x == T::zero() {
+        return next_after(T::zero(), T::one());
+    }
+    let away = F_::copysign(F_::infinity(), x);
+    next_after(x, away) - x
+}
+
+/// C's `frexp`: `(m, e)` with `x = m * 2^e` and `0.5 <= |m| < 1`; `(x, 0)` for zeros,
+/// infinities and NaN (NumPy's results there).
+#[inline(always)]
+pub(super) fn frexp<T: Float>(x: T) -> (T, i32) {
+    if !num_traits::Float::is_finite(x) || x == T::zero() {
+        return (x, 0);
+    }
+    match x.to_scalar().widen_half() {
+        Scalar::F32(v) => {
+            let (m, e) = libm::frexpf(v);
+            (T::from_f64(m as f64), e)
+        }
+        Scalar::F64(v) => {
+            let (m, e) = libm::frexp(v);
+            (T::from_f64(m), e)
+        }
+        // A float is one of the above (16-bit floats widened).
+        _ => (x, 0),
+    }
+}
+
+/// The bit width of an integer type and the magnitude of `x` in the unsigned type of that
+/// width (`|MIN|` is `2^(bits - 1)`), as NumPy's `npy_gcd`/`npy_lcm`/`bitwise_count` take it.
+#[inline(always)]
+fn unsigned_abs<T: Integer>(x: T) -> (u32, u64) {
+    let bits = 8 * std::mem::size_of::<T>() as u32;
+    let v = num_traits::ToPrimitive::to_i128(&x).unwrap_or(0);
+    (bits, v.unsigned_abs() as u64)
+}
+
+/// Euclid's algorithm on unsigned values.
+#[inline(always)]
+fn gcd_u64(mut a: u64, mut b: u64) -> u64 {
+    while a != 0 {
+        let c = a;
+        a = b % a;
+        b = c;
+    }
+    b
+}
+
+/// NumPy's `gcd`: Euclid on the magnitudes in the unsigned type of the width, the result cast
+/// back (so `gcd(MIN, 0) == MIN`, as NumPy).
+#[inline(always)]
+pub(super) fn gcd<T: Integer>(a: T, b: T) -> T {
+    let (_, ua) = unsigned_abs(a);
+    let (_, ub) = unsigned_abs(b);
+    T::from_scalar(Scalar::U64(gcd_u64(ua, ub)))
+}
+
+/// NumPy's `lcm`: `|a| / gcd * |b|` in the unsigned type of the width (wrapping), 0 when
+/// both are 0.
+#[inline(always)]
+pub(super) fn lcm<T: Integer>(a: T, b: T) -> T {
+    let (bits, ua) = unsigned_abs(a);
+    let (_, ub) = unsigned_abs(b);
+    let g = gcd_u64(ua, ub);
+    if g == 0 {
+        return T::zero();
+    }
+    let mask = if bits == 64 {
+        u64::MAX
+    } else {
+        (1u64 << bits) - 1
+    };
+    let l = (ua / g).wrapping_mul(ub) & mask;
+    T::from_scalar(Scalar::U64(l))
+}
+
+/// NumPy's `bitwise_count`: the number of one bits of `|x|` (`|MIN|` has one).
+#[inline(always)]
+pub(super) fn bitwise_count<T: Integer>(x: T) -> u8 {
+    unsigned_abs(x).1.count_ones() as u8
+}
+
 #[cfg(test)]
 mod tests {
+    use crate::dtype::f16;
     use crate::ops::{
         BinaryOp, Deg2Rad, Heaviside, LogAddExp, LogAddExp2, NextAfter, Rad2Deg, Signbit, UnaryOp,
     };
+    use crate::ops::{BitwiseCount, FrexpExponent, FrexpMantissa, Gcd, Lcm, Spacing};
+
+    #[test]
+    fn integer_extras_follow_numpy() {
+        let (min, max) = (i32::MIN, i32::MAX);
+        assert_eq!(Gcd.apply(min, 6), 2);
+        assert_eq!(Gcd.apply(min, 0), min);
+        assert_eq!(Gcd.apply(min, max), 1);
+        assert_eq!(Gcd.apply(-6i64, 4), 2);
+        assert_eq!(Gcd.apply(0u8, 0), 0);
+        assert_eq!(Lcm.apply(min, 6), min);
+        assert_eq!(Lcm.apply(-6i32, 4), 12);
+        assert_eq!(Lcm.apply(0i64, 5), 0);
+        assert_eq!(Lcm.apply(200u8, 3), 88); // 600 mod 256
+        assert_eq!(BitwiseCount.apply(-1i32), 1);
+        assert_eq!(BitwiseCount.apply(min), 1);
+        assert_eq!(BitwiseCount.apply(255u8), 8);
+        assert_eq!(BitwiseCount.apply(-1i64 << 62), 1);
+    }
+
+    #[test]
+    fn spacing_and_frexp_edges() {
+        assert_eq!(Spacing.apply(-0.0f64).to_bits(), 1);
+        assert_eq!(Spacing.apply(-1.0f64), -f64::EPSILON);
+        assert_eq!(Spacing.apply(f64::MAX), f64::INFINITY);
+        assert!(Spacing.apply(f32::INFINITY).is_nan());
+        assert_eq!(
+            Spacing.apply(f16::from_f32(1.0)),
+            f16::from_f32(9.765625e-4)
+        );
+        assert_eq!(Spacing.apply(f16::from_f32(0.0)).to_bits(), 1);
+        assert_eq!(FrexpMantissa.apply(-3.0f64), -0.75);
+        assert_eq!(FrexpExponent.apply(-3.0f64), 2);
+        assert_eq!(FrexpExponent.apply(5e-324f64), -1073);
+        assert_eq!(FrexpExponent.apply(f32::INFINITY), 0);
+        assert_eq!(FrexpMantissa.apply(-0.0f32).to_bits(), (-0.0f32).to_bits());
+    }
 
     #[test]
     fn logaddexp_special_values() {

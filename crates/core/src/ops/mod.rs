@@ -6,7 +6,7 @@
 //!
 //! Every op is declared once in the [`registry`] (its struct, `NAME`, kind and tolerance
 //! class); the family files (`arith.rs`, `math.rs`, ...) implement the op traits with the
-//! scalar semantics.
+//! scalar semantics (`special.rs`: the f64 mathematics of the scipy.special functions).
 
 use crate::dtype::{Element, Scalar};
 
@@ -21,6 +21,7 @@ mod math_extra;
 mod nanreduce;
 mod reduce;
 pub mod registry;
+mod special;
 
 pub use binmath::*;
 pub use bitwise::*;

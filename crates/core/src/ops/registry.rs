@@ -100,9 +100,9 @@ pub const fn name_of(decl: OpDecl, kind: OpKind) -> &'static str {
 }
 
 /// The declared ops whose body works on a 16-bit float's own bits rather than in f32: the
-/// neighbour `nextafter` finds is the type's own (the CUDA backend keeps the same ops, and
-/// `round`, out of its `half_op`).
-pub const HALF_OWN_BITS: &[&str] = &["nextafter"];
+/// neighbour `nextafter` finds and the step `spacing` measures are the type's own (the CUDA
+/// backend keeps the same ops, and `round`, out of its `half_op`).
+pub const HALF_OWN_BITS: &[&str] = &["nextafter", "spacing"];
 
 /// True when the op `name` is one of [`HALF_OWN_BITS`].
 pub const fn half_own_bits(name: &str) -> bool {
@@ -439,6 +439,358 @@ macro_rules! elementwise_ops {
             NextAfter, "nextafter", Binary, Exact => fn nextafter<T: Float>(x, other) -> T {
                 math_extra::next_after(x, other)
             };
+            // ---- special.rs: scipy.special (f64 mathematics, every float type rounded once)
+            /// The error function `erf(x) = 2/sqrt(pi) * integral_0^x exp(-t^2) dt`, as
+            /// scipy's `erf` (odd: `erf(-0.0) == -0.0`, `±1` at `±inf`).
+            ///
+            /// ```
+            /// # use cuprite_core::*;
+            /// # fn demo<B: ArrayBackend>(dev: &B) -> Result<()> {
+            /// let x = Array::<f64, B>::from_vec(vec![0.0, 1.0, f64::NEG_INFINITY], &[3], dev)?;
+            /// let e = x.erf()?.to_vec()?;
+            /// assert!((e[1] - 0.8427007929497149).abs() < 1e-15);
+            /// assert_eq!((e[0], e[2]), (0.0, -1.0));
+            /// # Ok(()) }
+            /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
+            /// ```
+            Erf, "erf", Unary, Approx => fn erf<T: Float>(x) -> T {
+                math_extra::via_f64(x, special::erf)
+            };
+            /// The complementary error function `1 - erf(x)`, accurate where `erf(x)` is near
+            /// 1 (scipy's `erfc`: 2 at `-inf`, 0 at `inf`).
+            ///
+            /// ```
+            /// # use cuprite_core::*;
+            /// # fn demo<B: ArrayBackend>(dev: &B) -> Result<()> {
+            /// let x = Array::<f64, B>::from_vec(vec![0.0, 10.0], &[2], dev)?;
+            /// let e = x.erfc()?.to_vec()?;
+            /// assert_eq!(e[0], 1.0);
+            /// assert!((e[1] / 2.088487583762545e-45 - 1.0).abs() < 1e-14);
+            /// # Ok(()) }
+            /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
+            /// ```
+            Erfc, "erfc", Unary, Approx => fn erfc<T: Float>(x) -> T {
+                math_extra::via_f64(x, special::erfc)
+            };
+            /// The inverse of [`erf`](crate::Array::erf) on `[-1, 1]`: `±inf` at `±1`, NaN
+            /// outside, `+0.0` for either zero (scipy's `erfinv`).
+            ///
+            /// ```
+            /// # use cuprite_core::*;
+            /// # fn demo<B: ArrayBackend>(dev: &B) -> Result<()> {
+            /// let x = Array::<f64, B>::from_vec(vec![0.5, -1.0, 2.0], &[3], dev)?;
+            /// let y = x.erfinv()?.to_vec()?;
+            /// assert!((y[0] - 0.4769362762044699).abs() < 1e-15);
+            /// assert_eq!(y[1], f64::NEG_INFINITY);
+            /// assert!(y[2].is_nan());
+            /// # Ok(()) }
+            /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
+            /// ```
+            Erfinv, "erfinv", Unary, Approx => fn erfinv<T: Float>(x) -> T {
+                math_extra::via_f64(x, special::erfinv)
+            };
+            /// The inverse of [`erfc`](crate::Array::erfc) on `[0, 2]`: `inf` at 0, `-inf` at
+            /// 2, NaN outside, `-0.0` at 1 (scipy's `erfcinv`); accurate down to the smallest
+            /// subnormal argument.
+            ///
+            /// ```
+            /// # use cuprite_core::*;
+            /// # fn demo<B: ArrayBackend>(dev: &B) -> Result<()> {
+            /// let q = Array::<f64, B>::from_vec(vec![1e-300, 0.0, 2.0], &[3], dev)?;
+            /// let y = q.erfcinv()?.to_vec()?;
+            /// assert!((y[0] - 26.209469960516124).abs() < 1e-13);
+            /// assert_eq!((y[1], y[2]), (f64::INFINITY, f64::NEG_INFINITY));
+            /// # Ok(()) }
+            /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
+            /// ```
+            Erfcinv, "erfcinv", Unary, Approx => fn erfcinv<T: Float>(x) -> T {
+                math_extra::via_f64(x, special::erfcinv)
+            };
+            /// The gamma function (scipy's `gamma`, C's `tgamma`): `±inf` at `±0`, NaN at the
+            /// negative integers and at `-inf`, `inf` beyond 171.6.
+            ///
+            /// ```
+            /// # use cuprite_core::*;
+            /// # fn demo<B: ArrayBackend>(dev: &B) -> Result<()> {
+            /// let x = Array::<f64, B>::from_vec(vec![5.0, 0.5, -1.0, -0.0], &[4], dev)?;
+            /// let g = x.gamma()?.to_vec()?;
+            /// assert!((g[0] - 24.0).abs() < 1e-13 && (g[1] - 1.7724538509055159).abs() < 1e-15);
+            /// assert!(g[2].is_nan());
+            /// assert_eq!(g[3], f64::NEG_INFINITY);
+            /// # Ok(()) }
+            /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
+            /// ```
+            Gamma, "gamma", Unary, Approx => fn gamma<T: Float>(x) -> T {
+                math_extra::via_f64(x, special::gamma)
+            };
+            /// `ln|gamma(x)|` (scipy's `gammaln`): `inf` at the poles (zeros, negative
+            /// integers) and at `inf`, `-inf` at `-inf`; finite (`-ln x`) for subnormal `x`,
+            /// where scipy overflows to `inf`.
+            ///
+            /// ```
+            /// # use cuprite_core::*;
+            /// # fn demo<B: ArrayBackend>(dev: &B) -> Result<()> {
+            /// let x = Array::<f64, B>::from_vec(vec![1.0, 1000.0, -2.0], &[3], dev)?;
+            /// let g = x.gammaln()?.to_vec()?;
+            /// assert_eq!(g[0], 0.0);
+            /// assert!((g[1] / 5905.220423209181 - 1.0).abs() < 1e-14);
+            /// assert_eq!(g[2], f64::INFINITY);
+            /// # Ok(()) }
+            /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
+            /// ```
+            GammaLn, "gammaln", Unary, Approx => fn gammaln<T: Float>(x) -> T {
+                math_extra::via_f64(x, special::gammaln)
+            };
+            /// The digamma function `psi(x) = d/dx ln gamma(x)` (scipy's `digamma`): `-inf` at
+            /// `+0`, `+inf` at `-0`, NaN at the negative integers and `-inf`. Relative accuracy
+            /// holds at its positive zero 1.4616...; near its negative zeros the error is
+            /// absolute (about 1e-16), as in cephes' `psi`.
+            ///
+            /// ```
+            /// # use cuprite_core::*;
+            /// # fn demo<B: ArrayBackend>(dev: &B) -> Result<()> {
+            /// let x = Array::<f64, B>::from_vec(vec![1.0, 0.5, 0.0], &[3], dev)?;
+            /// let p = x.digamma()?.to_vec()?;
+            /// assert!((p[0] + 0.5772156649015329).abs() < 1e-15);
+            /// assert!((p[1] + 1.9635100260214235).abs() < 1e-15);
+            /// assert_eq!(p[2], f64::NEG_INFINITY);
+            /// # Ok(()) }
+            /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
+            /// ```
+            Digamma, "digamma", Unary, Approx => fn digamma<T: Float>(x) -> T {
+                math_extra::via_f64(x, special::digamma)
+            };
+            /// The logistic sigmoid `1 / (1 + exp(-x))` (scipy's `expit`).
+            ///
+            /// ```
+            /// # use cuprite_core::*;
+            /// # fn demo<B: ArrayBackend>(dev: &B) -> Result<()> {
+            /// let x = Array::<f32, B>::from_vec(vec![0.0, f32::INFINITY, -200.0], &[3], dev)?;
+            /// assert_eq!(x.expit()?.to_vec()?, vec![0.5, 1.0, 0.0]);
+            /// # Ok(()) }
+            /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
+            /// ```
+            Expit, "expit", Unary, Approx => fn expit<T: Float>(x) -> T {
+                math_extra::via_f64(x, special::expit)
+            };
+            /// The log-odds `ln(x / (1 - x))`, the inverse of [`expit`](crate::Array::expit)
+            /// (scipy's `logit`: `-inf` at 0, `inf` at 1, NaN outside `[0, 1]`).
+            ///
+            /// ```
+            /// # use cuprite_core::*;
+            /// # fn demo<B: ArrayBackend>(dev: &B) -> Result<()> {
+            /// let p = Array::<f64, B>::from_vec(vec![0.5, 0.0, 1.0], &[3], dev)?;
+            /// assert_eq!(p.logit()?.to_vec()?, vec![0.0, f64::NEG_INFINITY, f64::INFINITY]);
+            /// # Ok(()) }
+            /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
+            /// ```
+            Logit, "logit", Unary, Approx => fn logit<T: Float>(x) -> T {
+                math_extra::via_f64(x, special::logit)
+            };
+            /// `ln(expit(x))` without overflow or cancellation (scipy's `log_expit`).
+            ///
+            /// ```
+            /// # use cuprite_core::*;
+            /// # fn demo<B: ArrayBackend>(dev: &B) -> Result<()> {
+            /// let x = Array::<f64, B>::from_vec(vec![-1000.0, 0.0], &[2], dev)?;
+            /// let y = x.log_expit()?.to_vec()?;
+            /// assert_eq!(y[0], -1000.0);
+            /// assert_eq!(y[1], -std::f64::consts::LN_2);
+            /// # Ok(()) }
+            /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
+            /// ```
+            LogExpit, "log_expit", Unary, Approx => fn log_expit<T: Float>(x) -> T {
+                math_extra::via_f64(x, special::log_expit)
+            };
+            /// The entropy term `-x ln x` (scipy's `entr`): 0 at either zero, `-inf` for
+            /// negative `x`.
+            ///
+            /// ```
+            /// # use cuprite_core::*;
+            /// # fn demo<B: ArrayBackend>(dev: &B) -> Result<()> {
+            /// let x = Array::<f64, B>::from_vec(vec![0.0, 1.0, -1.0], &[3], dev)?;
+            /// let h = x.entr()?.to_vec()?;
+            /// assert_eq!(h, vec![0.0, 0.0, f64::NEG_INFINITY]);
+            /// # Ok(()) }
+            /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
+            /// ```
+            Entr, "entr", Unary, Approx => fn entr<T: Float>(x) -> T {
+                math_extra::via_f64(x, special::entr)
+            };
+            /// `x * ln(y)`, 0 where `x` is 0 and `y` is not NaN (scipy's `xlogy`).
+            ///
+            /// ```
+            /// # use cuprite_core::*;
+            /// # fn demo<B: ArrayBackend>(dev: &B) -> Result<()> {
+            /// let x = Array::<f64, B>::from_vec(vec![0.0, 2.0], &[2], dev)?;
+            /// let y = Array::<f64, B>::from_vec(vec![0.0, 1.0], &[2], dev)?;
+            /// assert_eq!(x.xlogy(&y)?.to_vec()?, vec![0.0, 0.0]);
+            /// # Ok(()) }
+            /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
+            /// ```
+            Xlogy, "xlogy", Binary, Approx => fn xlogy<T: Float>(x, y) -> T {
+                math_extra::via_f64_2(x, y, special::xlogy)
+            };
+            /// `x * ln(1 + y)`, 0 where `x` is 0 and `y` is not NaN (scipy's `xlog1py`).
+            ///
+            /// ```
+            /// # use cuprite_core::*;
+            /// # fn demo<B: ArrayBackend>(dev: &B) -> Result<()> {
+            /// let x = Array::<f64, B>::from_vec(vec![0.0, 1.0], &[2], dev)?;
+            /// let y = Array::<f64, B>::from_vec(vec![-1.0, 1e-20], &[2], dev)?;
+            /// assert_eq!(x.xlog1py(&y)?.to_vec()?, vec![0.0, 1e-20]);
+            /// # Ok(()) }
+            /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
+            /// ```
+            Xlog1py, "xlog1py", Binary, Approx => fn xlog1py<T: Float>(x, y) -> T {
+                math_extra::via_f64_2(x, y, special::xlog1py)
+            };
+            /// The beta function `gamma(a) gamma(b) / gamma(a + b)` (scipy's `beta`, cephes'
+            /// algorithm: the values at non-positive integers, an asymptotic series when one
+            /// argument dwarfs the other, logarithms beyond gamma's range).
+            ///
+            /// ```
+            /// # use cuprite_core::*;
+            /// # fn demo<B: ArrayBackend>(dev: &B) -> Result<()> {
+            /// let a = Array::<f64, B>::from_vec(vec![2.0, 0.5], &[2], dev)?;
+            /// let b = Array::<f64, B>::from_vec(vec![3.0, 0.5], &[2], dev)?;
+            /// let r = a.beta(&b)?.to_vec()?;
+            /// assert!((r[0] - 1.0 / 12.0).abs() < 1e-15);
+            /// assert!((r[1] - std::f64::consts::PI).abs() < 1e-14);
+            /// # Ok(()) }
+            /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
+            /// ```
+            Beta, "beta", Binary, Approx => fn beta<T: Float>(a, b) -> T {
+                math_extra::via_f64_2(a, b, special::beta)
+            };
+            /// `ln|beta(a, b)|` (scipy's `betaln`), finite far beyond the range of
+            /// [`beta`](crate::Array::beta).
+            ///
+            /// ```
+            /// # use cuprite_core::*;
+            /// # fn demo<B: ArrayBackend>(dev: &B) -> Result<()> {
+            /// let a = Array::<f64, B>::from_vec(vec![2.0, 1000.0], &[2], dev)?;
+            /// let b = Array::<f64, B>::from_vec(vec![3.0, 1000.0], &[2], dev)?;
+            /// let r = a.betaln(&b)?.to_vec()?;
+            /// assert!((r[0] + 12f64.ln()).abs() < 1e-14);
+            /// assert!((r[1] / -1388.482601635902 - 1.0).abs() < 1e-13);
+            /// # Ok(()) }
+            /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
+            /// ```
+            BetaLn, "betaln", Binary, Approx => fn betaln<T: Float>(a, b) -> T {
+                math_extra::via_f64_2(a, b, special::betaln)
+            };
+            // ---- math_extra.rs: NumPy's integer and float extras
+            /// The greatest common divisor of `|a|` and `|b|` (NumPy's `gcd`; `gcd(0, 0) == 0`,
+            /// and `gcd(MIN, 0) == MIN`, the magnitude wrapping as NumPy's).
+            ///
+            /// ```
+            /// # use cuprite_core::*;
+            /// # fn demo<B: ArrayBackend>(dev: &B) -> Result<()> {
+            /// let a = Array::<i32, B>::from_vec(vec![12, -18, 0], &[3], dev)?;
+            /// let b = Array::<i32, B>::from_vec(vec![18, 12, 0], &[3], dev)?;
+            /// assert_eq!(a.gcd(&b)?.to_vec()?, vec![6, 6, 0]);
+            /// # Ok(()) }
+            /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
+            /// ```
+            Gcd, "gcd", Binary, Exact => fn gcd<T: Integer>(a, other) -> T {
+                math_extra::gcd(a, other)
+            };
+            /// The least common multiple `|a| / gcd * |b|` (NumPy's `lcm`; 0 when either is 0,
+            /// wrapping on overflow).
+            ///
+            /// ```
+            /// # use cuprite_core::*;
+            /// # fn demo<B: ArrayBackend>(dev: &B) -> Result<()> {
+            /// let a = Array::<i64, B>::from_vec(vec![4, -6, 0], &[3], dev)?;
+            /// let b = Array::<i64, B>::from_vec(vec![6, 4, 5], &[3], dev)?;
+            /// assert_eq!(a.lcm(&b)?.to_vec()?, vec![12, 12, 0]);
+            /// # Ok(()) }
+            /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
+            /// ```
+            Lcm, "lcm", Binary, Exact => fn lcm<T: Integer>(a, other) -> T {
+                math_extra::lcm(a, other)
+            };
+            /// The number of one bits of `|x|`, as u8 (NumPy's `bitwise_count`).
+            ///
+            /// ```
+            /// # use cuprite_core::*;
+            /// # fn demo<B: ArrayBackend>(dev: &B) -> Result<()> {
+            /// let a = Array::<i32, B>::from_vec(vec![7, -1, 0, i32::MIN], &[4], dev)?;
+            /// assert_eq!(a.bitwise_count()?.to_vec()?, vec![3u8, 1, 0, 1]);
+            /// # Ok(()) }
+            /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
+            /// ```
+            BitwiseCount, "bitwise_count", Unary, Exact => fn bitwise_count<T: Integer>(x) -> u8 {
+                math_extra::bitwise_count(x)
+            };
+            /// The distance from `x` to the next representable value away from zero (NumPy's
+            /// `spacing`: negative for negative `x`, the smallest positive subnormal at either
+            /// zero, NaN at the infinities; 16-bit floats step in their own precision).
+            ///
+            /// ```
+            /// # use cuprite_core::*;
+            /// # fn demo<B: ArrayBackend>(dev: &B) -> Result<()> {
+            /// let x = Array::<f64, B>::from_vec(vec![1.0, -1.0], &[2], dev)?;
+            /// assert_eq!(x.spacing()?.to_vec()?, vec![f64::EPSILON, -f64::EPSILON]);
+            /// # Ok(()) }
+            /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
+            /// ```
+            Spacing, "spacing", Unary, Exact => fn spacing<T: Float>(x) -> T {
+                math_extra::spacing(x)
+            };
+            /// True at positive infinity (NumPy's `isposinf`; never for integers).
+            ///
+            /// ```
+            /// # use cuprite_core::*;
+            /// # fn demo<B: ArrayBackend>(dev: &B) -> Result<()> {
+            /// let x = Array::<f32, B>::from_vec(vec![f32::INFINITY, f32::NEG_INFINITY, 1.0], &[3], dev)?;
+            /// assert_eq!(x.isposinf()?.to_vec()?, vec![true, false, false]);
+            /// assert_eq!(x.isneginf()?.to_vec()?, vec![false, true, false]);
+            /// # Ok(()) }
+            /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
+            /// ```
+            IsPosInf, "isposinf", Unary, Exact => fn isposinf<T: Real>(x) -> bool {
+                x.to_f64_lossy() == f64::INFINITY
+            };
+            /// True at negative infinity (NumPy's `isneginf`; never for integers).
+            IsNegInf, "isneginf", Unary, Exact => fn isneginf<T: Real>(x) -> bool {
+                x.to_f64_lossy() == f64::NEG_INFINITY
+            };
+            /// `+x`: the values unchanged, into a new array (NumPy's `positive`).
+            ///
+            /// ```
+            /// # use cuprite_core::*;
+            /// # fn demo<B: ArrayBackend>(dev: &B) -> Result<()> {
+            /// let x = Array::<i64, B>::from_vec(vec![-2, 3], &[2], dev)?;
+            /// assert_eq!(x.positive()?.to_vec()?, vec![-2, 3]);
+            /// # Ok(()) }
+            /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
+            /// ```
+            Positive, "positive", Unary, Exact => fn positive<T: Numeric>(x) -> T {
+                x
+            };
+            /// The mantissa `m` of `x = m * 2^e`, `0.5 <= |m| < 1` (the first result of NumPy's
+            /// `frexp`, [`Array::frexp`](crate::Array::frexp); `x` itself for zeros,
+            /// infinities and NaN).
+            ///
+            /// ```
+            /// # use cuprite_core::*;
+            /// # fn demo<B: ArrayBackend>(dev: &B) -> Result<()> {
+            /// let x = Array::<f64, B>::from_vec(vec![8.0, -3.0], &[2], dev)?;
+            /// assert_eq!(x.frexp_mantissa()?.to_vec()?, vec![0.5, -0.75]);
+            /// assert_eq!(x.frexp_exponent()?.to_vec()?, vec![4, 2]);
+            /// # Ok(()) }
+            /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
+            /// ```
+            FrexpMantissa, "frexp_mantissa", Unary, Exact => fn frexp_mantissa<T: Float>(x) -> T {
+                math_extra::frexp(x).0
+            };
+            /// The exponent `e` of `x = m * 2^e`, `0.5 <= |m| < 1`, as i32 (the second result of
+            /// NumPy's `frexp`; 0 for zeros, infinities and NaN).
+            FrexpExponent, "frexp_exponent", Unary, Exact => fn frexp_exponent<T: Float>(x) -> i32 {
+                math_extra::frexp(x).1
+            };
             /// `|x - mean|^2` in the real type, or `-1` where `x` is NaN (complex: either part):
             /// the marked squared deviations that [`NanVar`] sums. A deviation that is NaN for
             /// another reason (`inf - inf`) stays NaN and poisons the lane, as in NumPy.
@@ -531,6 +883,22 @@ macro_rules! declare_ops {
     };
     (@examples [params] $ty:ident) => {
         Self::parameter_examples()
+    };
+    // An integer-only bound has no 16-bit float: the body is the op.
+    (@apply Unary $ty:ident, $name:literal, $t:ident, Integer, ($x:ident), $out:ty, $body:block) => {
+        impl<$t: $crate::dtype::Integer> $crate::ops::UnaryOp<$t> for $ty {
+            type Out = $out;
+            #[inline(always)]
+            fn apply(&self, $x: $t) -> $out $body
+        }
+    };
+    (@apply Binary $ty:ident, $name:literal, $t:ident, Integer, ($a:ident, $b:ident), $out:ty,
+        $body:block) => {
+        impl<$t: $crate::dtype::Integer> $crate::ops::BinaryOp<$t> for $ty {
+            type Out = $out;
+            #[inline(always)]
+            fn apply(&self, $a: $t, $b: $t) -> $out $body
+        }
     };
     // A 16-bit float runs the body in f32 and rounds the result once, as NumPy's float16
     // loops do (the CUDA backend's `half_op` does the same), unless the op is one of

@@ -47,6 +47,7 @@ mod rust_kernel;
 mod selection;
 mod sets;
 mod sort;
+mod special;
 mod statistics;
 #[cfg(feature = "cuda")]
 mod streams;
