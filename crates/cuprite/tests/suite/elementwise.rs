@@ -72,6 +72,13 @@ fn check_values<T: Element, B: ArrayBackend>(
 ) {
     let actual = actual.unwrap_or_else(|e| panic!("{name}: {e}"));
     assert_eq!(actual.shape(), shape, "{name}: shape");
+    // betaln near 0 is the logarithm of a product of gammas near 1: the few ulps CUDA's
+    // tgamma is allowed (measured on an H100: 5 ulps) are over 1e-13 of such a result.
+    let rtol = if name.contains("/betaln") {
+        rtol.max(1e-12)
+    } else {
+        rtol
+    };
     let a = actual.to_vec().unwrap();
     // Below the smallest normal number one unit in the last place is a whole subnormal step
     // (exp(-744.4) is 5e-324 or 0 depending on the libm): an absolute tolerance of the
