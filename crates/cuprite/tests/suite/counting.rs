@@ -484,7 +484,7 @@ mod gpu_vs_cpu {
         (0..m)
             .map(|_| {
                 let k = (rng.next() % bins as u64) as i64;
-                if rng.next() % 5 == 0 {
+                if rng.next().is_multiple_of(5) {
                     k - bins as i64
                 } else {
                     k
