@@ -54,6 +54,10 @@ impl BackendBase for Cpu {
         buf.len()
     }
 
+    fn buffer_address<T: Element>(&self, buf: &CpuBuffer<T>) -> Option<usize> {
+        Some(buf.as_slice().as_ptr() as usize)
+    }
+
     fn full<T: Element>(&self, len: usize, value: T) -> Result<CpuBuffer<T>> {
         // Zero pages first (free until touched), then a parallel fill when not zero.
         let mut v = crate::alloc::zeroed_vec::<T>(len)?;

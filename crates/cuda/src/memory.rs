@@ -38,6 +38,10 @@ impl BackendBase for Cuda {
         buf.len()
     }
 
+    fn buffer_address<T: Element>(&self, buf: &CudaBuffer<T>) -> Option<usize> {
+        usize::try_from(buf.device_ptr()).ok()
+    }
+
     fn full<T: Element>(&self, len: usize, value: T) -> Result<CudaBuffer<T>> {
         if fill::is_zero_bits(&value) {
             return self.alloc_zeroed(len);

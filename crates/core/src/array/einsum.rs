@@ -1,11 +1,13 @@
 //! [`Array::einsum`]: Einstein summation with NumPy's subscript language (explicit and implicit
 //! output, repeated subscripts for diagonals and traces, `...` broadcasting, size-1
 //! broadcasting). Operands become views (diagonals are stride sums, no copy); they are then
-//! contracted pairwise, each pair as one batched GEMM: labels shared and still needed are batch
+//! contracted pairwise along NumPy's greedy path (`products_vec.rs`), each pair as one
+//! batched GEMM: labels shared and still needed are batch
 //! axes, labels shared and no longer needed are the summed `k` axis, the others are `m`/`n`.
 //! A label only one operand carries and nobody needs is summed first by a product with a
 //! vector of ones, so every sum goes through the same GEMM primitive.
 
+use crate::array::products_vec::{EinsumPath, Label, LabelSet, Path, ELLIPSIS};
 use crate::array::Array;
 use crate::backend::ArrayBackend;
 use crate::dtype::Numeric;
@@ -13,10 +15,6 @@ use crate::error::{Error, Result};
 use crate::layout::{shape_size, Layout};
 
 const OP: &str = "einsum";
-/// Label ids: letters use their character code; ellipsis dimension `d` is `ELLIPSIS + d`.
-const ELLIPSIS: u32 = 1 << 16;
-
-type Label = u32;
 
 fn label_name(l: Label) -> String {
     if l >= ELLIPSIS {
@@ -285,8 +283,120 @@ fn contract_pair<T: Numeric, B: ArrayBackend>(
     })
 }
 
+/// The operands of an einsum after parsing: the specification, each operand as a term of
+/// distinct labels (diagonals taken), and the length of every label (the largest across
+/// operands: length 1 broadcasts).
+pub(super) struct Prepared<T: Numeric, B: ArrayBackend> {
+    spec: Spec,
+    terms: Vec<Term<T, B>>,
+    sizes: Vec<(Label, usize, usize)>,
+}
+
+impl<T: Numeric, B: ArrayBackend> Prepared<T, B> {
+    fn size(&self, l: Label) -> usize {
+        self.sizes.iter().find(|e| e.0 == l).map_or(1, |e| e.1)
+    }
+
+    /// The contraction path NumPy's `einsum_path(..., optimize='greedy')` finds.
+    pub(super) fn path(&self) -> Path {
+        let sets: Vec<LabelSet> = self
+            .terms
+            .iter()
+            .map(|t| t.labels.iter().copied().collect())
+            .collect();
+        let output: LabelSet = self.spec.output.iter().copied().collect();
+        Path::greedy(&self.spec.inputs, &sets, &output, &|l| self.size(l))
+    }
+
+    /// Builds the report of [`Array::einsum_path`] for `path`.
+    pub(super) fn report(&self, path: &Path) -> String {
+        let sets: Vec<LabelSet> = self
+            .terms
+            .iter()
+            .map(|t| t.labels.iter().copied().collect())
+            .collect();
+        path.report(&self.spec.inputs, &sets, &self.spec.output, &|l| {
+            self.size(l)
+        })
+    }
+}
+
+/// Parses `subscripts` against `operands`: diagonals of repeated labels become stride sums and
+/// label lengths are checked.
+pub(super) fn prepare<T: Numeric, B: ArrayBackend>(
+    subscripts: &str,
+    operands: &[&Array<T, B>],
+) -> Result<Prepared<T, B>> {
+    let Some(first) = operands.first() else {
+        return Err(Error::invalid(OP, "at least one operand is required"));
+    };
+    for x in &operands[1..] {
+        first.check_device(x, OP)?;
+    }
+    let spec = parse(subscripts, operands)?;
+    // Diagonals of repeated labels (a stride sum), distinct labels per term.
+    let mut terms: Vec<Term<T, B>> = Vec::with_capacity(operands.len());
+    for (i, (x, labels)) in operands.iter().zip(&spec.inputs).enumerate() {
+        let (mut shape, mut strides, mut uniq) = (Vec::new(), Vec::new(), Vec::new());
+        for (ax, &l) in labels.iter().enumerate() {
+            let (d, st) = (x.shape()[ax], x.strides()[ax]);
+            if let Some(p) = uniq.iter().position(|&u| u == l) {
+                if shape[p] != d {
+                    return Err(Error::invalid(
+                        OP,
+                        format!(
+                            "operand {i} of shape {:?} repeats {} over axes of different \
+                             lengths ({} != {d})",
+                            x.shape(),
+                            label_name(l),
+                            shape[p]
+                        ),
+                    ));
+                }
+                strides[p] += st;
+            } else {
+                uniq.push(l);
+                shape.push(d);
+                strides.push(st);
+            }
+        }
+        let layout = Layout::new(shape, strides, x.layout.offset());
+        terms.push(Term {
+            x: x.with_layout(layout),
+            labels: uniq,
+        });
+    }
+    // Label lengths must agree across operands, up to broadcasting of length 1.
+    let mut sizes: Vec<(Label, usize, usize)> = Vec::new();
+    for (i, t) in terms.iter().enumerate() {
+        for (&l, &d) in t.labels.iter().zip(t.x.shape()) {
+            match sizes.iter_mut().find(|e| e.0 == l) {
+                None => sizes.push((l, d, i)),
+                Some(e) if e.1 == d || d == 1 => {}
+                Some(e) if e.1 == 1 => *e = (l, d, i),
+                Some(e) => {
+                    return Err(Error::invalid(
+                        OP,
+                        format!(
+                            "{} has length {} in operand {} (shape {:?}) but {d} in \
+                             operand {i} (shape {:?})",
+                            label_name(l),
+                            e.1,
+                            e.2,
+                            operands[e.2].shape(),
+                            operands[i].shape()
+                        ),
+                    ))
+                }
+            }
+        }
+    }
+    Ok(Prepared { spec, terms, sizes })
+}
+
 impl<T: Numeric, B: ArrayBackend> Array<T, B> {
-    /// Einstein summation, NumPy's `einsum` (without its `optimize` argument).
+    /// Einstein summation, NumPy's `einsum` with `optimize='greedy'` for three or more
+    /// operands.
     ///
     /// `subscripts` names each operand's axes with letters, terms separated by commas, and
     /// optionally the output after `->`. Without `->` the output holds the broadcast `...`
@@ -296,8 +406,9 @@ impl<T: Numeric, B: ArrayBackend> Array<T, B> {
     /// broadcast across operands; axes of length 1 broadcast against the same label.
     /// Supported forms include `"ij,jk->ik"`, `"ij,jk"`, `"ii->i"`, `"ii"`, `"ij->ji"`,
     /// `"bij,bjk->bik"`, `"i,i"`, `"i,j->ij"`, `"...ij,...jk->...ik"` and any number of
-    /// operands (contracted pairwise, each pair as one batched matrix product, the pair with
-    /// the smallest result first). A result that needs no arithmetic (a transpose, a
+    /// operands, contracted pairwise (each pair as one batched matrix product) in the order
+    /// of NumPy's greedy path ([`Array::einsum_path`]): the pair that removes the most
+    /// elements first, then the cheapest. A result that needs no arithmetic (a transpose, a
     /// diagonal) is a view of the operand.
     ///
     /// # Errors
@@ -314,115 +425,86 @@ impl<T: Numeric, B: ArrayBackend> Array<T, B> {
     /// assert_eq!(Array::einsum("ij,jk->ik", &[&a, &b])?.to_vec()?, a.to_vec()?);
     /// assert_eq!(Array::einsum("ii", &[&a])?.item()?, 5.0);
     /// assert_eq!(Array::einsum("ij->ji", &[&a])?.to_vec()?, vec![1.0, 3.0, 2.0, 4.0]);
+    /// assert_eq!(Array::einsum("ij,jk,kl->il", &[&a, &b, &b])?.to_vec()?, a.to_vec()?);
     /// # Ok(()) }
     /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
     /// ```
     pub fn einsum(subscripts: &str, operands: &[&Array<T, B>]) -> Result<Self> {
-        let Some(first) = operands.first() else {
-            return Err(Error::invalid(OP, "at least one operand is required"));
-        };
-        for x in &operands[1..] {
-            first.check_device(x, OP)?;
-        }
-        let spec = parse(subscripts, operands)?;
-        // Diagonals of repeated labels (a stride sum), distinct labels per term.
-        let mut terms: Vec<Term<T, B>> = Vec::with_capacity(operands.len());
-        for (i, (x, labels)) in operands.iter().zip(&spec.inputs).enumerate() {
-            let (mut shape, mut strides, mut uniq) = (Vec::new(), Vec::new(), Vec::new());
-            for (ax, &l) in labels.iter().enumerate() {
-                let (d, st) = (x.shape()[ax], x.strides()[ax]);
-                if let Some(p) = uniq.iter().position(|&u| u == l) {
-                    if shape[p] != d {
-                        return Err(Error::invalid(
-                            OP,
-                            format!(
-                                "operand {i} of shape {:?} repeats {} over axes of different \
-                                 lengths ({} != {d})",
-                                x.shape(),
-                                label_name(l),
-                                shape[p]
-                            ),
-                        ));
-                    }
-                    strides[p] += st;
-                } else {
-                    uniq.push(l);
-                    shape.push(d);
-                    strides.push(st);
+        let prep = prepare(subscripts, operands)?;
+        let path = prep.path();
+        let Prepared { spec, terms, .. } = prep;
+        let mut terms = terms;
+        for step in &path.steps {
+            let mut inds = step.clone();
+            inds.sort_unstable_by(|a, b| b.cmp(a));
+            let mut group: Vec<Term<T, B>> = Vec::with_capacity(inds.len());
+            for &x in &inds {
+                if x >= terms.len() {
+                    return Err(Error::invalid(OP, "contraction path out of range"));
                 }
+                group.push(terms.remove(x));
             }
-            let layout = Layout::new(shape, strides, x.layout.offset());
-            terms.push(Term {
-                x: x.with_layout(layout),
-                labels: uniq,
-            });
-        }
-        // Label lengths must agree across operands, up to broadcasting of length 1.
-        let mut sizes: Vec<(Label, usize, usize)> = Vec::new();
-        for (i, t) in terms.iter().enumerate() {
-            for (&l, &d) in t.labels.iter().zip(t.x.shape()) {
-                match sizes.iter_mut().find(|e| e.0 == l) {
-                    None => sizes.push((l, d, i)),
-                    Some(e) if e.1 == d || d == 1 => {}
-                    Some(e) if e.1 == 1 => *e = (l, d, i),
-                    Some(e) => {
-                        return Err(Error::invalid(
-                            OP,
-                            format!(
-                                "{} has length {} in operand {} (shape {:?}) but {d} in \
-                                 operand {i} (shape {:?})",
-                                label_name(l),
-                                e.1,
-                                e.2,
-                                operands[e.2].shape(),
-                                operands[i].shape()
-                            ),
-                        ))
-                    }
-                }
-            }
-        }
-        let size = |l: Label| sizes.iter().find(|e| e.0 == l).map_or(1, |e| e.1);
-        while terms.len() > 1 {
-            let needed_without = |i: usize, j: usize| -> Vec<Label> {
-                let mut v = spec.output.clone();
-                for (q, t) in terms.iter().enumerate() {
-                    if q != i && q != j {
-                        v.extend(&t.labels);
-                    }
-                }
-                v
+            group.reverse();
+            let mut group = group.into_iter();
+            let Some(mut acc) = group.next() else {
+                continue;
             };
-            let mut best = (0, 1, usize::MAX);
-            for i in 0..terms.len() {
-                for j in i + 1..terms.len() {
-                    let needed = needed_without(i, j);
-                    let mut labels: Vec<Label> = terms[i].labels.clone();
-                    for &l in &terms[j].labels {
-                        if !labels.contains(&l) {
-                            labels.push(l);
-                        }
-                    }
-                    let cost: usize = labels
-                        .iter()
-                        .filter(|l| needed.contains(l))
-                        .map(|&l| size(l))
-                        .product();
-                    if cost < best.2 {
-                        best = (i, j, cost);
-                    }
+            let rest: Vec<Term<T, B>> = group.collect();
+            let later: Vec<Vec<Label>> = rest.iter().map(|t| t.labels.clone()).collect();
+            for (k, t) in rest.into_iter().enumerate() {
+                let mut needed = spec.output.clone();
+                for o in &terms {
+                    needed.extend(&o.labels);
                 }
+                for l in &later[k + 1..] {
+                    needed.extend(l);
+                }
+                acc = contract_pair(acc, t, &needed)?;
             }
-            let (i, j, _) = best;
-            let needed = needed_without(i, j);
-            let y = terms.remove(j);
-            let x = terms.remove(i);
-            terms.insert(i, contract_pair(x, y, &needed)?);
+            terms.push(acc);
         }
         let Some(last) = terms.pop() else {
             return Err(Error::invalid(OP, "no operand left to contract"));
         };
+        if !terms.is_empty() {
+            return Err(Error::invalid(OP, "the contraction path left operands"));
+        }
         let last = last.sum_out(|l| spec.output.contains(&l))?;
         last.permuted(&spec.output)
+    }
+
+    /// The contraction order [`Array::einsum`] follows for `subscripts` and `operands`, with
+    /// a printable report (NumPy's `np.einsum_path(subscripts, *operands,
+    /// optimize='greedy')`). At each step the greedy search contracts the pair of terms that
+    /// removes the most elements (then the cheapest), outer products only when nothing else
+    /// is left, and no intermediate larger than the largest input or output. With `...`, the
+    /// report names the broadcast dimensions by the last letters the subscripts leave unused
+    /// (NumPy picks them in no fixed order). Nothing is computed and nothing leaves the
+    /// device.
+    ///
+    /// # Errors
+    /// The errors of [`Array::einsum`] for bad subscripts or shapes.
+    ///
+    /// ```
+    /// # use cuprite_core::*;
+    /// # fn demo<B: ArrayBackend>(dev: &B) -> Result<()> {
+    /// let a = Array::<f64, B>::zeros(&[2, 30], dev)?;
+    /// let b = Array::<f64, B>::zeros(&[30, 40], dev)?;
+    /// let c = Array::<f64, B>::zeros(&[40, 3], dev)?;
+    /// let p = Array::einsum_path("ij,jk,kl->il", &[&a, &b, &c])?;
+    /// // Contracting b with c first removes the most elements.
+    /// assert_eq!(p.path, vec![vec![1, 2], vec![0, 1]]);
+    /// assert!(p.report.contains("jk,kl->jl"));
+    /// # Ok(()) }
+    /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
+    /// ```
+    pub fn einsum_path(subscripts: &str, operands: &[&Array<T, B>]) -> Result<EinsumPath> {
+        let prep = prepare(subscripts, operands)?;
+        let path = prep.path();
+        let report = prep.report(&path);
+        Ok(EinsumPath {
+            path: path.steps,
+            report,
+        })
     }
 }

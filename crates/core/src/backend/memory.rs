@@ -32,6 +32,12 @@ pub trait BackendBase: Clone + Send + Sync + Debug + PartialEq + 'static {
     fn synchronize(&self) -> Result<()>;
     /// Number of elements in a buffer.
     fn buffer_len<T: Element>(&self, buf: &Self::Buffer<T>) -> usize;
+    /// The address of the buffer's first element in the device's address space, so that
+    /// core can tell whether two views reach the same bytes (`Array::shares_memory`); `None`
+    /// (the default) where the backend cannot say.
+    fn buffer_address<T: Element>(&self, _buf: &Self::Buffer<T>) -> Option<usize> {
+        None
+    }
 
     /// A new buffer of `len` copies of `value`.
     fn full<T: Element>(&self, len: usize, value: T) -> Result<Self::Buffer<T>>;
