@@ -3,6 +3,7 @@
 //! every op goes through; the API is spread over the sibling modules by theme.
 
 mod axes;
+mod block;
 mod compare;
 mod counting;
 mod creation;
@@ -14,23 +15,29 @@ mod histogram;
 mod histogramdd;
 mod index;
 mod index_helpers;
+mod insert_delete;
 mod linalg;
 mod manip;
 mod mask;
 mod math;
 mod nanreduce;
 mod operators;
+mod pad;
 mod products;
 mod rearrange;
 mod reduce;
 mod selection;
 mod sets;
 mod shape;
+mod shape_extra;
 mod sort;
 mod special;
 mod statistics;
 
 pub use axes::Axes;
+pub use block::Block;
+pub use insert_delete::IndexObj;
+pub use pad::{PadElement, PadMode, PadStat, ReflectType};
 pub use histogram::{BinRule, Bins};
 pub use index_helpers::IndexMode;
 pub use linalg::{multi_dot, MatrixNorm, QrMode};
