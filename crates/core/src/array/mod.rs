@@ -36,12 +36,12 @@ mod statistics;
 
 pub use axes::Axes;
 pub use block::Block;
-pub use insert_delete::IndexObj;
-pub use pad::{PadElement, PadMode, PadStat, ReflectType};
 pub use histogram::{BinRule, Bins};
 pub use index_helpers::IndexMode;
+pub use insert_delete::IndexObj;
 pub use linalg::{multi_dot, MatrixNorm, QrMode};
 pub use operators::TrueDivide;
+pub use pad::{PadElement, PadMode, PadStat, ReflectType};
 pub use selection::{Piece, Trim};
 pub use shape::{resolve_shape, ArrayViewMut};
 pub use statistics::{CovElement, CovOptions, QuantileMethod};
