@@ -3,6 +3,7 @@
 //! every op goes through; the API is spread over the sibling modules by theme.
 
 mod axes;
+mod block;
 mod compare;
 mod counting;
 mod creation;
@@ -14,6 +15,7 @@ mod histogram;
 mod histogramdd;
 mod index;
 mod index_helpers;
+mod insert_delete;
 mod linalg;
 mod manip;
 mod mask;
@@ -21,6 +23,7 @@ mod math;
 mod memory_overlap;
 mod nanreduce;
 mod operators;
+mod pad;
 mod polynomial;
 mod polynomial_fit;
 mod products;
@@ -30,15 +33,19 @@ mod reduce;
 mod selection;
 mod sets;
 mod shape;
+mod shape_extra;
 mod sort;
 mod special;
 mod statistics;
 
 pub use axes::Axes;
+pub use block::Block;
 pub use histogram::{BinRule, Bins};
 pub use index_helpers::IndexMode;
+pub use insert_delete::IndexObj;
 pub use linalg::{multi_dot, MatrixNorm, QrMode};
 pub use operators::TrueDivide;
+pub use pad::{PadElement, PadMode, PadStat, ReflectType};
 pub use polynomial_fit::{PolyCov, PolyFit, PolyFitResult};
 pub use products_vec::EinsumPath;
 pub use selection::{Piece, Trim};
