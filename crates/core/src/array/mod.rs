@@ -3,6 +3,7 @@
 //! every op goes through; the API is spread over the sibling modules by theme.
 
 mod axes;
+mod bits;
 mod compare;
 mod counting;
 mod creation;
@@ -10,6 +11,7 @@ mod declared;
 mod differences;
 mod display;
 mod elementwise;
+mod gradient;
 mod histogram;
 mod histogramdd;
 mod index;
@@ -19,6 +21,8 @@ mod manip;
 mod mask;
 mod math;
 mod nanreduce;
+mod nanscan;
+mod numpy_names;
 mod operators;
 mod products;
 mod rearrange;
@@ -31,6 +35,9 @@ mod special;
 mod statistics;
 
 pub use axes::Axes;
+pub use bits::BitOrder;
+pub use gradient::Spacing;
+pub use numpy_names::{ufunc, NormOrd, UniqueCounts, UniqueInverse};
 pub use histogram::{BinRule, Bins};
 pub use index_helpers::IndexMode;
 pub use linalg::{multi_dot, MatrixNorm, QrMode};
