@@ -594,6 +594,24 @@ CUPRITE_UNARY(frexp_exponent, i32,
     if constexpr (is_same<E, float>::value) frexpf(x, &e);
     else frexp(x, &e);
     return e;)
+// Float: NumPy's nan_to_num defaults, NaN to 0 and the infinities to the type's largest and
+// most negative finite values (16-bit floats in their own bits, kept out of half_op below).
+template <class E> __device__ __forceinline__ E nan_to_num_limit(bool neg) {
+    if constexpr (is_same<E, float>::value) {
+        return __int_as_float(neg ? (int)0xff7fffffu : 0x7f7fffff);
+    } else if constexpr (is_same<E, double>::value) {
+        return __longlong_as_double(neg ? (long long)0xffefffffffffffffull : 0x7fefffffffffffffll);
+    } else if constexpr (is_same<E, f16>::value) {
+        return f16::from_bits(neg ? 0xfbffu : 0x7bffu);
+    } else {
+        return bf16::from_bits(neg ? 0xff7fu : 0x7f7fu);
+    }
+}
+CUPRITE_UNARY(nan_to_num, E,
+    if (m_isnan(x)) return (E)0.0f;
+    if (x == flt<E>::inf()) return nan_to_num_limit<E>(false);
+    if (x == -flt<E>::inf()) return nan_to_num_limit<E>(true);
+    return x;)
 
 #undef CUPRITE_UNARY
 #undef CUPRITE_BINARY
@@ -633,3 +651,4 @@ template <template <class> class OP, class E> struct lift {
 template <class E> struct lift<op_round, E> { typedef op_round<E> type; };
 template <class E> struct lift<op_nextafter, E> { typedef op_nextafter<E> type; };
 template <class E> struct lift<op_spacing, E> { typedef op_spacing<E> type; };
+template <class E> struct lift<op_nan_to_num, E> { typedef op_nan_to_num<E> type; };

@@ -4,6 +4,7 @@
 
 mod axes;
 mod block;
+mod bits;
 mod compare;
 mod counting;
 mod creation;
@@ -11,6 +12,7 @@ mod declared;
 mod differences;
 mod display;
 mod elementwise;
+mod gradient;
 mod histogram;
 mod histogramdd;
 mod index;
@@ -22,6 +24,8 @@ mod mask;
 mod math;
 mod memory_overlap;
 mod nanreduce;
+mod nanscan;
+mod numpy_names;
 mod operators;
 mod pad;
 mod polynomial;
@@ -40,6 +44,9 @@ mod statistics;
 
 pub use axes::Axes;
 pub use block::Block;
+pub use bits::BitOrder;
+pub use gradient::Spacing;
+pub use numpy_names::{ufunc, NormOrd, UniqueCounts, UniqueInverse};
 pub use histogram::{BinRule, Bins};
 pub use index_helpers::IndexMode;
 pub use insert_delete::IndexObj;

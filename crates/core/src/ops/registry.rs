@@ -100,9 +100,10 @@ pub const fn name_of(decl: OpDecl, kind: OpKind) -> &'static str {
 }
 
 /// The declared ops whose body works on a 16-bit float's own bits rather than in f32: the
-/// neighbour `nextafter` finds and the step `spacing` measures are the type's own (the CUDA
-/// backend keeps the same ops, and `round`, out of its `half_op`).
-pub const HALF_OWN_BITS: &[&str] = &["nextafter", "spacing"];
+/// neighbour `nextafter` finds and the step `spacing` measures are the type's own, as is the
+/// largest finite value `nan_to_num` puts for infinities (the CUDA backend keeps the same
+/// ops, and `round`, out of its `half_op`).
+pub const HALF_OWN_BITS: &[&str] = &["nextafter", "spacing", "nan_to_num"];
 
 /// True when the op `name` is one of [`HALF_OWN_BITS`].
 pub const fn half_own_bits(name: &str) -> bool {
@@ -790,6 +791,32 @@ macro_rules! elementwise_ops {
             /// NumPy's `frexp`; 0 for zeros, infinities and NaN).
             FrexpExponent, "frexp_exponent", Unary, Exact => fn frexp_exponent<T: Float>(x) -> i32 {
                 math_extra::frexp(x).1
+            };
+            /// NaN to zero, positive infinity to the type's largest finite value and negative
+            /// infinity to its most negative one, every other value unchanged (NumPy's
+            /// `nan_to_num(x)` with its defaults; 16-bit floats keep their own largest value).
+            /// Other replacement values: [`Array::nan_to_num_with`](crate::Array::nan_to_num_with).
+            ///
+            /// ```
+            /// # use cuprite_core::*;
+            /// # fn demo<B: ArrayBackend>(dev: &B) -> Result<()> {
+            /// let x = Array::<f64, B>::from_vec(vec![f64::NAN, f64::INFINITY, f64::NEG_INFINITY, -0.5], &[4], dev)?;
+            /// assert_eq!(x.nan_to_num()?.to_vec()?, vec![0.0, f64::MAX, f64::MIN, -0.5]);
+            /// let h = Array::<f16, B>::from_vec(vec![f16::INFINITY], &[1], dev)?;
+            /// assert_eq!(h.nan_to_num()?.to_vec()?, vec![f16::MAX]);
+            /// # Ok(()) }
+            /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
+            /// ```
+            NanToNum, "nan_to_num", Unary, Exact => fn nan_to_num<T: Float>(x) -> T {
+                if <T as num_traits::Float>::is_nan(x) {
+                    T::ZERO
+                } else if x == <T as num_traits::Float>::infinity() {
+                    <T as num_traits::Float>::max_value()
+                } else if x == <T as num_traits::Float>::neg_infinity() {
+                    <T as num_traits::Float>::min_value()
+                } else {
+                    x
+                }
             };
             /// `|x - mean|^2` in the real type, or `-1` where `x` is NaN (complex: either part):
             /// the marked squared deviations that [`NanVar`] sums. A deviation that is NaN for
