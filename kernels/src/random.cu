@@ -314,7 +314,7 @@ __device__ double pacos(double x) {
     double s = sqrt(z);
     double df = bits_f64(f64_bits(s) & 0xffffffff00000000ull);
     double c = (z - df * df) / (s + df);
-    double w = pacos_r(z) * s + c * df;
+    double w = pacos_r(z) * s + c;
     return 2.0 * (df + w);
 }
 

@@ -217,7 +217,7 @@ pub fn acos(x: f64) -> f64 {
     let s = z.sqrt();
     let df = f64::from_bits(s.to_bits() & 0xffff_ffff_0000_0000);
     let c = (z - df * df) / (s + df);
-    let w = acos_r(z) * s + c * df;
+    let w = acos_r(z) * s + c;
     2.0 * (df + w)
 }
 

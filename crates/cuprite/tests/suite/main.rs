@@ -40,6 +40,7 @@ mod npy;
 mod products;
 mod random;
 mod random_differential;
+mod random_more;
 mod rearrange;
 mod reduce;
 mod reduce_accuracy;
