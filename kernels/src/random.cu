@@ -8,8 +8,10 @@
 //   random_uniform(T* out, i64 n, u32 k0, u32 k1, u64 base, T low, T high)
 //       block stream; each thread computes one Philox block per step and stores its outputs
 //       (4 floats or 2 doubles) with one 16-byte store.
-//   random_float(T* out, i64 n, u32 k0, u32 k1, u64 base, int dist, double a, double b)
-//   random_int(T* out, i64 n, u32 k0, u32 k1, u64 base, int dist, i64 low, u64 range, double a)
+//   random_float(T* out, i64 n, u32 k0, u32 k1, u64 base, int dist, double a, double b,
+//                double c)
+//   random_int(T* out, i64 n, u32 k0, u32 k1, u64 base, int dist, i64 low, u64 range, double a,
+//              double b)
 //       element streams; one element per thread per step (rejection loops inside).
 
 #define RD_NORMAL 0
@@ -17,11 +19,32 @@
 #define RD_EXPONENTIAL 2
 #define RD_GAMMA 3
 #define RD_BETA 4
+#define RD_STANDARD_CAUCHY 5
+#define RD_STANDARD_T 6
+#define RD_CHISQUARE 7
+#define RD_NONCENTRAL_CHISQUARE 8
+#define RD_F 9
+#define RD_NONCENTRAL_F 10
+#define RD_LAPLACE 11
+#define RD_LOGISTIC 12
+#define RD_GUMBEL 13
+#define RD_WEIBULL 14
+#define RD_PARETO 15
+#define RD_RAYLEIGH 16
+#define RD_WALD 17
+#define RD_TRIANGULAR 18
+#define RD_POWER 19
+#define RD_VONMISES 20
 
 #define RI_INTEGERS 0
 #define RI_POISSON 1
 #define RI_BINOMIAL 2
 #define RI_BITS 3
+#define RI_GEOMETRIC 4
+#define RI_NEGATIVE_BINOMIAL 5
+#define RI_ZIPF 6
+#define RI_LOGSERIES 7
+#define RI_HYPERGEOMETRIC 8
 
 #define PHILOX_M0 0xD2511F53u
 #define PHILOX_M1 0xCD9E8D57u
@@ -233,6 +256,68 @@ __device__ double ploggam(double x) {
     return gl;
 }
 
+__device__ double plog1p(double x) {
+    double u = 1.0 + x;
+    if (u == 1.0) return x;
+    if (u == bits_f64(0x7ff0000000000000ull)) return u;
+    return plog(u) * x / (u - 1.0);
+}
+
+__device__ double pexpm1(double x) {
+    double u = pexp(x);
+    if (u == 1.0) return x;
+    double um1 = u - 1.0;
+    if (um1 == -1.0) return -1.0;
+    if (u == bits_f64(0x7ff0000000000000ull)) return u;
+    return um1 * x / plog(u);
+}
+
+__device__ double pacos_r(double z) {
+    const double pS0 = bits_f64(0x3FC5555555555555ull);
+    const double pS1 = bits_f64(0xBFD4D61203EB6F7Dull);
+    const double pS2 = bits_f64(0x3FC9C1550E884455ull);
+    const double pS3 = bits_f64(0xBFA48228B5688F3Bull);
+    const double pS4 = bits_f64(0x3F49EFE07501B288ull);
+    const double pS5 = bits_f64(0x3F023DE10DFDF709ull);
+    const double qS1 = bits_f64(0xC0033A271C8A2D4Bull);
+    const double qS2 = bits_f64(0x40002AE59C598AC8ull);
+    const double qS3 = bits_f64(0xBFE6066C1B8D0159ull);
+    const double qS4 = bits_f64(0x3FB3B8C5B12E9282ull);
+    double p = z * (pS0 + z * (pS1 + z * (pS2 + z * (pS3 + z * (pS4 + z * pS5)))));
+    double q = 1.0 + z * (qS1 + z * (qS2 + z * (qS3 + z * qS4)));
+    return p / q;
+}
+
+// fdlibm acos, as math.rs.
+__device__ double pacos(double x) {
+    const double pio2_hi = bits_f64(0x3FF921FB54442D18ull);
+    const double pio2_lo = bits_f64(0x3C91A62633145C07ull);
+    u64 bits = f64_bits(x);
+    u32 hx = (u32)(bits >> 32);
+    u32 ix = hx & 0x7fffffffu;
+    if (ix >= 0x3ff00000u) {
+        u32 lx = (u32)bits;
+        if (((ix - 0x3ff00000u) | lx) == 0) return (hx >> 31) != 0 ? 2.0 * pio2_hi : 0.0;
+        return bits_f64(0x7ff8000000000000ull);
+    }
+    if (ix < 0x3fe00000u) {
+        if (ix <= 0x3c600000u) return pio2_hi;
+        return pio2_hi - (x - (pio2_lo - x * pacos_r(x * x)));
+    }
+    if ((hx >> 31) != 0) {
+        double z = (1.0 + x) * 0.5;
+        double s = sqrt(z);
+        double w = pacos_r(z) * s - pio2_lo;
+        return 2.0 * (pio2_hi - (s + w));
+    }
+    double z = (1.0 - x) * 0.5;
+    double s = sqrt(z);
+    double df = bits_f64(f64_bits(s) & 0xffffffff00000000ull);
+    double c = (z - df * df) / (s + df);
+    double w = pacos_r(z) * s + c;
+    return 2.0 * (df + w);
+}
+
 // ---- samplers, as crates/core/src/random/sample.rs ----
 
 __device__ u64 bounded(Stream& s, u64 range) {
@@ -403,6 +488,217 @@ __device__ long long sbinomial(Stream& s, long long n, double p) {
     return k + sbinomial_inversion(s, n, p);
 }
 
+// ---- more samplers, as crates/core/src/random/sample_more.rs ----
+
+#define TWO_63 9223372036854775808.0
+
+__device__ double sstandard_cauchy(Stream& s) {
+    double n = snormal(s);
+    double d = snormal(s);
+    return n / d;
+}
+
+__device__ double sstandard_t(Stream& s, double df) {
+    double num = snormal(s);
+    double denom = sgamma(s, df / 2.0);
+    return sqrt(df / 2.0) * num / sqrt(denom);
+}
+
+__device__ __forceinline__ double schisquare(Stream& s, double df) { return 2.0 * sgamma(s, df / 2.0); }
+
+__device__ double snoncentral_chisquare(Stream& s, double df, double nonc) {
+    if (nonc == 0.0) return schisquare(s, df);
+    if (1.0 < df) {
+        double chi2 = schisquare(s, df - 1.0);
+        double n = snormal(s) + sqrt(nonc);
+        return chi2 + n * n;
+    }
+    long long i = spoisson(s, nonc / 2.0);
+    return schisquare(s, df + 2.0 * (double)i);
+}
+
+__device__ double sf(Stream& s, double dfnum, double dfden) {
+    double num = schisquare(s, dfnum) * dfden;
+    double den = schisquare(s, dfden) * dfnum;
+    return num / den;
+}
+
+__device__ double snoncentral_f(Stream& s, double dfnum, double dfden, double nonc) {
+    double t = snoncentral_chisquare(s, dfnum, nonc) * dfden;
+    return t / (schisquare(s, dfden) * dfnum);
+}
+
+__device__ double slaplace(Stream& s, double loc, double scale) {
+    for (;;) {
+        double u = s.next_f64();
+        if (u >= 0.5) return loc - scale * plog(2.0 - u - u);
+        if (u > 0.0) return loc + scale * plog(u + u);
+    }
+}
+
+__device__ double slogistic(Stream& s, double loc, double scale) {
+    for (;;) {
+        double u = s.next_f64();
+        if (u > 0.0) return loc + scale * plog(u / (1.0 - u));
+    }
+}
+
+__device__ double sgumbel(Stream& s, double loc, double scale) {
+    for (;;) {
+        double u = 1.0 - s.next_f64();
+        if (u < 1.0) return loc - scale * plog(0.0 - plog(u));
+    }
+}
+
+__device__ double sweibull(Stream& s, double a) {
+    if (a == 0.0) return 0.0;
+    return pexp(plog(sexponential(s)) / a);
+}
+
+__device__ __forceinline__ double spareto(Stream& s, double a) { return pexpm1(sexponential(s) / a); }
+
+__device__ __forceinline__ double srayleigh(Stream& s, double scale) {
+    return scale * sqrt(2.0 * sexponential(s));
+}
+
+__device__ double swald(Stream& s, double mean, double scale) {
+    double mu_2l = mean / (2.0 * scale);
+    double y = snormal(s);
+    y = mean * y * y;
+    double x = mean + mu_2l * (y - sqrt(4.0 * scale * y + y * y));
+    double u = s.next_f64();
+    if (u <= mean / (mean + x)) return x;
+    return mean * mean / x;
+}
+
+__device__ double striangular(Stream& s, double left, double mode, double right) {
+    double base = right - left;
+    double leftbase = mode - left;
+    double ratio = leftbase / base;
+    double leftprod = leftbase * base;
+    double rightprod = (right - mode) * base;
+    double u = s.next_f64();
+    if (u <= ratio) return left + sqrt(u * leftprod);
+    return right - sqrt((1.0 - u) * rightprod);
+}
+
+__device__ __forceinline__ double spower(Stream& s, double a) { return pexp(plog(s.next_f64_open()) / a); }
+
+__device__ long long sgeometric(Stream& s, double p) {
+    if (p >= 0.3333333333333333) {
+        long long x = 1;
+        double sum = p, prod = p;
+        double q = 1.0 - p;
+        double u = s.next_f64();
+        while (u > sum) {
+            prod = prod * q;
+            sum = sum + prod;
+            x += 1;
+        }
+        return x;
+    }
+    double z = ceil(0.0 - sexponential(s) / plog1p(0.0 - p));
+    if (z >= TWO_63) return 0x7fffffffffffffffll;
+    if (z < 1.0) return 1;
+    return (long long)z;
+}
+
+__device__ long long snegative_binomial(Stream& s, double n, double p) {
+    double y = sgamma(s, n) * ((1.0 - p) / p);
+    return spoisson(s, y);
+}
+
+__device__ long long szipf(Stream& s, double a) {
+    if (a >= 1025.0) return 1;
+    double am1 = a - 1.0;
+    double b = pexp(am1 * plog(2.0));
+    for (;;) {
+        double u = 1.0 - s.next_f64();
+        double v = s.next_f64();
+        double x = floor(pexp(plog(u) * (-1.0 / am1)));
+        if (x > TWO_63 || x < 1.0) continue;
+        double t = pexp(am1 * plog(1.0 + 1.0 / x));
+        if (v * x * (t - 1.0) / (b - 1.0) <= t / b) return (long long)x;
+    }
+}
+
+__device__ long long slogseries(Stream& s, double p) {
+    double r = plog1p(0.0 - p);
+    for (;;) {
+        double v = s.next_f64();
+        if (v >= p) return 1;
+        double u = s.next_f64();
+        double q = 0.0 - pexpm1(r * u);
+        if (v <= q * q) {
+            double result = floor(1.0 + plog(v) / plog(q));
+            if (result < 1.0 || v == 0.0) continue;
+            return (long long)result;
+        }
+        if (v >= q) return 1;
+        return 2;
+    }
+}
+
+__device__ long long shypergeometric_urn(Stream& s, long long good, long long bad, long long sample) {
+    long long total = good + bad;
+    bool flip = sample > total / 2;
+    long long left = flip ? total - sample : sample;
+    long long rest = total, rest_good = good;
+    while (left > 0 && rest_good > 0 && rest > rest_good) {
+        rest -= 1;
+        if ((long long)bounded(s, (u64)rest + 1) < rest_good) rest_good -= 1;
+        left -= 1;
+    }
+    if (rest == rest_good) rest_good -= left;
+    return flip ? rest_good : good - rest_good;
+}
+
+__device__ __forceinline__ double plogfactorial(long long k) { return ploggam((double)k + 1.0); }
+
+__device__ long long shypergeometric_hrua(Stream& s, long long good, long long bad, long long sample) {
+    const double D1 = 1.7155277699214135;
+    const double D2 = 0.8989161620588988;
+    long long popsize = good + bad;
+    long long m_s = sample < popsize - sample ? sample : popsize - sample;
+    long long mingb = good < bad ? good : bad;
+    long long maxgb = good < bad ? bad : good;
+    double p = (double)mingb / (double)popsize;
+    double q = (double)maxgb / (double)popsize;
+    double mu = (double)m_s * p;
+    double a = mu + 0.5;
+    double var = (double)(popsize - m_s) * (double)m_s * p * q / (double)(popsize - 1);
+    double c = sqrt(var + 0.5);
+    double h = D1 * c + D2;
+    long long m = (long long)floor((double)(m_s + 1) * (double)(mingb + 1) / (double)(popsize + 2));
+    double g = plogfactorial(m) + plogfactorial(mingb - m) + plogfactorial(m_s - m) +
+               plogfactorial(maxgb - m_s + m);
+    double bf = floor(a + 16.0 * c);
+    double b0 = (double)((m_s < mingb ? m_s : mingb) + 1);
+    double b = b0 < bf ? b0 : bf;
+    long long k;
+    for (;;) {
+        double u = s.next_f64();
+        double v = s.next_f64();
+        double x = a + h * (v - 0.5) / u;
+        if (x < 0.0 || x >= b) continue;
+        k = (long long)floor(x);
+        double gp = plogfactorial(k) + plogfactorial(mingb - k) + plogfactorial(m_s - k) +
+                    plogfactorial(maxgb - m_s + k);
+        double t = g - gp;
+        if (u * (4.0 - u) - 3.0 <= t) break;
+        if (u * (u - t) >= 1.0) continue;
+        if (2.0 * plog(u) <= t) break;
+    }
+    if (good > bad) k = m_s - k;
+    if (m_s < sample) k = good - k;
+    return k;
+}
+
+__device__ long long shypergeometric(Stream& s, long long good, long long bad, long long sample) {
+    if (sample >= 10 && sample <= good + bad - 10) return shypergeometric_hrua(s, good, bad, sample);
+    return shypergeometric_urn(s, good, bad, sample);
+}
+
 // ---- kernels ----
 
 // Parameters of `random_uniform` (mirrored field for field by `RandomUniformArgs` in
@@ -485,10 +781,11 @@ struct RandomFloatArgs {
     int dist;
     double a;
     double b;
+    double c;
 };
 
 __device__ __forceinline__ void k_random_float(T* out, long long n, u32 k0, u32 k1, u64 base,
-                                               int dist, double a, double b) {
+                                               int dist, double a, double b, double c) {
     GRID_STRIDE(i, n) {
         Stream s(k0, k1, base, (u64)i);
         double v;
@@ -497,14 +794,30 @@ __device__ __forceinline__ void k_random_float(T* out, long long n, u32 k0, u32 
         case RD_LOGNORMAL: v = pexp(a + b * snormal(s)); break;
         case RD_EXPONENTIAL: v = a * sexponential(s); break;
         case RD_GAMMA: v = b * sgamma(s, a); break;
-        default: v = sbeta(s, a, b); break;
+        case RD_BETA: v = sbeta(s, a, b); break;
+        case RD_STANDARD_CAUCHY: v = sstandard_cauchy(s); break;
+        case RD_STANDARD_T: v = sstandard_t(s, a); break;
+        case RD_CHISQUARE: v = schisquare(s, a); break;
+        case RD_NONCENTRAL_CHISQUARE: v = snoncentral_chisquare(s, a, b); break;
+        case RD_F: v = sf(s, a, b); break;
+        case RD_NONCENTRAL_F: v = snoncentral_f(s, a, b, c); break;
+        case RD_LAPLACE: v = slaplace(s, a, b); break;
+        case RD_LOGISTIC: v = slogistic(s, a, b); break;
+        case RD_GUMBEL: v = sgumbel(s, a, b); break;
+        case RD_WEIBULL: v = sweibull(s, a); break;
+        case RD_PARETO: v = spareto(s, a); break;
+        case RD_RAYLEIGH: v = srayleigh(s, a); break;
+        case RD_WALD: v = swald(s, a, b); break;
+        case RD_TRIANGULAR: v = striangular(s, a, b, c); break;
+        case RD_POWER: v = spower(s, a); break;
+        default: v = svonmises(s, a, b); break;
         }
         out[i] = (T)v;
     }
 }
 
 extern "C" __global__ void random_float(RandomFloatArgs a) {
-    k_random_float((T*)a.out, a.n, a.k0, a.k1, a.base, a.dist, a.a, a.b);
+    k_random_float((T*)a.out, a.n, a.k0, a.k1, a.base, a.dist, a.a, a.b, a.c);
 }
 
 // Parameters of `random_int` (mirrored field for field by `RandomIntArgs` in
@@ -519,10 +832,12 @@ struct RandomIntArgs {
     long long low;
     u64 range;
     double a;
+    double b;
 };
 
 __device__ __forceinline__ void k_random_int(T* out, long long n, u32 k0, u32 k1, u64 base,
-                                             int dist, long long low, u64 range, double a) {
+                                             int dist, long long low, u64 range, double a,
+                                             double b) {
     GRID_STRIDE(i, n) {
         Stream s(k0, k1, base, (u64)i);
         long long v;
@@ -530,12 +845,17 @@ __device__ __forceinline__ void k_random_int(T* out, long long n, u32 k0, u32 k1
         case RI_INTEGERS: v = (long long)((u64)low + bounded(s, range)); break;
         case RI_POISSON: v = spoisson(s, a); break;
         case RI_BINOMIAL: v = sbinomial(s, low, a); break;
-        default: v = (long long)s.next_u64(); break;
+        case RI_BITS: v = (long long)s.next_u64(); break;
+        case RI_GEOMETRIC: v = sgeometric(s, a); break;
+        case RI_NEGATIVE_BINOMIAL: v = snegative_binomial(s, a, b); break;
+        case RI_ZIPF: v = szipf(s, a); break;
+        case RI_LOGSERIES: v = slogseries(s, a); break;
+        default: v = shypergeometric(s, low, (long long)range, (long long)a); break;
         }
         out[i] = (T)v;
     }
 }
 
 extern "C" __global__ void random_int(RandomIntArgs a) {
-    k_random_int((T*)a.out, a.n, a.k0, a.k1, a.base, a.dist, a.low, a.range, a.a);
+    k_random_int((T*)a.out, a.n, a.k0, a.k1, a.base, a.dist, a.low, a.range, a.a, a.b);
 }

@@ -78,10 +78,10 @@ impl RandomOps for Cuda {
             return Ok(out);
         }
         let f = self.random_fn::<T, _>("random_float")?;
-        let (code, a, b) = dist.code();
+        let (code, a, b, c) = dist.code();
         let grid = self.grid_for(n, 1);
         let (ptr, n64, k0, k1, base) = (self.ptr(&out)?, n as i64, d.key[0], d.key[1], d.base);
-        // `random_float(T*, i64, u32, u32, u64, int, double, double)`; `out` holds `n`
+        // `random_float(T*, i64, u32, u32, u64, int, double, double, double)`; `out` holds `n`
         // elements.
         f.launch(
             (grid, 1, 1),
@@ -96,6 +96,7 @@ impl RandomOps for Cuda {
                 dist: code,
                 a,
                 b,
+                c,
             },
         )?;
         Ok(out)
@@ -113,10 +114,10 @@ impl RandomOps for Cuda {
             return Ok(out);
         }
         let f = self.random_fn::<T, _>("random_int")?;
-        let (code, low, range, a) = dist.code();
+        let (code, low, range, a, b) = dist.code();
         let grid = self.grid_for(n, 1);
         let (ptr, n64, k0, k1, base) = (self.ptr(&out)?, n as i64, d.key[0], d.key[1], d.base);
-        // `random_int(T*, i64, u32, u32, u64, int, i64, u64, double)`; `out` holds
+        // `random_int(T*, i64, u32, u32, u64, int, i64, u64, double, double)`; `out` holds
         // `n` elements.
         f.launch(
             (grid, 1, 1),
@@ -132,6 +133,7 @@ impl RandomOps for Cuda {
                 low,
                 range,
                 a,
+                b,
             },
         )?;
         Ok(out)

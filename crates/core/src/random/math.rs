@@ -139,6 +139,88 @@ pub fn exp(x: f64) -> f64 {
     }
 }
 
+/// `ln(1 + x)` accurate near 0 without a dedicated kernel: `log(u) * x / (u - 1)` with
+/// `u = 1 + x` rounded (Goldberg's correction), or `x` itself when `1 + x` rounds to 1.
+pub fn log1p(x: f64) -> f64 {
+    let u = 1.0 + x;
+    if u == 1.0 {
+        x
+    } else if u == f64::INFINITY {
+        u
+    } else {
+        log(u) * x / (u - 1.0)
+    }
+}
+
+/// `exp(x) - 1` accurate near 0 (Kahan's correction `(u - 1) * x / log(u)`, `u = exp(x)`):
+/// `x` when `u` rounds to 1, `-1` when it underflows, `inf` when it overflows.
+pub fn expm1(x: f64) -> f64 {
+    let u = exp(x);
+    if u == 1.0 {
+        return x;
+    }
+    let um1 = u - 1.0;
+    if um1 == -1.0 {
+        return -1.0;
+    }
+    if u == f64::INFINITY {
+        return u;
+    }
+    um1 * x / log(u)
+}
+
+const PIO2_HI: f64 = f64::from_bits(0x3FF9_21FB_5444_2D18);
+const PIO2_LO: f64 = f64::from_bits(0x3C91_A626_3314_5C07);
+const PS0: f64 = f64::from_bits(0x3FC5_5555_5555_5555);
+const PS1: f64 = f64::from_bits(0xBFD4_D612_03EB_6F7D);
+const PS2: f64 = f64::from_bits(0x3FC9_C155_0E88_4455);
+const PS3: f64 = f64::from_bits(0xBFA4_8228_B568_8F3B);
+const PS4: f64 = f64::from_bits(0x3F49_EFE0_7501_B288);
+const PS5: f64 = f64::from_bits(0x3F02_3DE1_0DFD_F709);
+const QS1: f64 = f64::from_bits(0xC003_3A27_1C8A_2D4B);
+const QS2: f64 = f64::from_bits(0x4000_2AE5_9C59_8AC8);
+const QS3: f64 = f64::from_bits(0xBFE6_066C_1B8D_0159);
+const QS4: f64 = f64::from_bits(0x3FB3_B8C5_B12E_9282);
+
+/// fdlibm's rational approximation of `(asin(sqrt(z)) - sqrt(z)) / sqrt(z)^3` (`R` in musl).
+fn acos_r(z: f64) -> f64 {
+    let p = z * (PS0 + z * (PS1 + z * (PS2 + z * (PS3 + z * (PS4 + z * PS5)))));
+    let q = 1.0 + z * (QS1 + z * (QS2 + z * (QS3 + z * QS4)));
+    p / q
+}
+
+/// The arc cosine in `[0, pi]` (fdlibm `__ieee754_acos`, as musl): NaN outside `[-1, 1]`.
+pub fn acos(x: f64) -> f64 {
+    let bits = x.to_bits();
+    let hx = (bits >> 32) as u32;
+    let ix = hx & 0x7fff_ffff;
+    if ix >= 0x3ff0_0000 {
+        let lx = bits as u32;
+        if (ix - 0x3ff0_0000) | lx == 0 {
+            return if hx >> 31 != 0 { 2.0 * PIO2_HI } else { 0.0 };
+        }
+        return f64::NAN;
+    }
+    if ix < 0x3fe0_0000 {
+        if ix <= 0x3c60_0000 {
+            return PIO2_HI;
+        }
+        return PIO2_HI - (x - (PIO2_LO - x * acos_r(x * x)));
+    }
+    if hx >> 31 != 0 {
+        let z = (1.0 + x) * 0.5;
+        let s = z.sqrt();
+        let w = acos_r(z) * s - PIO2_LO;
+        return 2.0 * (PIO2_HI - (s + w));
+    }
+    let z = (1.0 - x) * 0.5;
+    let s = z.sqrt();
+    let df = f64::from_bits(s.to_bits() & 0xffff_ffff_0000_0000);
+    let c = (z - df * df) / (s + df);
+    let w = acos_r(z) * s + c;
+    2.0 * (df + w)
+}
+
 /// `ln Γ(x)` for `x >= 1` (NumPy's `random_loggam`: a Stirling series, shifted up to 7).
 // NumPy's decimal spellings, repeated in random.cu; both compilers round them the same way.
 #[allow(clippy::excessive_precision)]
@@ -205,6 +287,45 @@ mod tests {
         assert_eq!(exp(0.0), 1.0);
         assert_eq!(exp(710.0), f64::INFINITY);
         assert_eq!(exp(-746.0), 0.0);
+    }
+
+    #[test]
+    fn log1p_and_expm1_keep_small_arguments() {
+        for x in [
+            1e-300, 1e-17, 1e-9, 3e-5, 0.1, 0.5, 2.0, 50.0, -1e-12, -0.3, -0.999,
+        ] {
+            let (a, b) = (log1p(x), x.ln_1p());
+            assert!((a - b).abs() <= 4e-16 * b.abs(), "log1p({x}): {a} vs {b}");
+            let (a, b) = (expm1(x), x.exp_m1());
+            assert!((a - b).abs() <= 4e-16 * b.abs(), "expm1({x}): {a} vs {b}");
+        }
+        assert_eq!(log1p(-1.0), f64::NEG_INFINITY);
+        assert_eq!(expm1(-800.0), -1.0);
+        assert_eq!(expm1(800.0), f64::INFINITY);
+    }
+
+    #[test]
+    fn acos_agrees_with_libm() {
+        let mut x = -1.0f64;
+        while x <= 1.0 {
+            let (a, b) = (acos(x), x.acos());
+            assert!((a - b).abs() <= 4.5e-16 * b.abs(), "acos({x}): {a} vs {b}");
+            x += 0.000_731;
+        }
+        for x in [
+            -1.0,
+            -0.5,
+            0.5,
+            1.0,
+            1e-20,
+            -1e-20,
+            0.999_999_999,
+            -0.999_999_999,
+        ] {
+            let (a, b) = (acos(x), x.acos());
+            assert!((a - b).abs() <= 4.5e-16 * b.abs(), "acos({x}): {a} vs {b}");
+        }
+        assert!(acos(1.5).is_nan() && acos(f64::NAN).is_nan());
     }
 
     #[test]

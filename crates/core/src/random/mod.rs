@@ -7,7 +7,12 @@
 //! - Every output element is a pure function of (seed, call number, index): the same seed
 //!   gives **bit-identical** arrays on `Cpu` and `Cuda` for every distribution here (uniform,
 //!   integers, normal, lognormal, exponential, gamma, beta, Poisson, binomial, permutation,
-//!   shuffle, choice). Transcendental functions are cuprite's own ([`math`]), computed with
+//!   shuffle, choice, and NumPy's other distributions: Cauchy, t, chi-square, F and their
+//!   noncentral forms, Laplace, logistic, Gumbel, Weibull, Pareto, Rayleigh, Wald,
+//!   triangular, power, von Mises, geometric, negative binomial, Zipf, logarithmic series,
+//!   hypergeometric, Dirichlet, multinomial, permuted, bytes). Parameters are scalars (or host
+//!   slices): NumPy's broadcasting of array-valued parameters is not offered. Transcendental
+//!   functions are cuprite's own ([`math`]), computed with
 //!   the same IEEE operations in the same order on both backends, and the CUDA kernels are
 //!   compiled without fused multiply-add. The one exception is [`Generator::multivariate_normal`],
 //!   whose final matrix product is the backend's `matmul` and so agrees to rounding (a few
@@ -32,9 +37,13 @@
 //! ```
 
 mod choice;
+mod compose;
+mod discrete;
+mod dists;
 pub mod math;
 pub mod philox;
 pub mod sample;
+pub mod sample_more;
 
 pub use choice::{sparse_sample, uses_sparse_sampling, SPARSE_MIN_POPULATION, SPARSE_RATIO};
 pub use philox::{philox4x32_10, Draw, Stream};
@@ -190,7 +199,7 @@ impl Generator {
         Ok(Array::from_contiguous(buf, size, dev))
     }
 
-    fn float_impl<T: Float, B: ArrayBackend>(
+    pub(crate) fn float_impl<T: Float, B: ArrayBackend>(
         &mut self,
         op: &'static str,
         dist: FloatDist,

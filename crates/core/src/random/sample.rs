@@ -9,10 +9,12 @@
 //! gammas, or Jöhnk's method when both parameters are at most 1 (as NumPy); Poisson by
 //! multiplication below 10 and Hörmann's PTRS above (as NumPy); binomial by Knuth's splitting
 //! on beta-distributed order statistics down to a mean of at most 30, then inversion (as
-//! NumPy's inversion branch); integers by Lemire's unbiased multiply-and-reject.
+//! NumPy's inversion branch); integers by Lemire's unbiased multiply-and-reject. The other
+//! distributions' samplers are in [`sample_more`](super::sample_more).
 
 use super::math::{exp, log, loggam};
 use super::philox::{Draw, Stream};
+use super::sample_more as m;
 
 /// A real distribution and its parameters (all f64; f32 outputs are the f64 value rounded).
 /// The codes are the `dist` argument of the `random_float` kernel.
@@ -28,17 +30,66 @@ pub enum FloatDist {
     Gamma { shape: f64, scale: f64 },
     /// `Beta(a, b)`.
     Beta { a: f64, b: f64 },
+    /// Standard Cauchy.
+    StandardCauchy,
+    /// Student's t with `df` degrees of freedom.
+    StandardT { df: f64 },
+    /// Chi-square with `df` degrees of freedom.
+    ChiSquare { df: f64 },
+    /// Noncentral chi-square.
+    NoncentralChiSquare { df: f64, nonc: f64 },
+    /// F (Fisher–Snedecor).
+    F { dfnum: f64, dfden: f64 },
+    /// Noncentral F.
+    NoncentralF { dfnum: f64, dfden: f64, nonc: f64 },
+    /// Laplace (double exponential).
+    Laplace { loc: f64, scale: f64 },
+    /// Logistic.
+    Logistic { loc: f64, scale: f64 },
+    /// Gumbel (type I extreme value).
+    Gumbel { loc: f64, scale: f64 },
+    /// Weibull with shape `a`, scale 1.
+    Weibull { a: f64 },
+    /// Pareto II (Lomax) with shape `a`.
+    Pareto { a: f64 },
+    /// Rayleigh.
+    Rayleigh { scale: f64 },
+    /// Wald (inverse Gaussian).
+    Wald { mean: f64, scale: f64 },
+    /// Triangular on `[left, right]` with mode `mode`.
+    Triangular { left: f64, mode: f64, right: f64 },
+    /// Power function with exponent `a`.
+    Power { a: f64 },
+    /// Von Mises with mode `mu` and concentration `kappa`.
+    VonMises { mu: f64, kappa: f64 },
 }
 
 impl FloatDist {
-    /// `(code, a, b)` as the kernel takes them.
-    pub fn code(&self) -> (i32, f64, f64) {
+    /// `(code, a, b, c)` as the kernel takes them.
+    pub fn code(&self) -> (i32, f64, f64, f64) {
+        use FloatDist as D;
         match *self {
-            FloatDist::Normal { loc, scale } => (0, loc, scale),
-            FloatDist::LogNormal { mean, sigma } => (1, mean, sigma),
-            FloatDist::Exponential { scale } => (2, scale, 0.0),
-            FloatDist::Gamma { shape, scale } => (3, shape, scale),
-            FloatDist::Beta { a, b } => (4, a, b),
+            D::Normal { loc, scale } => (0, loc, scale, 0.0),
+            D::LogNormal { mean, sigma } => (1, mean, sigma, 0.0),
+            D::Exponential { scale } => (2, scale, 0.0, 0.0),
+            D::Gamma { shape, scale } => (3, shape, scale, 0.0),
+            D::Beta { a, b } => (4, a, b, 0.0),
+            D::StandardCauchy => (5, 0.0, 0.0, 0.0),
+            D::StandardT { df } => (6, df, 0.0, 0.0),
+            D::ChiSquare { df } => (7, df, 0.0, 0.0),
+            D::NoncentralChiSquare { df, nonc } => (8, df, nonc, 0.0),
+            D::F { dfnum, dfden } => (9, dfnum, dfden, 0.0),
+            D::NoncentralF { dfnum, dfden, nonc } => (10, dfnum, dfden, nonc),
+            D::Laplace { loc, scale } => (11, loc, scale, 0.0),
+            D::Logistic { loc, scale } => (12, loc, scale, 0.0),
+            D::Gumbel { loc, scale } => (13, loc, scale, 0.0),
+            D::Weibull { a } => (14, a, 0.0, 0.0),
+            D::Pareto { a } => (15, a, 0.0, 0.0),
+            D::Rayleigh { scale } => (16, scale, 0.0, 0.0),
+            D::Wald { mean, scale } => (17, mean, scale, 0.0),
+            D::Triangular { left, mode, right } => (18, left, mode, right),
+            D::Power { a } => (19, a, 0.0, 0.0),
+            D::VonMises { mu, kappa } => (20, mu, kappa, 0.0),
         }
     }
 
@@ -51,6 +102,26 @@ impl FloatDist {
             FloatDist::Exponential { scale } => scale * exponential(&mut s),
             FloatDist::Gamma { shape, scale } => scale * gamma(&mut s, shape),
             FloatDist::Beta { a, b } => beta(&mut s, a, b),
+            FloatDist::StandardCauchy => m::standard_cauchy(&mut s),
+            FloatDist::StandardT { df } => m::standard_t(&mut s, df),
+            FloatDist::ChiSquare { df } => m::chisquare(&mut s, df),
+            FloatDist::NoncentralChiSquare { df, nonc } => {
+                m::noncentral_chisquare(&mut s, df, nonc)
+            }
+            FloatDist::F { dfnum, dfden } => m::f(&mut s, dfnum, dfden),
+            FloatDist::NoncentralF { dfnum, dfden, nonc } => {
+                m::noncentral_f(&mut s, dfnum, dfden, nonc)
+            }
+            FloatDist::Laplace { loc, scale } => m::laplace(&mut s, loc, scale),
+            FloatDist::Logistic { loc, scale } => m::logistic(&mut s, loc, scale),
+            FloatDist::Gumbel { loc, scale } => m::gumbel(&mut s, loc, scale),
+            FloatDist::Weibull { a } => m::weibull(&mut s, a),
+            FloatDist::Pareto { a } => m::pareto(&mut s, a),
+            FloatDist::Rayleigh { scale } => m::rayleigh(&mut s, scale),
+            FloatDist::Wald { mean, scale } => m::wald(&mut s, mean, scale),
+            FloatDist::Triangular { left, mode, right } => m::triangular(&mut s, left, mode, right),
+            FloatDist::Power { a } => m::power(&mut s, a),
+            FloatDist::VonMises { mu, kappa } => m::vonmises(&mut s, mu, kappa),
         }
     }
 }
@@ -67,16 +138,36 @@ pub enum IntDist {
     Binomial { n: i64, p: f64 },
     /// 64 uniform random bits (reinterpreted as i64, truncated for narrower types).
     Bits,
+    /// Geometric (trials to the first success) with success probability `p`.
+    Geometric { p: f64 },
+    /// Negative binomial: failures before the `n`-th success (real `n > 0`).
+    NegativeBinomial { n: f64, p: f64 },
+    /// Zipf with exponent `a`.
+    Zipf { a: f64 },
+    /// Logarithmic series with parameter `p`.
+    Logseries { p: f64 },
+    /// Hypergeometric: good items among `nsample` drawn from `ngood + nbad`.
+    Hypergeometric { ngood: i64, nbad: i64, nsample: i64 },
 }
 
 impl IntDist {
-    /// `(code, low, range, a)` as the kernel takes them.
-    pub fn code(&self) -> (i32, i64, u64, f64) {
+    /// `(code, low, range, a, b)` as the kernel takes them (the hypergeometric passes
+    /// `ngood` in `low`, `nbad` in `range` and `nsample` in `a`, exact below 2^53).
+    pub fn code(&self) -> (i32, i64, u64, f64, f64) {
         match *self {
-            IntDist::Integers { low, range } => (0, low, range, 0.0),
-            IntDist::Poisson { lam } => (1, 0, 0, lam),
-            IntDist::Binomial { n, p } => (2, n, 0, p),
-            IntDist::Bits => (3, 0, 0, 0.0),
+            IntDist::Integers { low, range } => (0, low, range, 0.0, 0.0),
+            IntDist::Poisson { lam } => (1, 0, 0, lam, 0.0),
+            IntDist::Binomial { n, p } => (2, n, 0, p, 0.0),
+            IntDist::Bits => (3, 0, 0, 0.0, 0.0),
+            IntDist::Geometric { p } => (4, 0, 0, p, 0.0),
+            IntDist::NegativeBinomial { n, p } => (5, 0, 0, n, p),
+            IntDist::Zipf { a } => (6, 0, 0, a, 0.0),
+            IntDist::Logseries { p } => (7, 0, 0, p, 0.0),
+            IntDist::Hypergeometric {
+                ngood,
+                nbad,
+                nsample,
+            } => (8, ngood, nbad as u64, nsample as f64, 0.0),
         }
     }
 
@@ -88,6 +179,15 @@ impl IntDist {
             IntDist::Poisson { lam } => poisson(&mut s, lam),
             IntDist::Binomial { n, p } => binomial(&mut s, n, p),
             IntDist::Bits => s.next_u64() as i64,
+            IntDist::Geometric { p } => m::geometric(&mut s, p),
+            IntDist::NegativeBinomial { n, p } => m::negative_binomial(&mut s, n, p),
+            IntDist::Zipf { a } => m::zipf(&mut s, a),
+            IntDist::Logseries { p } => m::logseries(&mut s, p),
+            IntDist::Hypergeometric {
+                ngood,
+                nbad,
+                nsample,
+            } => m::hypergeometric(&mut s, ngood, nbad, nsample),
         }
     }
 }

@@ -29,6 +29,7 @@ kernel_params! {
         dist: i32,
         a: f64,
         b: f64,
+        c: f64,
     }
 }
 
@@ -45,6 +46,7 @@ kernel_params! {
         low: i64,
         range: u64,
         a: f64,
+        b: f64,
     }
 }
 

@@ -47,6 +47,27 @@ fn core_dist_codes_match_the_source() {
         ),
         (FloatDist::Beta { a: 1.0, b: 1.0 }, "RD_BETA"),
     ];
+    let floats = floats
+        .into_iter()
+        .chain(more_float_dists().into_iter().zip([
+            "RD_STANDARD_CAUCHY",
+            "RD_STANDARD_T",
+            "RD_CHISQUARE",
+            "RD_NONCENTRAL_CHISQUARE",
+            "RD_NONCENTRAL_CHISQUARE",
+            "RD_F",
+            "RD_NONCENTRAL_F",
+            "RD_LAPLACE",
+            "RD_LOGISTIC",
+            "RD_GUMBEL",
+            "RD_WEIBULL",
+            "RD_PARETO",
+            "RD_RAYLEIGH",
+            "RD_WALD",
+            "RD_TRIANGULAR",
+            "RD_POWER",
+            "RD_VONMISES",
+        ]));
     for (d, name) in floats {
         let line = format!("#define {name} {}\n", d.code().0);
         assert!(kr::SOURCE.contains(&line), "{line}");
@@ -57,10 +78,92 @@ fn core_dist_codes_match_the_source() {
         (IntDist::Binomial { n: 1, p: 0.5 }, "RI_BINOMIAL"),
         (IntDist::Bits, "RI_BITS"),
     ];
+    let ints = ints.into_iter().chain(more_int_dists().into_iter().zip([
+        "RI_GEOMETRIC",
+        "RI_GEOMETRIC",
+        "RI_NEGATIVE_BINOMIAL",
+        "RI_ZIPF",
+        "RI_LOGSERIES",
+        "RI_HYPERGEOMETRIC",
+        "RI_HYPERGEOMETRIC",
+    ]));
     for (d, name) in ints {
         let line = format!("#define {name} {}\n", d.code().0);
         assert!(kr::SOURCE.contains(&line), "{line}");
     }
+}
+
+/// One instance of each distribution added after the first five, in code order (the
+/// noncentral chi-square twice: both of its branches).
+fn more_float_dists() -> Vec<FloatDist> {
+    use FloatDist as D;
+    vec![
+        D::StandardCauchy,
+        D::StandardT { df: 3.5 },
+        D::ChiSquare { df: 0.7 },
+        D::NoncentralChiSquare { df: 4.0, nonc: 1.5 },
+        D::NoncentralChiSquare { df: 0.5, nonc: 2.0 },
+        D::F {
+            dfnum: 3.0,
+            dfden: 8.0,
+        },
+        D::NoncentralF {
+            dfnum: 2.0,
+            dfden: 5.0,
+            nonc: 0.7,
+        },
+        D::Laplace {
+            loc: 1.0,
+            scale: 2.0,
+        },
+        D::Logistic {
+            loc: -1.0,
+            scale: 0.5,
+        },
+        D::Gumbel {
+            loc: 0.5,
+            scale: 3.0,
+        },
+        D::Weibull { a: 1.7 },
+        D::Pareto { a: 2.5 },
+        D::Rayleigh { scale: 1.5 },
+        D::Wald {
+            mean: 2.0,
+            scale: 0.7,
+        },
+        D::Triangular {
+            left: -1.0,
+            mode: 0.25,
+            right: 3.0,
+        },
+        D::Power { a: 0.6 },
+        D::VonMises {
+            mu: 0.5,
+            kappa: 2.0,
+        },
+    ]
+}
+
+/// One instance of each integer distribution added after the first four, in code order
+/// (both branches of the geometric and the hypergeometric).
+fn more_int_dists() -> Vec<IntDist> {
+    vec![
+        IntDist::Geometric { p: 0.6 },
+        IntDist::Geometric { p: 0.01 },
+        IntDist::NegativeBinomial { n: 2.5, p: 0.3 },
+        IntDist::Zipf { a: 1.7 },
+        IntDist::Logseries { p: 0.95 },
+        IntDist::Hypergeometric {
+            ngood: 7,
+            nbad: 12,
+            nsample: 5,
+        },
+        IntDist::Hypergeometric {
+            ngood: 400,
+            nbad: 900,
+            nsample: 300,
+        },
+    ]
 }
 
 /// Bits of an element, for exact comparison (floats by their bit patterns).
@@ -123,6 +226,7 @@ fn check_floats<T: Float>(dev: &Cuda) {
         FloatDist::Beta { a: 0.4, b: 0.6 },
         FloatDist::Beta { a: 2.0, b: 5.0 },
     ];
+    let dists: Vec<FloatDist> = dists.into_iter().chain(more_float_dists()).collect();
     for (k, &n) in SIZES.iter().enumerate() {
         let l = Layout::contiguous(&[n]);
         let d = draw(k as u64 * 7);
@@ -134,7 +238,7 @@ fn check_floats<T: Float>(dev: &Cuda) {
             &cpu.to_vec(&want, &l).unwrap(),
             &format!("uniform n={n}"),
         );
-        for dist in dists {
+        for &dist in &dists {
             let want = cpu.random_float::<T>(n, &d, dist).unwrap();
             let got = dev.random_float::<T>(n, &d, dist).unwrap();
             assert_bits(
@@ -211,6 +315,7 @@ fn random_ints_match_the_cpu_bit_for_bit() {
             IntDist::Bits,
         ],
     );
+    check_ints::<i64>(&dev, &more_int_dists());
 }
 
 #[test]

@@ -45,6 +45,7 @@ mod products;
 mod products_vec;
 mod random;
 mod random_differential;
+mod random_more;
 mod rearrange;
 mod reduce;
 mod reduce_accuracy;

@@ -1,9 +1,12 @@
 //! Cross-backend identity of the random module: the same seed through `Cpu` and `Cuda` gives
 //! bit-identical arrays for every distribution (uniform, integers, normal, lognormal,
-//! exponential, gamma, beta, Poisson, binomial, permutation, shuffle, choice), including
-//! after several draws and from spawned generators; the multivariate normal, whose last step
-//! is each backend's `matmul`, agrees to rounding. Every test needs a GPU and is `#[ignore]`d:
-//! run with `--ignored` on a GPU host.
+//! exponential, gamma, beta, Poisson, binomial, permutation, shuffle, choice, and NumPy's
+//! other `Generator` distributions: Cauchy, t, chi-square, F and their noncentral forms,
+//! Laplace, logistic, Gumbel, Weibull, Pareto, Rayleigh, Wald, triangular, power, von Mises,
+//! geometric, negative binomial, Zipf, logarithmic series, hypergeometric, Dirichlet,
+//! multinomial, permuted), including after several draws and from spawned generators; the
+//! multivariate normal, whose last step is each backend's `matmul`, agrees to rounding. Every
+//! test needs a GPU and is `#[ignore]`d: run with `--ignored` on a GPU host.
 #![cfg(all(feature = "cpu", feature = "cuda"))]
 
 use cuprite::prelude::*;
@@ -173,4 +176,91 @@ fn multivariate_normal_agrees_to_rounding() {
             "{i}: cpu {a} vs cuda {b}"
         );
     }
+}
+
+fn more_floats<T: Float>() {
+    for (k, size) in SIZES.iter().enumerate() {
+        let s = 200 + k as u64;
+        identical!(s, |g, d| g.standard_exponential::<T, _>(size, d).unwrap());
+        identical!(s, |g, d| g.standard_gamma::<T, _>(0.4, size, d).unwrap());
+        identical!(s, |g, d| g.standard_cauchy::<T, _>(size, d).unwrap());
+        identical!(s, |g, d| g.standard_t::<T, _>(2.5, size, d).unwrap());
+        identical!(s, |g, d| g.chisquare::<T, _>(0.8, size, d).unwrap());
+        identical!(s, |g, d| g
+            .noncentral_chisquare::<T, _>(3.0, 2.0, size, d)
+            .unwrap());
+        identical!(s, |g, d| g
+            .noncentral_chisquare::<T, _>(0.6, 1.0, size, d)
+            .unwrap());
+        identical!(s, |g, d| g.f::<T, _>(4.0, 9.0, size, d).unwrap());
+        identical!(s, |g, d| g
+            .noncentral_f::<T, _>(2.0, 6.0, 3.0, size, d)
+            .unwrap());
+        identical!(s, |g, d| g.laplace::<T, _>(1.0, 0.5, size, d).unwrap());
+        identical!(s, |g, d| g.logistic::<T, _>(-2.0, 3.0, size, d).unwrap());
+        identical!(s, |g, d| g.gumbel::<T, _>(0.0, 1.5, size, d).unwrap());
+        identical!(s, |g, d| g.weibull::<T, _>(0.8, size, d).unwrap());
+        identical!(s, |g, d| g.pareto::<T, _>(1.5, size, d).unwrap());
+        identical!(s, |g, d| g.rayleigh::<T, _>(2.0, size, d).unwrap());
+        identical!(s, |g, d| g.wald::<T, _>(1.5, 0.4, size, d).unwrap());
+        identical!(s, |g, d| g
+            .triangular::<T, _>(-1.0, 0.3, 2.0, size, d)
+            .unwrap());
+        identical!(s, |g, d| g.power::<T, _>(0.7, size, d).unwrap());
+        identical!(s, |g, d| g.vonmises::<T, _>(2.0, 3.5, size, d).unwrap());
+        identical!(s, |g, d| g.vonmises::<T, _>(-1.0, 2e-6, size, d).unwrap());
+        identical!(s, |g, d| g.vonmises::<T, _>(3.0, 5e6, size, d).unwrap());
+    }
+}
+
+#[test]
+#[ignore = "needs an NVIDIA GPU: run with --ignored on a GPU host"]
+fn more_random_floats_identical_f32() {
+    more_floats::<f32>();
+}
+
+#[test]
+#[ignore = "needs an NVIDIA GPU: run with --ignored on a GPU host"]
+fn more_random_floats_identical_f64() {
+    more_floats::<f64>();
+}
+
+#[test]
+#[ignore = "needs an NVIDIA GPU: run with --ignored on a GPU host"]
+fn more_random_discrete_identical() {
+    for (k, size) in SIZES.iter().enumerate() {
+        let s = 300 + k as u64;
+        identical!(s, |g, d| g.geometric(0.45, size, d).unwrap());
+        identical!(s, |g, d| g.geometric(0.002, size, d).unwrap());
+        identical!(s, |g, d| g.negative_binomial(3.5, 0.25, size, d).unwrap());
+        identical!(s, |g, d| g.zipf(1.3, size, d).unwrap());
+        identical!(s, |g, d| g.logseries(0.99, size, d).unwrap());
+        identical!(s, |g, d| g.hypergeometric(12, 9, 6, size, d).unwrap());
+        identical!(s, |g, d| g
+            .hypergeometric(50_000, 70_000, 9_000, size, d)
+            .unwrap());
+    }
+}
+
+#[test]
+#[ignore = "needs an NVIDIA GPU: run with --ignored on a GPU host"]
+fn composed_draws_identical() {
+    identical!(10, |g, d| g.dirichlet(&[0.5, 2.0, 1.0], &[999], d).unwrap());
+    identical!(11, |g, d| g
+        .dirichlet(&[0.01, 0.05, 0.02, 0.0], &[3, 333], d)
+        .unwrap());
+    identical!(12, |g, d| g
+        .multinomial(25, &[0.1, 0.6, 0.3], &[777], d)
+        .unwrap());
+    identical!(13, |g, d| {
+        let x = Array::<f64, _>::arange(0.0, 600.0, 1.0, d)
+            .unwrap()
+            .reshape(&[20, 30])
+            .unwrap();
+        g.permuted(&x, Some(1)).unwrap()
+    });
+    identical!(14, |g, d| {
+        let x = Array::<i32, _>::arange(0, 4099, 1, d).unwrap();
+        g.permuted(&x, None).unwrap()
+    });
 }
