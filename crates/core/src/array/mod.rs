@@ -3,8 +3,8 @@
 //! every op goes through; the API is spread over the sibling modules by theme.
 
 mod axes;
-mod block;
 mod bits;
+mod block;
 mod compare;
 mod counting;
 mod creation;
@@ -43,14 +43,14 @@ mod special;
 mod statistics;
 
 pub use axes::Axes;
-pub use block::Block;
 pub use bits::BitOrder;
+pub use block::Block;
 pub use gradient::Spacing;
-pub use numpy_names::{ufunc, NormOrd, UniqueCounts, UniqueInverse};
 pub use histogram::{BinRule, Bins};
 pub use index_helpers::IndexMode;
 pub use insert_delete::IndexObj;
 pub use linalg::{multi_dot, MatrixNorm, QrMode};
+pub use numpy_names::{ufunc, NormOrd, UniqueCounts, UniqueInverse};
 pub use operators::TrueDivide;
 pub use pad::{PadElement, PadMode, PadStat, ReflectType};
 pub use polynomial_fit::{PolyCov, PolyFit, PolyFitResult};

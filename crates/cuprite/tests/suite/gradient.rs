@@ -26,8 +26,14 @@ fn gradients_for<T: Float, B: ArrayBackend>(dev: &B, tol: f64) {
     };
     let one = |r: Result<Array<T, B>>, name: &str| close(&r.unwrap(), name);
     for eo in [1usize, 2] {
-        one(f.gradient(1, Spacing::Uniform(1.0), eo), &format!("g_ax1_e{eo}"));
-        one(f.gradient(-2, Spacing::Uniform(0.5), eo), &format!("g_ax0_dx_e{eo}"));
+        one(
+            f.gradient(1, Spacing::Uniform(1.0), eo),
+            &format!("g_ax1_e{eo}"),
+        );
+        one(
+            f.gradient(-2, Spacing::Uniform(0.5), eo),
+            &format!("g_ax0_dx_e{eo}"),
+        );
         let g = f.gradient_axes(Axes::All, &[], eo).unwrap();
         assert_eq!(g.len(), 2);
         close(&g[0], &format!("g_all0_e{eo}"));
@@ -44,10 +50,17 @@ fn gradients_for<T: Float, B: ArrayBackend>(dev: &B, tol: f64) {
         close(&g[1], &format!("g_two_dx0_e{eo}"));
         close(&g[0], &format!("g_two_dx1_e{eo}"));
         let x1 = fx::<T, B>(dev, "x1");
-        one(f.gradient(1, Spacing::Coords(&x1), eo), &format!("g_x1_e{eo}"));
+        one(
+            f.gradient(1, Spacing::Coords(&x1), eo),
+            &format!("g_x1_e{eo}"),
+        );
         let x0 = fx::<T, B>(dev, "x0");
         let g = f
-            .gradient_axes(Axes::All, &[Spacing::Coords(&x0), Spacing::Uniform(3.0)], eo)
+            .gradient_axes(
+                Axes::All,
+                &[Spacing::Coords(&x0), Spacing::Uniform(3.0)],
+                eo,
+            )
             .unwrap();
         close(&g[0], &format!("g_mix0_e{eo}"));
         close(&g[1], &format!("g_mix1_e{eo}"));
@@ -90,7 +103,9 @@ fn gradients_every_dtype<B: ArrayBackend>(dev: &B) {
         .gradient(1, Spacing::Coords(&xi), 2)
         .unwrap();
     assert_allclose(&g, &fx::<f64, B>(dev, "g_int_x_e2"), 1e-12, 1e-12);
-    let gu = fx::<u8, B>(dev, "xi").gradient(0, Spacing::Uniform(1.0), 1).unwrap();
+    let gu = fx::<u8, B>(dev, "xi")
+        .gradient(0, Spacing::Uniform(1.0), 1)
+        .unwrap();
     assert_eq!(gu.to_vec().unwrap(), vec![1.0, 1.5, 1.5, 2.0, 3.0]);
     // Complex.
     let fc = fx::<c128, B>(dev, "fc");
@@ -102,7 +117,10 @@ fn gradients_every_dtype<B: ArrayBackend>(dev: &B) {
     );
     // An empty other axis: an empty gradient of the same shape.
     let e = Array::<f64, B>::zeros(&[0, 5], dev).unwrap();
-    assert_eq!(e.gradient(1, Spacing::Uniform(1.0), 2).unwrap().shape(), &[0, 5]);
+    assert_eq!(
+        e.gradient(1, Spacing::Uniform(1.0), 2).unwrap().shape(),
+        &[0, 5]
+    );
 }
 
 fn gradient_errors<B: ArrayBackend>(dev: &B) {
@@ -111,25 +129,37 @@ fn gradient_errors<B: ArrayBackend>(dev: &B) {
     assert!(err_msg(s.gradient(0, Spacing::Uniform(1.0), 1)).starts_with("gradient: "));
     assert!(err_msg(f.gradient(2, Spacing::Uniform(1.0), 1)).contains("gradient"));
     let m = err_msg(f.gradient(1, Spacing::Uniform(1.0), 3));
-    assert!(m.starts_with("gradient: ") && m.contains("edge_order"), "{m}");
+    assert!(
+        m.starts_with("gradient: ") && m.contains("edge_order"),
+        "{m}"
+    );
     let m = err_msg(f.gradient(1, Spacing::Uniform(1.0), 0));
     assert!(m.contains("edge_order must be 1 or 2, got 0"), "{m}");
     // Too few points along the axis: NumPy's "at least (edge_order + 1)".
     let two = f.slice(&s![.., ..2]).unwrap();
     let m = err_msg(two.gradient(1, Spacing::Uniform(1.0), 2));
-    assert!(m.starts_with("gradient: ") && m.contains("= 3 elements"), "{m}");
+    assert!(
+        m.starts_with("gradient: ") && m.contains("= 3 elements"),
+        "{m}"
+    );
     let e = Array::<f64, B>::zeros(&[0, 5], dev).unwrap();
     assert!(err_msg(e.gradient(0, Spacing::Uniform(1.0), 1)).contains("[0, 5]"));
     // Coordinates of the wrong length or rank.
     let x0 = fx::<f64, B>(dev, "x0");
     let m = err_msg(f.gradient(1, Spacing::Coords(&x0), 1));
-    assert!(m.starts_with("gradient: ") && m.contains("[4]") && m.contains("6"), "{m}");
+    assert!(
+        m.starts_with("gradient: ") && m.contains("[4]") && m.contains("6"),
+        "{m}"
+    );
     let m = err_msg(f.gradient(1, Spacing::Coords(&f), 1));
     assert!(m.contains("[4, 6]"), "{m}");
     // Spacing lists of the wrong length, repeated axes.
     let h = Spacing::Uniform(1.0);
     let m = err_msg(f.gradient_axes(Axes::All, &[h, h, h], 1));
-    assert!(m.starts_with("gradient: ") && m.contains("3 for 2 axes"), "{m}");
+    assert!(
+        m.starts_with("gradient: ") && m.contains("3 for 2 axes"),
+        "{m}"
+    );
     let m = err_msg(f.gradient_axes(Axes::All, &[Spacing::Coords(&x0)], 1));
     assert!(m.contains("1 for 2 axes"), "{m}");
     let m = err_msg(f.gradient_axes([1, -1], &[], 1));
@@ -171,14 +201,13 @@ fn unwraps_every_dtype<B: ArrayBackend>(dev: &B) {
     let e = Array::<f64, B>::zeros(&[2, 0], dev).unwrap();
     assert_eq!(e.unwrap(None, 1, 6.0).unwrap().shape(), &[2, 0]);
     let one = Array::<f64, B>::from_vec(vec![7.0], &[1], dev).unwrap();
-    assert_eq!(one.unwrap(None, 0, 6.0).unwrap().to_vec().unwrap(), vec![7.0]);
+    assert_eq!(
+        one.unwrap(None, 0, 6.0).unwrap().to_vec().unwrap(),
+        vec![7.0]
+    );
     let s = Array::<f64, B>::scalar(1.0, dev).unwrap();
     assert!(err_msg(s.unwrap(None, 0, 6.0)).starts_with("unwrap: "));
     assert!(err_msg(one.unwrap(None, 1, 6.0)).contains("unwrap"));
 }
 
-cuprite::test_backends!(
-    gradients_every_dtype,
-    gradient_errors,
-    unwraps_every_dtype
-);
+cuprite::test_backends!(gradients_every_dtype, gradient_errors, unwraps_every_dtype);

@@ -29,7 +29,12 @@ fn nan_scans_for<T: Float, B: ArrayBackend>(dev: &B, tol: f64) {
     let close = |r: Result<Array<T, B>>, name: &str| {
         assert_allclose(&r.unwrap(), &fx::<T, B>(dev, name), tol, tol);
     };
-    for (ax, tag) in [(None, "flat"), (Some(0), "0"), (Some(1), "1"), (Some(-1), "m1")] {
+    for (ax, tag) in [
+        (None, "flat"),
+        (Some(0), "0"),
+        (Some(1), "1"),
+        (Some(-1), "m1"),
+    ] {
         close(a.nancumsum(ax), &format!("ncs_{tag}"));
         close(a.nancumprod(ax), &format!("ncp_{tag}"));
     }
@@ -61,7 +66,10 @@ fn nan_scans<B: ArrayBackend>(dev: &B) {
     let ai = fx::<i32, B>(dev, "ai");
     let s: Array<i64, B> = ai.nancumsum(Some(1)).unwrap();
     assert_array_equal(&s, &fx::<i64, B>(dev, "ncs_i"));
-    assert_array_equal(&ai.nancumprod(Some(0)).unwrap(), &fx::<i64, B>(dev, "ncp_i"));
+    assert_array_equal(
+        &ai.nancumprod(Some(0)).unwrap(),
+        &fx::<i64, B>(dev, "ncp_i"),
+    );
     let ab = fx::<bool, B>(dev, "ab");
     assert_array_equal(&ab.nancumsum(None).unwrap(), &fx::<i64, B>(dev, "ncs_b"));
     let au = fx::<u8, B>(dev, "au");
@@ -99,9 +107,16 @@ fn arg_axes_for<T: Real, B: ArrayBackend>(dev: &B) {
     }
     eq(x.argmax_axes([0, 2], true), "argmax_0_2_kd");
     eq(x.argmax_axes(Axes::All, false), "argmax_0_1_2");
-    eq(x.permute_dims(&[2, 0, 1]).unwrap().argmin_axes([0, 1], false), "argmin_T_0_1");
     eq(
-        x.slice(&s![..;-1, .., ..;-2]).unwrap().argmax_axes([1, 2], false),
+        x.permute_dims(&[2, 0, 1])
+            .unwrap()
+            .argmin_axes([0, 1], false),
+        "argmin_T_0_1",
+    );
+    eq(
+        x.slice(&s![..;-1, .., ..;-2])
+            .unwrap()
+            .argmax_axes([1, 2], false),
         "argmax_rev_1_2",
     );
 }
@@ -167,8 +182,14 @@ fn norms<B: ArrayBackend>(dev: &B) {
         (Some(NormOrd::Fro), "fro"),
         (Some(NormOrd::Nuc), "nuc"),
     ] {
-        close(m.norm_with(ord, Some(&[1, 2]), false), &format!("norm_mat_{tag}"));
-        close(m.norm_with(ord, Some(&[2, 0]), true), &format!("norm_mat_{tag}_20"));
+        close(
+            m.norm_with(ord, Some(&[1, 2]), false),
+            &format!("norm_mat_{tag}"),
+        );
+        close(
+            m.norm_with(ord, Some(&[2, 0]), true),
+            &format!("norm_mat_{tag}_20"),
+        );
     }
     for (ord, tag) in [
         (None, "none"),
@@ -179,25 +200,42 @@ fn norms<B: ArrayBackend>(dev: &B) {
         (Some(-inf), "minf"),
         (Some(-1.0), "m1"),
     ] {
-        close(m.norm_with(ord.map(NormOrd::P), Some(&[1]), false), &format!("norm_vec_{tag}"));
+        close(
+            m.norm_with(ord.map(NormOrd::P), Some(&[1]), false),
+            &format!("norm_vec_{tag}"),
+        );
     }
-    close(m.norm_with(Some(NormOrd::P(3.0)), Some(&[-1]), true), "norm_vec_kd");
+    close(
+        m.norm_with(Some(NormOrd::P(3.0)), Some(&[-1]), true),
+        "norm_vec_kd",
+    );
     let m2 = fx::<f64, B>(dev, "m2");
-    close(m2.norm_with(Some(NormOrd::P(1.0)), None, false), "norm_2d_1");
+    close(
+        m2.norm_with(Some(NormOrd::P(1.0)), None, false),
+        "norm_2d_1",
+    );
     close(m2.norm_with(Some(NormOrd::Nuc), None, false), "norm_2d_nuc");
     let v = m2.slice(&s![0, ..]).unwrap();
-    close(v.norm_with(Some(NormOrd::P(inf)), None, false), "norm_1d_inf");
+    close(
+        v.norm_with(Some(NormOrd::P(inf)), None, false),
+        "norm_1d_inf",
+    );
     close(v.norm_with(Some(NormOrd::P(0.0)), None, false), "norm_1d_0");
     // The transposed view over axes (1, 0) is the matrix over (0, 1).
     assert_allclose(
-        &m2.t().norm_with(Some(NormOrd::P(1.0)), Some(&[1, 0]), false).unwrap(),
+        &m2.t()
+            .norm_with(Some(NormOrd::P(1.0)), Some(&[1, 0]), false)
+            .unwrap(),
         &fx::<f64, B>(dev, "norm_2d_1"),
         1e-12,
         1e-12,
     );
     let mc = fx::<c128, B>(dev, "mc");
     close(mc.norm_with(Some(NormOrd::P(2.0)), None, false), "norm_c_2");
-    close(mc.norm_with(Some(NormOrd::P(1.0)), Some(&[0]), false), "norm_c_vec");
+    close(
+        mc.norm_with(Some(NormOrd::P(1.0)), Some(&[0]), false),
+        "norm_c_vec",
+    );
     let m32 = fx::<f32, B>(dev, "m");
     assert_allclose(
         &m32.norm_with(None, Some(&[1, 2]), false).unwrap(),
@@ -209,9 +247,15 @@ fn norms<B: ArrayBackend>(dev: &B) {
     let msg = err_msg(m.norm_with(Some(NormOrd::P(1.0)), None, false));
     assert!(msg.starts_with("norm: ") && msg.contains("3"), "{msg}");
     let msg = err_msg(m.norm_with(Some(NormOrd::Fro), Some(&[0]), false));
-    assert!(msg.starts_with("norm: invalid norm order Fro for vectors"), "{msg}");
+    assert!(
+        msg.starts_with("norm: invalid norm order Fro for vectors"),
+        "{msg}"
+    );
     let msg = err_msg(m.norm_with(Some(NormOrd::P(3.0)), Some(&[0, 1]), false));
-    assert!(msg.starts_with("norm: invalid norm order 3 for matrices"), "{msg}");
+    assert!(
+        msg.starts_with("norm: invalid norm order 3 for matrices"),
+        "{msg}"
+    );
     let msg = err_msg(m.norm_with(None, Some(&[0, 1, 2]), false));
     assert!(msg.starts_with("norm: improper number of axes: 3"), "{msg}");
     let msg = err_msg(m.norm_with(None, Some(&[1, -2]), false));
@@ -241,7 +285,10 @@ fn uniques<B: ArrayBackend>(dev: &B) {
         &fx::<i64, B>(dev, "uc_T_counts"),
     );
     let ui = fx::<i64, B>(dev, "uint");
-    assert_array_equal(&ui.unique_values().unwrap(), &fx::<i64, B>(dev, "uint_values"));
+    assert_array_equal(
+        &ui.unique_values().unwrap(),
+        &fx::<i64, B>(dev, "uint_values"),
+    );
     assert_array_equal(
         &ui.unique_counts().unwrap().counts,
         &fx::<i64, B>(dev, "uint_counts"),
@@ -271,9 +318,15 @@ fn uniques<B: ArrayBackend>(dev: &B) {
     let e = Array::<f32, B>::zeros(&[2, 0], dev).unwrap();
     assert_eq!(e.unique_values().unwrap().shape(), &[0]);
     let c = e.unique_counts().unwrap();
-    assert_eq!((c.values.shape(), c.counts.shape()), (&[0usize][..], &[0usize][..]));
+    assert_eq!(
+        (c.values.shape(), c.counts.shape()),
+        (&[0usize][..], &[0usize][..])
+    );
     let i = e.unique_inverse().unwrap();
-    assert_eq!((i.values.shape(), i.inverse.shape()), (&[0usize][..], &[2usize, 0][..]));
+    assert_eq!(
+        (i.values.shape(), i.inverse.shape()),
+        (&[0usize][..], &[2usize, 0][..])
+    );
     let z = Array::<i32, B>::scalar(5, dev).unwrap();
     let i = z.unique_inverse().unwrap();
     assert_eq!(i.values.to_vec().unwrap(), vec![5]);
@@ -307,15 +360,27 @@ fn ufuncs<B: ArrayBackend>(dev: &B) {
     let d: Array<f64, B> = ufunc::divide(&pi, &qi).unwrap();
     assert_allclose(&d, &fx::<f64, B>(dev, "np_divide_i"), 1e-15, 0.0);
     let z = Array::<c64, B>::from_vec(vec![c64::new(1.0, -2.0)], &[], dev).unwrap();
-    assert_eq!(ufunc::negative(&z).unwrap().item().unwrap(), c64::new(-1.0, 2.0));
+    assert_eq!(
+        ufunc::negative(&z).unwrap().item().unwrap(),
+        c64::new(-1.0, 2.0)
+    );
     let m = err_msg(ufunc::add(&p, &p.slice(&s![.., ..3]).unwrap()));
-    assert!(m.starts_with("add: ") && m.contains("[3, 4]") && m.contains("[3, 3]"), "{m}");
+    assert!(
+        m.starts_with("add: ") && m.contains("[3, 4]") && m.contains("[3, 3]"),
+        "{m}"
+    );
     let m = err_msg(ufunc::divide(&pi, &pi.slice(&s![..2, ..]).unwrap()));
-    assert!(m.starts_with("true_divide: ") && m.contains("[2, 4]"), "{m}");
+    assert!(
+        m.starts_with("true_divide: ") && m.contains("[2, 4]"),
+        "{m}"
+    );
 }
 
 fn transposes_and_ptp<B: ArrayBackend>(dev: &B) {
-    let a = Array::<i64, B>::ramp(24, 0, 1, dev).unwrap().reshape(&[2, 3, 4]).unwrap();
+    let a = Array::<i64, B>::ramp(24, 0, 1, dev)
+        .unwrap()
+        .reshape(&[2, 3, 4])
+        .unwrap();
     let t = a.transpose_axes(&[1, -1, 0]).unwrap();
     assert_eq!(t.shape(), &[3, 4, 2]);
     assert_array_equal(&t, &a.permute_dims(&[1, 2, 0]).unwrap());
@@ -345,26 +410,54 @@ fn bits<B: ArrayBackend>(dev: &B) {
     eq(bb.packbits(Some(2), BitOrder::default()), "pack_2");
     eq(bb.packbits(Some(-2), BitOrder::Little), "pack_m2_little");
     eq(
-        bb.permute_dims(&[2, 0, 1]).unwrap().packbits(Some(1), BitOrder::Big),
+        bb.permute_dims(&[2, 0, 1])
+            .unwrap()
+            .packbits(Some(1), BitOrder::Big),
         "pack_T_1",
     );
     eq(
-        bb.slice(&s![..;-1, .., ..;-3]).unwrap().packbits(Some(2), BitOrder::Little),
+        bb.slice(&s![..;-1, .., ..;-3])
+            .unwrap()
+            .packbits(Some(2), BitOrder::Little),
         "pack_rev_2",
     );
     // Integers pack their truth; the same bits from i32, i64 and u8.
-    eq(fx::<i32, B>(dev, "bi").packbits(Some(1), BitOrder::Big), "pack_i_1");
-    eq(fx::<i64, B>(dev, "bi").packbits(Some(1), BitOrder::Big), "pack_i_1");
+    eq(
+        fx::<i32, B>(dev, "bi").packbits(Some(1), BitOrder::Big),
+        "pack_i_1",
+    );
+    eq(
+        fx::<i64, B>(dev, "bi").packbits(Some(1), BitOrder::Big),
+        "pack_i_1",
+    );
     let by = fx::<u8, B>(dev, "by");
     eq(by.unpackbits(None, None, BitOrder::Big), "unpack_flat");
     eq(by.unpackbits(Some(0), None, BitOrder::Big), "unpack_0");
-    eq(by.unpackbits(Some(1), None, BitOrder::Little), "unpack_1_little");
-    eq(by.unpackbits(Some(1), Some(5), BitOrder::Big), "unpack_1_c5");
-    eq(by.unpackbits(Some(-1), Some(40), BitOrder::Big), "unpack_1_c40");
-    eq(by.unpackbits(Some(0), Some(-7), BitOrder::Little), "unpack_0_cm7");
-    eq(by.t().unpackbits(Some(0), None, BitOrder::Big), "unpack_T_0");
+    eq(
+        by.unpackbits(Some(1), None, BitOrder::Little),
+        "unpack_1_little",
+    );
+    eq(
+        by.unpackbits(Some(1), Some(5), BitOrder::Big),
+        "unpack_1_c5",
+    );
+    eq(
+        by.unpackbits(Some(-1), Some(40), BitOrder::Big),
+        "unpack_1_c40",
+    );
+    eq(
+        by.unpackbits(Some(0), Some(-7), BitOrder::Little),
+        "unpack_0_cm7",
+    );
+    eq(
+        by.t().unpackbits(Some(0), None, BitOrder::Big),
+        "unpack_T_0",
+    );
     let rev = by.slice(&s![..;-1, ..;-2]).unwrap();
-    eq(rev.unpackbits(None, Some(0), BitOrder::Big), "unpack_rev_flat_c0");
+    eq(
+        rev.unpackbits(None, Some(0), BitOrder::Big),
+        "unpack_rev_flat_c0",
+    );
     eq(rev.unpackbits(Some(1), None, BitOrder::Big), "unpack_rev_1");
     // Round trip, empty and 0-d inputs.
     let back = by
@@ -376,13 +469,28 @@ fn bits<B: ArrayBackend>(dev: &B) {
     let e = Array::<bool, B>::zeros(&[2, 0], dev).unwrap();
     assert_eq!(e.packbits(Some(1), BitOrder::Big).unwrap().shape(), &[2, 0]);
     let e8 = Array::<u8, B>::zeros(&[0, 2], dev).unwrap();
-    assert_eq!(e8.unpackbits(Some(0), None, BitOrder::Big).unwrap().shape(), &[0, 2]);
+    assert_eq!(
+        e8.unpackbits(Some(0), None, BitOrder::Big).unwrap().shape(),
+        &[0, 2]
+    );
     let t = Array::<bool, B>::scalar(true, dev).unwrap();
-    assert_eq!(t.packbits(None, BitOrder::Big).unwrap().to_vec().unwrap(), vec![128]);
-    assert_eq!(t.packbits(Some(0), BitOrder::Little).unwrap().to_vec().unwrap(), vec![1]);
+    assert_eq!(
+        t.packbits(None, BitOrder::Big).unwrap().to_vec().unwrap(),
+        vec![128]
+    );
+    assert_eq!(
+        t.packbits(Some(0), BitOrder::Little)
+            .unwrap()
+            .to_vec()
+            .unwrap(),
+        vec![1]
+    );
     let s3 = Array::<u8, B>::scalar(3, dev).unwrap();
     assert_eq!(
-        s3.unpackbits(None, None, BitOrder::Big).unwrap().to_vec().unwrap(),
+        s3.unpackbits(None, None, BitOrder::Big)
+            .unwrap()
+            .to_vec()
+            .unwrap(),
         vec![0, 0, 0, 0, 0, 0, 1, 1]
     );
     // Errors name the op.
@@ -392,7 +500,10 @@ fn bits<B: ArrayBackend>(dev: &B) {
     assert!(err_msg(bb.packbits(Some(3), BitOrder::Big)).starts_with("packbits"));
     assert!(err_msg(by.unpackbits(Some(2), None, BitOrder::Big)).starts_with("unpackbits"));
     let m = err_msg(by.unpackbits(Some(1), Some(-33), BitOrder::Big));
-    assert!(m.starts_with("unpackbits: -count larger") && m.contains("32 bits"), "{m}");
+    assert!(
+        m.starts_with("unpackbits: -count larger") && m.contains("32 bits"),
+        "{m}"
+    );
 }
 
 fn nan_to_nums<B: ArrayBackend>(dev: &B) {
@@ -404,7 +515,9 @@ fn nan_to_nums<B: ArrayBackend>(dev: &B) {
     close64(f.nan_to_num_with(0.0, None, None), "ntn_f64");
     close64(f.nan_to_num_with(-1.0, Some(7.0), Some(-8.0)), "ntn_args");
     close64(
-        f.slice(&s![..;-2]).unwrap().nan_to_num_with(0.0, Some(1e300), None),
+        f.slice(&s![..;-2])
+            .unwrap()
+            .nan_to_num_with(0.0, Some(1e300), None),
         "ntn_rev",
     );
     let f32s = fx::<f32, B>(dev, "fn");
@@ -414,7 +527,9 @@ fn nan_to_nums<B: ArrayBackend>(dev: &B) {
         &fx::<f32, B>(dev, "ntn_f32"),
     );
     assert_array_equal(
-        &f32s.nan_to_num_with(0.0, Some(1e300), Some(-1e300)).unwrap(),
+        &f32s
+            .nan_to_num_with(0.0, Some(1e300), Some(-1e300))
+            .unwrap(),
         &fx::<f32, B>(dev, "ntn_f32_big"),
     );
     let f16s = fx::<f16, B>(dev, "fn");
@@ -437,7 +552,10 @@ fn nan_to_nums<B: ArrayBackend>(dev: &B) {
     assert_eq!(e.nan_to_num_with(0.0, None, None).unwrap().shape(), &[0, 2]);
     assert_eq!(e.nan_to_num().unwrap().shape(), &[0, 2]);
     let s = Array::<f64, B>::scalar(f64::NAN, dev).unwrap();
-    assert_eq!(s.nan_to_num_with(5.0, None, None).unwrap().item().unwrap(), 5.0);
+    assert_eq!(
+        s.nan_to_num_with(5.0, None, None).unwrap().item().unwrap(),
+        5.0
+    );
     assert_eq!(s.nan_to_num().unwrap().item().unwrap(), 0.0);
 }
 
