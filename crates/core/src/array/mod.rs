@@ -14,6 +14,7 @@ mod histogram;
 mod histogramdd;
 mod index;
 mod index_helpers;
+mod interp;
 mod linalg;
 mod manip;
 mod mask;
@@ -26,17 +27,21 @@ mod reduce;
 mod selection;
 mod sets;
 mod shape;
+mod signal;
 mod sort;
 mod special;
 mod statistics;
+mod windows;
 
 pub use axes::Axes;
 pub use histogram::{BinRule, Bins};
 pub use index_helpers::IndexMode;
+pub use interp::Interp;
 pub use linalg::{multi_dot, MatrixNorm, QrMode};
 pub use operators::TrueDivide;
 pub use selection::{Piece, Trim};
 pub use shape::{resolve_shape, ArrayViewMut};
+pub use signal::{ConvolveMethod, ConvolveMode};
 pub use statistics::{CovElement, CovOptions, QuantileMethod};
 #[allow(unused_imports)]
 pub use {

@@ -46,6 +46,7 @@ mod reduce_accuracy;
 mod rust_kernel;
 mod selection;
 mod sets;
+mod signal;
 mod sort;
 mod special;
 mod statistics;
