@@ -25,9 +25,9 @@ use std::any::Any;
 pub(crate) const CHUNK: usize = 1 << 22;
 
 /// From this length of the shorter input on, [`ConvolveMethod::Auto`] takes the FFT path
-/// for floating-point and complex inputs; measured on the CPU backend of the development
-/// machine (2 cores): with a longer input of 10^4 to 10^6 points, the direct path is faster
-/// up to a shorter input of about 48 points (f64) and the FFT path beyond.
+/// for floating-point and complex inputs. Provisional: the usual order of magnitude of the
+/// direct/FFT crossover (scipy's `choose_conv_method` lands in the same range), not yet
+/// measured on this library's CPU backend.
 pub(crate) const FFT_MIN_KERNEL: usize = 48;
 
 /// The size of the output of [`Array::convolve`] and [`Array::correlate`] (NumPy's `mode`),
@@ -47,8 +47,8 @@ pub enum ConvolveMode {
 /// `method`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum ConvolveMethod {
-    /// The FFT path for float and complex inputs whose shorter length is at least 48 (the
-    /// crossover measured on the CPU backend), else the direct path.
+    /// The FFT path for float and complex inputs whose shorter length is at least 48 (a
+    /// provisional crossover, not yet measured), else the direct path.
     #[default]
     Auto,
     /// Sums of products (exact for integers).
@@ -289,7 +289,8 @@ impl<T: Numeric, B: ArrayBackend> Array<T, B> {
     /// for integers), [`ConvolveMethod::Fft`] (float and complex types; rounding errors of
     /// the order of the type's epsilon times the largest products, so values that should
     /// be 0 come out tiny instead) or [`ConvolveMethod::Auto`], which takes the FFT path
-    /// for float and complex inputs when the shorter one has at least 48 points — the crossover measured on the CPU backend.
+    /// for float and complex inputs when the shorter one has at least 48 points — a provisional crossover, not yet
+    /// measured on the CPU backend.
     ///
     /// # Errors
     /// As [`convolve`](Self::convolve); also [`ConvolveMethod::Fft`] for a bool or integer
