@@ -613,6 +613,55 @@ CUPRITE_UNARY(nan_to_num, E,
     if (x == -flt<E>::inf()) return nan_to_num_limit<E>(true);
     return x;)
 
+// ---- signal_math.rs: NumPy's sinc and i0, computed in f64 and rounded once ---------------------
+
+// NumPy's normalised sinc: sin(pi x) / (pi x), divided at 1e-20 where x is zero.
+__device__ __forceinline__ double sg_sinc(double x) {
+    double y = 3.141592653589793 * (x == 0.0 ? 1.0e-20 : x);
+    return sin(y) / y;
+}
+// Cephes' Chebyshev coefficients of i0 (NumPy's _i0A on [0, 8], _i0B beyond).
+__device__ const double sg_i0a[30] = {
+    -4.4153416464793395e-18, 3.3307945188222384e-17, -2.431279846547955e-16,
+    1.715391285555133e-15, -1.1685332877993451e-14, 7.676185498604936e-14,
+    -4.856446783111929e-13, 2.95505266312964e-12, -1.726826291441556e-11,
+    9.675809035373237e-11, -5.189795601635263e-10, 2.6598237246823866e-09,
+    -1.300025009986248e-08, 6.046995022541919e-08, -2.670793853940612e-07,
+    1.1173875391201037e-06, -4.4167383584587505e-06, 1.6448448070728896e-05,
+    -5.754195010082104e-05, 0.00018850288509584165, -0.0005763755745385824,
+    0.0016394756169413357, -0.004324309995050576, 0.010546460394594998,
+    -0.02373741480589947, 0.04930528423967071, -0.09490109704804764,
+    0.17162090152220877, -0.3046826723431984, 0.6767952744094761};
+__device__ const double sg_i0b[25] = {
+    -7.233180487874754e-18, -4.830504485944182e-18, 4.46562142029676e-17,
+    3.461222867697461e-17, -2.8276239805165836e-16, -3.425485619677219e-16,
+    1.7725601330565263e-15, 3.8116806693526224e-15, -9.554846698828307e-15,
+    -4.150569347287222e-14, 1.54008621752141e-14, 3.8527783827421426e-13,
+    7.180124451383666e-13, -1.7941785315068062e-12, -1.3215811840447713e-11,
+    -3.1499165279632416e-11, 1.1889147107846439e-11, 4.94060238822497e-10,
+    3.3962320257083865e-09, 2.266668990498178e-08, 2.0489185894690638e-07,
+    2.8913705208347567e-06, 6.889758346916825e-05, 0.0033691164782556943,
+    0.8044904110141088};
+// Clenshaw's recurrence (NumPy's _chbevl).
+__device__ __forceinline__ double sg_chbevl(double x, const double* c, int n) {
+    double b0 = c[0], b1 = 0.0, b2 = 0.0;
+    for (int i = 1; i < n; ++i) {
+        b2 = b1;
+        b1 = b0;
+        b0 = x * b1 - b2 + c[i];
+    }
+    return 0.5 * (b0 - b2);
+}
+// NumPy's i0 of |x| (the host's signal_math::i0 line for line).
+__device__ __forceinline__ double sg_i0(double x) {
+    x = fabs(x);
+    if (x <= 8.0) return exp(x) * sg_chbevl(x / 2.0 - 2.0, sg_i0a, 30);
+    return exp(x) * sg_chbevl(32.0 / x - 2.0, sg_i0b, 25) / sqrt(x);
+}
+// Float (f32, f64; the 16-bit floats through half_op): the f64 function of the widened value.
+CUPRITE_UNARY(sinc, E, return (E)sg_sinc((double)x);)
+CUPRITE_UNARY(i0, E, return (E)sg_i0((double)x);)
+
 #undef CUPRITE_UNARY
 #undef CUPRITE_BINARY
 #undef CUPRITE_REAL

@@ -18,6 +18,7 @@ mod histogramdd;
 mod index;
 mod index_helpers;
 mod insert_delete;
+mod interp;
 mod linalg;
 mod manip;
 mod mask;
@@ -38,9 +39,11 @@ mod selection;
 mod sets;
 mod shape;
 mod shape_extra;
+mod signal;
 mod sort;
 mod special;
 mod statistics;
+mod windows;
 
 pub use axes::Axes;
 pub use bits::BitOrder;
@@ -49,6 +52,7 @@ pub use gradient::Spacing;
 pub use histogram::{BinRule, Bins};
 pub use index_helpers::IndexMode;
 pub use insert_delete::IndexObj;
+pub use interp::Interp;
 pub use linalg::{multi_dot, MatrixNorm, QrMode};
 pub use numpy_names::{ufunc, NormOrd, UniqueCounts, UniqueInverse};
 pub use operators::TrueDivide;
@@ -57,6 +61,7 @@ pub use polynomial_fit::{PolyCov, PolyFit, PolyFitResult};
 pub use products_vec::EinsumPath;
 pub use selection::{Piece, Trim};
 pub use shape::{resolve_shape, ArrayViewMut};
+pub use signal::{ConvolveMethod, ConvolveMode};
 pub use statistics::{CovElement, CovOptions, QuantileMethod};
 #[allow(unused_imports)]
 pub use {

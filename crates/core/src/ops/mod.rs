@@ -21,6 +21,7 @@ mod math_extra;
 mod nanreduce;
 mod reduce;
 pub mod registry;
+mod signal_math;
 mod special;
 
 pub use binmath::*;

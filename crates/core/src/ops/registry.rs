@@ -818,6 +818,43 @@ macro_rules! elementwise_ops {
                     x
                 }
             };
+            // ---- signal_math.rs: NumPy's sinc and i0 (f64 inside, rounded once)
+            /// NumPy's normalised sinc `sin(pi x) / (pi x)`, 1 at `±0` (NumPy divides at
+            /// `1e-20` there), NaN at `±inf`; computed in f64 and rounded once to the element
+            /// type (NumPy's own float32 arithmetic gives NaN where `pi x` overflows float32).
+            ///
+            /// ```
+            /// # use cuprite_core::*;
+            /// # fn demo<B: ArrayBackend>(dev: &B) -> Result<()> {
+            /// let x = Array::<f64, B>::from_vec(vec![0.0, 0.5, 1.0], &[3], dev)?;
+            /// let s = x.sinc()?.to_vec()?;
+            /// assert_eq!(s[0], 1.0);
+            /// assert!((s[1] - 2.0 / std::f64::consts::PI).abs() < 1e-16 && s[2].abs() < 1e-16);
+            /// # Ok(()) }
+            /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
+            /// ```
+            Sinc, "sinc", Unary, Approx => fn sinc<T: Float>(x) -> T {
+                math_extra::via_f64(x, signal_math::sinc)
+            };
+            /// The modified Bessel function of the first kind of order 0, by NumPy's method
+            /// (`np.i0`: Cephes' Chebyshev expansions on [0, 8] and beyond, of `|x|`): even,
+            /// `inf` from `|x| > 709.8` (where `exp` overflows), NaN at `±inf` and NaN;
+            /// computed in f64 and rounded once to the element type.
+            ///
+            /// ```
+            /// # use cuprite_core::*;
+            /// # fn demo<B: ArrayBackend>(dev: &B) -> Result<()> {
+            /// let x = Array::<f64, B>::from_vec(vec![0.0, -1.0, 10.0], &[3], dev)?;
+            /// let v = x.i0()?.to_vec()?;
+            /// assert_eq!(v[0], 1.0);
+            /// assert!((v[1] - 1.2660658777520082).abs() < 1e-15);
+            /// assert!((v[2] / 2815.716628466254 - 1.0).abs() < 1e-15);
+            /// # Ok(()) }
+            /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
+            /// ```
+            I0, "i0", Unary, Approx => fn i0<T: Float>(x) -> T {
+                math_extra::via_f64(x, signal_math::i0)
+            };
             /// `|x - mean|^2` in the real type, or `-1` where `x` is NaN (complex: either part):
             /// the marked squared deviations that [`NanVar`] sums. A deviation that is NaN for
             /// another reason (`inf - inf`) stays NaN and poisons the lane, as in NumPy.

@@ -53,6 +53,7 @@ mod rust_kernel;
 mod selection;
 mod sets;
 mod shape_extra;
+mod signal;
 mod sort;
 mod special;
 mod statistics;
