@@ -584,6 +584,55 @@ __device__ double striangular(Stream& s, double left, double mode, double right)
 
 __device__ __forceinline__ double spower(Stream& s, double a) { return pexp(plog(s.next_f64_open()) / a); }
 
+// The cosine of a uniform angle from a point uniform in the unit disk (by rejection), as
+// `circle_cos` of crates/core/src/random/sample_more.rs.
+__device__ double scircle_cos(Stream& s) {
+    for (;;) {
+        double x = 2.0 * s.next_f64() - 1.0;
+        double y = 2.0 * s.next_f64() - 1.0;
+        double r2 = x * x + y * y;
+        if (r2 < 1.0 && r2 > 0.0) return (x * x - y * y) / r2;
+    }
+}
+
+// Von Mises (Best and Fisher's rejection), operation for operation as `vonmises` of
+// crates/core/src/random/sample_more.rs.
+__device__ double svonmises(Stream& s, double mu, double kappa) {
+    const double pi = 3.141592653589793;
+    if (kappa < 1e-8) return pi * (2.0 * s.next_f64() - 1.0);
+    if (kappa > 1e6) {
+        double r = mu + sqrt(1.0 / kappa) * snormal(s);
+        if (r < 0.0 - pi) r += 2.0 * pi;
+        if (r > pi) r -= 2.0 * pi;
+        return r;
+    }
+    double sp;
+    if (kappa < 1e-5) {
+        sp = 1.0 / kappa + kappa;
+    } else {
+        double r = 1.0 + sqrt(1.0 + 4.0 * kappa * kappa);
+        double rho = (r - sqrt(2.0 * r)) / (2.0 * kappa);
+        sp = (1.0 + rho * rho) / (2.0 * rho);
+    }
+    double w;
+    for (;;) {
+        double z = scircle_cos(s);
+        w = (1.0 + sp * z) / (sp + z);
+        double y = kappa * (sp - w);
+        double v = s.next_f64();
+        if (y * (2.0 - y) - v >= 0.0 || plog(y / v) + 1.0 - y >= 0.0) break;
+    }
+    if (w < -1.0) w = -1.0;
+    if (w > 1.0) w = 1.0;
+    double u = s.next_f64();
+    double result = pacos(w);
+    if (u < 0.5) result = -result;
+    result += mu;
+    bool neg = result < 0.0;
+    double m = fmod(fabs(result) + pi, 2.0 * pi) - pi;
+    return neg ? -m : m;
+}
+
 __device__ long long sgeometric(Stream& s, double p) {
     if (p >= 0.3333333333333333) {
         long long x = 1;

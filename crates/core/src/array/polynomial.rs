@@ -348,8 +348,20 @@ impl<T: Inexact, B: ArrayBackend> Array<T, B> {
             let refs: Vec<&Self> = q.iter().collect();
             Self::concatenate(&refs, 0)?
         };
-        // Leading remainder coefficients close to zero go: count them on the device (the
-        // first coefficient that is not small, among all but the last), read one integer.
+        // The first `lu - lv + 1` coefficients of the remainder are zero by construction
+        // (NumPy leaves the rounding noise there and trims it with `allclose`, which keeps
+        // noise above 1e-8, as in f32): the remainder is the last `lv - 1` of them, at least
+        // one coefficient.
+        if lu >= lv {
+            r = if lv == 1 {
+                Self::zeros(&[1], dev)?
+            } else {
+                part(&r, Some(1 - lv as isize), None)?
+            };
+        }
+        // Leading remainder coefficients close to zero go (NumPy's `allclose(r[0], 0)`):
+        // count them on the device (the first coefficient that is not small, among all but
+        // the last), read one integer.
         let n = r.shape()[0];
         if n > 1 {
             let tol = <T::RealPart as Numeric>::from_f64(1e-8);

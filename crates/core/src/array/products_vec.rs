@@ -585,15 +585,17 @@ impl<T: Inexact, B: ArrayBackend> Array<T, B> {
         let mut a = self.clone();
         if let Some(axes) = axes {
             let mut all: Vec<usize> = (0..an).collect();
+            let mut moved: Vec<usize> = Vec::with_capacity(axes.len());
             for &k in axes {
                 let k = normalize_axis(OP, k, an)?;
-                let Some(p) = all.iter().position(|&v| v == k) else {
+                if moved.contains(&k) {
                     return Err(Error::invalid(
                         OP,
                         format!("axis {k} is listed twice in {axes:?}"),
                     ));
-                };
-                all.remove(p);
+                }
+                moved.push(k);
+                all.retain(|&v| v != k);
                 all.push(k);
             }
             let perm: Vec<isize> = all.iter().map(|&v| v as isize).collect();
