@@ -81,7 +81,7 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
         let n = bits.shape()[bits.ndim() - 1];
         let bytes = n.div_ceil(8);
         let lead = bits.shape()[..bits.ndim() - 1].to_vec();
-        let padded = if n % 8 == 0 {
+        let padded = if n.is_multiple_of(8) {
             bits
         } else {
             let mut pad_shape = lead.to_vec();

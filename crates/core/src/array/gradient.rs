@@ -68,10 +68,11 @@ fn combine3<U: Inexact, B: ArrayBackend>(terms: [(&Array<U, B>, f64); 3]) -> Res
         .try_add(&fc.scalar_op_rev(Mul, cst(c))?)
 }
 
+/// One term of [`combine3_arrays`]: an operand and its coefficient array.
+type Term<'a, U, B> = (&'a Array<U, B>, &'a Array<U, B>);
+
 /// `a * fa + b * fb + c * fc` with coefficient arrays broadcast against the operands.
-fn combine3_arrays<U: Inexact, B: ArrayBackend>(
-    terms: [(&Array<U, B>, &Array<U, B>); 3],
-) -> Result<Array<U, B>> {
+fn combine3_arrays<U: Inexact, B: ArrayBackend>(terms: [Term<'_, U, B>; 3]) -> Result<Array<U, B>> {
     let [(fa, a), (fb, b), (fc, c)] = terms;
     a.try_mul(fa)?
         .try_add(&b.try_mul(fb)?)?

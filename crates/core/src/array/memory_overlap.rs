@@ -72,7 +72,7 @@ fn gcd(mut a: i128, mut b: i128) -> i128 {
 /// range of the remaining terms and their greatest common divisor. `None` when the work
 /// budget runs out.
 fn bounded_solution(mut terms: Vec<(i128, i128)>, b: i128) -> Option<bool> {
-    terms.sort_unstable_by(|x, y| y.0.cmp(&x.0));
+    terms.sort_unstable_by_key(|t| std::cmp::Reverse(t.0));
     let n = terms.len();
     // For each k: the largest sum and the gcd of the terms after k.
     let mut max_after = vec![0i128; n + 1];

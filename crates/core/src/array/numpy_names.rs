@@ -458,10 +458,10 @@ impl<T: Inexact, B: ArrayBackend> Array<T, B> {
                 let m = match ord {
                     None | Some(NormOrd::Fro) => MatrixNorm::Frobenius,
                     Some(NormOrd::Nuc) => MatrixNorm::Nuclear,
-                    Some(NormOrd::P(p)) if p == 1.0 => MatrixNorm::One,
-                    Some(NormOrd::P(p)) if p == -1.0 => MatrixNorm::NegOne,
-                    Some(NormOrd::P(p)) if p == 2.0 => MatrixNorm::Two,
-                    Some(NormOrd::P(p)) if p == -2.0 => MatrixNorm::NegTwo,
+                    Some(NormOrd::P(1.0)) => MatrixNorm::One,
+                    Some(NormOrd::P(-1.0)) => MatrixNorm::NegOne,
+                    Some(NormOrd::P(2.0)) => MatrixNorm::Two,
+                    Some(NormOrd::P(-2.0)) => MatrixNorm::NegTwo,
                     Some(NormOrd::P(p)) if p == f64::INFINITY => MatrixNorm::Inf,
                     Some(NormOrd::P(p)) if p == f64::NEG_INFINITY => MatrixNorm::NegInf,
                     Some(NormOrd::P(p)) => {

@@ -257,7 +257,8 @@ pub fn zipf(s: &mut Stream, a: f64) -> i64 {
         let u = 1.0 - s.next_f64();
         let v = s.next_f64();
         let x = exp(log(u) * (-1.0 / am1)).floor();
-        // 2^63 (i64::MAX rounded), as NumPy.
+        // 2^63 (i64::MAX rounded), as NumPy; two comparisons, as random.cu's mirror.
+        #[allow(clippy::manual_range_contains)]
         if x > TWO_63 || x < 1.0 {
             continue;
         }
