@@ -492,9 +492,10 @@ impl<T: Numeric, B: ArrayBackend> Array<T, B> {
     /// let b = Array::<f64, B>::zeros(&[30, 40], dev)?;
     /// let c = Array::<f64, B>::zeros(&[40, 3], dev)?;
     /// let p = Array::einsum_path("ij,jk,kl->il", &[&a, &b, &c])?;
-    /// // Contracting b with c first removes the most elements.
+    /// // Contracting b with c first removes the most elements; the report writes that step
+    /// // as NumPy's does.
     /// assert_eq!(p.path, vec![vec![1, 2], vec![0, 1]]);
-    /// assert!(p.report.contains("jk,kl->jl"));
+    /// assert!(p.report.contains("kl,jk->lj"));
     /// # Ok(()) }
     /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
     /// ```
