@@ -72,4 +72,30 @@ mod tests {
             );
         }
     }
+
+    /// Every sampler the kernels' `switch` calls (`v = sname(...)`) has a definition in the
+    /// source: a missing one fails NVRTC at run time only, for every distribution at once.
+    #[test]
+    fn every_dispatched_sampler_is_defined() {
+        let mut called = 0;
+        for line in super::SOURCE.lines() {
+            let arm = line.trim_start();
+            if !(arm.starts_with("case ") || arm.starts_with("default:")) {
+                continue;
+            }
+            let Some((_, rest)) = arm.split_once("v = s") else {
+                continue;
+            };
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            let defined = super::SOURCE
+                .lines()
+                .any(|l| l.starts_with("__device__") && l.contains(&format!(" s{name}(Stream& s")));
+            assert!(defined, "random.cu calls s{name} without defining it");
+            called += 1;
+        }
+        assert!(called >= 20, "found only {called} dispatched samplers");
+    }
 }
