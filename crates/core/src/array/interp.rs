@@ -4,12 +4,12 @@
 //! and element-wise arithmetic, so it runs on every backend with their kernels and nothing
 //! leaves the device.
 
+use super::sets::range1 as part;
 use super::{Array, Side};
 use crate::backend::ArrayBackend;
 use crate::dtype::{Float, Inexact};
 use crate::error::{Error, Result};
 use crate::ops::{Add, Div, Eq as Equal, Rem, Sub};
-use crate::slice::SliceArg;
 
 /// The options of [`Array::interp`], NumPy's keyword arguments of `np.interp`:
 /// `Interp::default()` is NumPy's defaults.
@@ -38,19 +38,6 @@ impl<U: Inexact> Default for Interp<U> {
             period: None,
         }
     }
-}
-
-/// Elements `start..stop` of a 1-d array.
-fn part<T: crate::dtype::Element, B: ArrayBackend>(
-    a: &Array<T, B>,
-    start: Option<isize>,
-    stop: Option<isize>,
-) -> Result<Array<T, B>> {
-    a.slice(&[SliceArg::Range {
-        start,
-        stop,
-        step: 1,
-    }])
 }
 
 /// A value given by the caller as a 0-d array, else element `i` of the 1-d `fp` as a 0-d view.

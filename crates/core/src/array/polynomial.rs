@@ -15,18 +15,8 @@ use crate::error::{Error, Result};
 use crate::ops::Div;
 use crate::slice::SliceArg;
 
-/// `p[start..stop]` along the first axis (Python bounds: negative counts from the end).
-pub(super) fn part<T: Numeric, B: ArrayBackend>(
-    p: &Array<T, B>,
-    start: Option<isize>,
-    stop: Option<isize>,
-) -> Result<Array<T, B>> {
-    p.slice(&[SliceArg::Range {
-        start,
-        stop,
-        step: 1,
-    }])
-}
+/// `p[start..stop]` of a 1-d coefficient array.
+pub(super) use super::sets::range1 as part;
 
 /// `p[i]` as a 0-d view.
 pub(super) fn coef<T: Numeric, B: ArrayBackend>(p: &Array<T, B>, i: usize) -> Result<Array<T, B>> {

@@ -28,7 +28,7 @@ use std::any::Any;
 type WithIndices<T, B> = (Array<T, B>, Array<i64, B>, Array<i64, B>);
 
 /// `a[start..stop]` of a 1-d array.
-fn range1<T: Element, B: ArrayBackend>(
+pub(super) fn range1<T: Element, B: ArrayBackend>(
     a: &Array<T, B>,
     start: Option<isize>,
     stop: Option<isize>,

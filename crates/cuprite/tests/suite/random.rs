@@ -462,15 +462,6 @@ fn determinism_and_streams<B: ArrayBackend>(dev: &B) {
     assert!(c.abs() < 5.0 / 1000f64.sqrt(), "correlation {c}");
 }
 
-#[track_caller]
-fn expect_err<V: std::fmt::Debug>(r: Result<V>, op: &str, needles: &[&str]) {
-    let e = r.expect_err("an error").to_string();
-    assert!(e.starts_with(&format!("{op}: ")), "{e}");
-    for n in needles {
-        assert!(e.contains(n), "{e} should mention {n}");
-    }
-}
-
 fn errors<B: ArrayBackend>(dev: &B) {
     let mut g = Generator::new(20);
     let s = &[4][..];

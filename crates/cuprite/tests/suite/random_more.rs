@@ -461,15 +461,6 @@ fn shapes<B: ArrayBackend>(dev: &B) {
     assert_eq!(again, k.zipf(2.0, &[16], dev).unwrap().to_vec().unwrap());
 }
 
-#[track_caller]
-fn expect_err<V: std::fmt::Debug>(r: Result<V>, op: &str, needles: &[&str]) {
-    let e = r.expect_err("an error").to_string();
-    assert!(e.starts_with(&format!("{op}: ")), "{e}");
-    for n in needles {
-        assert!(e.contains(n), "{e} should mention {n}");
-    }
-}
-
 fn errors<B: ArrayBackend>(dev: &B) {
     let mut g = Generator::new(36);
     let s = &[4][..];

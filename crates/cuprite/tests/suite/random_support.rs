@@ -1,7 +1,7 @@
 //! Reference distribution functions and test statistics for the random tests: CDFs
 //! (normal, gamma, beta through the regularised incomplete functions of Numerical Recipes,
 //! accurate to about 1e-7, far below the test thresholds), sample moments, the
-//! Kolmogorov–Smirnov statistic and a chi-square statistic over frequency bins.
+//! Kolmogorov–Smirnov statistic and a chi-square statistic over frequency bins; the error-message check both random test files use.
 
 #![allow(dead_code)]
 
@@ -277,4 +277,14 @@ fn reference_functions_are_right() {
     assert!((beta_i(2.0, 1.0, 0.3) - 0.09).abs() < 1e-10);
     let s: f64 = binomial_pmf(10, 0.3).iter().sum();
     assert!((s - 1.0).abs() < 1e-10);
+}
+
+/// Asserts that `r` is an error whose message starts with `op: ` and mentions each needle.
+#[track_caller]
+pub fn expect_err<V: std::fmt::Debug>(r: cuprite::Result<V>, op: &str, needles: &[&str]) {
+    let e = r.expect_err("an error").to_string();
+    assert!(e.starts_with(&format!("{op}: ")), "{e}");
+    for n in needles {
+        assert!(e.contains(n), "{e} should mention {n}");
+    }
 }
