@@ -453,11 +453,7 @@ macro_rules! scalar_to {
 /// with NaN made canonical and `-0.0` made `0.0`): negatives flipped, positives offset.
 macro_rules! float_key {
     ($b:expr, $sign:expr) => {
-        if $b & $sign != 0 {
-            !$b
-        } else {
-            $b ^ $sign
-        }
+        if $b & $sign != 0 { !$b } else { $b ^ $sign }
     };
 }
 

@@ -31,7 +31,7 @@
 
 use crate::array::Array;
 use crate::backend::{ArrayBackend, BackendBase};
-use crate::dtype::{bf16, c128, c64, f16, DType, Element};
+use crate::dtype::{DType, Element, bf16, c64, c128, f16};
 use crate::error::{Error, Result};
 use crate::slice::SliceArg;
 use std::fmt;

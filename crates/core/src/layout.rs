@@ -5,7 +5,7 @@
 use crate::error::{Error, Result};
 
 mod merge;
-pub use merge::{axes_to_end_inverse, axes_to_end_perm, merge_axes, Dims, MergedAxes, ReduceSplit};
+pub use merge::{Dims, MergedAxes, ReduceSplit, axes_to_end_inverse, axes_to_end_perm, merge_axes};
 
 /// Shape, strides (in elements, possibly 0 or negative) and offset of a view into a buffer.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -399,7 +399,7 @@ impl Layout {
             .shape
             .iter()
             .zip(&self.strides)
-            .filter(|(&d, _)| d > 1)
+            .filter(|&(&d, _)| d > 1)
             .map(|(&d, &s)| (d, s.unsigned_abs()))
             .collect();
         dims.sort_by_key(|&(_, s)| s);
@@ -491,7 +491,7 @@ impl Layout {
             .shape
             .iter()
             .zip(&self.strides)
-            .filter(|(&d, _)| d != 1)
+            .filter(|&(&d, _)| d != 1)
             .map(|(&d, &s)| (d, s))
             .collect();
         let new_dims: Vec<usize> = shape.to_vec();

@@ -23,12 +23,12 @@ pub mod testing;
 pub use array::*;
 pub use backend::{ArgKind, ArrayBackend, BackendBase, Buf, DeviceTimer};
 pub use dtype::{
-    bf16, c128, c64, f16, result_type, ComplexElement, DType, Element, Float, Inexact, Integer,
-    Numeric, Real, Scalar,
+    ComplexElement, DType, Element, Float, Inexact, Integer, Numeric, Real, Scalar, bf16, c64,
+    c128, f16, result_type,
 };
 pub use dynarray::DynArray;
 pub use error::{Error, Result};
 pub use io::{load_npz, save_npz};
-pub use layout::{broadcast_shapes, Layout};
+pub use layout::{Layout, broadcast_shapes};
 pub use ops::Bitwise;
-pub use slice::{SliceArg, ELLIPSIS, NEW_AXIS};
+pub use slice::{ELLIPSIS, NEW_AXIS, SliceArg};

@@ -602,11 +602,7 @@ mod tests {
             &[&dev],
             || {
                 calls += 1;
-                if calls == 4 {
-                    no::<()>()
-                } else {
-                    Ok(())
-                }
+                if calls == 4 { no::<()>() } else { Ok(()) }
             },
             opts(2, 10),
         )

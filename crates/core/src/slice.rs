@@ -221,11 +221,7 @@ pub fn range_indices(
     let step = step as i128;
     let norm = |v: isize| {
         let v = v as i128;
-        if v < 0 {
-            v + n
-        } else {
-            v
-        }
+        if v < 0 { v + n } else { v }
     };
     let (s, e) = if step > 0 {
         (

@@ -75,11 +75,7 @@ pub fn check_allclose_slices<T: Element>(
         let an = ar.is_nan() || ai.is_nan();
         let dn = dr.is_nan() || di.is_nan();
         let excess = if an || dn {
-            if an && dn {
-                0.0
-            } else {
-                f64::INFINITY
-            }
+            if an && dn { 0.0 } else { f64::INFINITY }
         } else if (ar, ai) == (dr, di) {
             0.0
         } else if ar.is_infinite() || ai.is_infinite() || dr.is_infinite() || di.is_infinite() {
@@ -205,38 +201,44 @@ pub fn assert_array_equal_vec<T: Element, B: BackendBase>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{c128, c64};
+    use crate::{c64, c128};
 
     #[test]
     fn real_rule_and_nan() {
         let d = [1.0, f64::NAN, f64::INFINITY, -0.0];
-        assert!(check_allclose_slices(
-            &[1.0 + 1e-13, f64::NAN, f64::INFINITY, 0.0],
-            &d,
-            &[4],
-            1e-12,
-            0.0
-        )
-        .is_ok());
-        assert!(check_allclose_slices(
-            &[1.0 + 1e-11, f64::NAN, f64::INFINITY, 0.0],
-            &d,
-            &[4],
-            1e-12,
-            0.0
-        )
-        .is_err());
+        assert!(
+            check_allclose_slices(
+                &[1.0 + 1e-13, f64::NAN, f64::INFINITY, 0.0],
+                &d,
+                &[4],
+                1e-12,
+                0.0
+            )
+            .is_ok()
+        );
+        assert!(
+            check_allclose_slices(
+                &[1.0 + 1e-11, f64::NAN, f64::INFINITY, 0.0],
+                &d,
+                &[4],
+                1e-12,
+                0.0
+            )
+            .is_err()
+        );
         assert!(
             check_allclose_slices(&[1.0, 0.0, f64::INFINITY, 0.0], &d, &[4], 1e-12, 0.0).is_err()
         );
-        assert!(check_allclose_slices(
-            &[1.0, f64::NAN, f64::NEG_INFINITY, 0.0],
-            &d,
-            &[4],
-            1e-12,
-            0.0
-        )
-        .is_err());
+        assert!(
+            check_allclose_slices(
+                &[1.0, f64::NAN, f64::NEG_INFINITY, 0.0],
+                &d,
+                &[4],
+                1e-12,
+                0.0
+            )
+            .is_err()
+        );
     }
 
     #[test]

@@ -5,8 +5,8 @@
 //! broadcasting, permuting or reshaping must stay in bounds and address the elements the
 //! operation names.
 
-use cuprite_core::slice::{apply_slice, SliceArg};
 use cuprite_core::Layout;
+use cuprite_core::slice::{SliceArg, apply_slice};
 use proptest::prelude::*;
 
 /// Buffer offsets of every element of `l` in C order, in wide arithmetic.
@@ -46,11 +46,7 @@ fn naive_slice(n: usize, start: Option<isize>, stop: Option<isize>, step: isize)
     let n = n as i128;
     let norm = |v: isize| {
         let v = v as i128;
-        if v < 0 {
-            v + n
-        } else {
-            v
-        }
+        if v < 0 { v + n } else { v }
     };
     let step = step as i128;
     let mut sel: Vec<usize> = if step > 0 {

@@ -12,7 +12,7 @@
 //! do not broadcast; the methods (`bitwise_and`, `left_shift`, ...) are the `Result` twins.
 
 use super::operators::assign_op;
-use super::{or_panic, Array};
+use super::{Array, or_panic};
 use crate::backend::ArrayBackend;
 use crate::dtype::{Element, Integer, Numeric, Real};
 use crate::error::Result;

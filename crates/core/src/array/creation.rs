@@ -8,7 +8,7 @@ use super::Array;
 use crate::backend::ArrayBackend;
 use crate::dtype::{Element, Float, Inexact, Numeric, Real};
 use crate::error::{Error, Result};
-use crate::layout::{check_shape, check_wide_shape, Layout};
+use crate::layout::{Layout, check_shape, check_wide_shape};
 use crate::ops::{Le, Pow};
 use std::any::Any;
 
@@ -291,7 +291,7 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
                 return Err(Error::invalid(
                     op,
                     "input must be at least 1-d, got a 0-d array",
-                ))
+                ));
             }
             [n] => (*n, *n),
             [.., n, m] => (*n, *m),
@@ -402,11 +402,7 @@ impl<T: Real, B: ArrayBackend> Array<T, B> {
                 step.to_i128().unwrap_or(1),
             );
             let (d, s) = if s < 0 { (a - b, -s) } else { (b - a, s) };
-            if d <= 0 {
-                0
-            } else {
-                (d + s - 1) / s
-            }
+            if d <= 0 { 0 } else { (d + s - 1) / s }
         } else {
             let len = ((stop.to_f64_lossy() - start.to_f64_lossy()) / step.to_f64_lossy()).ceil();
             if !len.is_finite() {

@@ -4,7 +4,7 @@
 
 use super::Array;
 use crate::backend::BackendBase;
-use crate::dtype::{bf16, DType, Element, Scalar};
+use crate::dtype::{DType, Element, Scalar, bf16};
 use crate::error::Result;
 use crate::slice::SliceArg;
 use std::fmt;
@@ -570,7 +570,7 @@ impl<T: Element, B: BackendBase> fmt::Debug for Array<T, B> {
                     f,
                     "<array on {} could not be read: {e}>",
                     self.device.label()
-                )
+                );
             }
         };
         let mut extras = Vec::new();

@@ -7,12 +7,12 @@
 //! A label only one operand carries and nobody needs is summed first by a product with a
 //! vector of ones, so every sum goes through the same GEMM primitive.
 
-use crate::array::products_vec::{EinsumPath, Label, LabelSet, Path, ELLIPSIS};
 use crate::array::Array;
+use crate::array::products_vec::{ELLIPSIS, EinsumPath, Label, LabelSet, Path};
 use crate::backend::ArrayBackend;
 use crate::dtype::Numeric;
 use crate::error::{Error, Result};
-use crate::layout::{shape_size, Layout};
+use crate::layout::{Layout, shape_size};
 
 const OP: &str = "einsum";
 
@@ -223,13 +223,13 @@ fn contract_pair<T: Numeric, B: ArrayBackend>(
 ) -> Result<Term<T, B>> {
     // A shared label of length 1 on one side only broadcasts: drop it from that side.
     for l in x.labels.clone() {
-        if let (Some(dx), Some(dy)) = (x.dim(l), y.dim(l)) {
-            if dx != dy {
-                let t = if dx == 1 { &mut x } else { &mut y };
-                let p = t.labels.iter().position(|&v| v == l).unwrap_or(0);
-                t.x = t.x.with_layout(t.x.layout.index_axis(p, 0));
-                t.labels.remove(p);
-            }
+        if let (Some(dx), Some(dy)) = (x.dim(l), y.dim(l))
+            && dx != dy
+        {
+            let t = if dx == 1 { &mut x } else { &mut y };
+            let p = t.labels.iter().position(|&v| v == l).unwrap_or(0);
+            t.x = t.x.with_layout(t.x.layout.index_axis(p, 0));
+            t.labels.remove(p);
         }
     }
     let (lx, ly) = (x.labels.clone(), y.labels.clone());
@@ -386,7 +386,7 @@ pub(super) fn prepare<T: Numeric, B: ArrayBackend>(
                             operands[e.2].shape(),
                             operands[i].shape()
                         ),
-                    ))
+                    ));
                 }
             }
         }

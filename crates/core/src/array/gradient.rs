@@ -306,7 +306,7 @@ impl<T: Numeric, B: ArrayBackend> Array<T, B> {
                          uniform step, or one per axis)",
                         axes.len()
                     ),
-                ))
+                ));
             }
         };
         let f: Array<T::Mean, B> = self.astype()?;

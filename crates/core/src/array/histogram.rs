@@ -10,8 +10,8 @@
 //! Values outside the range and NaN are not counted. The range, the edges' monotonicity and
 //! the rules' statistics are read back as a few numbers; the data never leaves the device.
 
-use super::reduce::MeanReal;
 use super::Array;
+use super::reduce::MeanReal;
 use crate::backend::{ArrayBackend, UniformBins};
 use crate::dtype::{Element, Float, Numeric, Real};
 use crate::error::{Error, Result};
@@ -113,8 +113,10 @@ impl std::str::FromStr for BinRule {
             other => {
                 return Err(Error::invalid(
                     "histogram",
-                    format!("{other:?} is not a bin rule (auto, fd, doane, scott, stone, rice, sturges, sqrt)"),
-                ))
+                    format!(
+                        "{other:?} is not a bin rule (auto, fd, doane, scott, stone, rice, sturges, sqrt)"
+                    ),
+                ));
             }
         })
     }

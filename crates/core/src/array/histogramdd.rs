@@ -4,8 +4,8 @@
 //! of their own at either end, the flat bin of each point is counted by `add_at`, and the
 //! outlier bins are cut off; results are `f64`, and so are the edges.
 
-use super::histogram::{outer_edges, Bins};
 use super::Array;
+use super::histogram::{Bins, outer_edges};
 use crate::backend::ArrayBackend;
 use crate::dtype::Real;
 use crate::error::{Error, Result};
@@ -106,7 +106,7 @@ impl<T: Real, B: ArrayBackend> Array<T, B> {
                         "the sample must be (N, D) or 1-d, got shape {:?}",
                         self.shape()
                     ),
-                ))
+                ));
             }
         }
         .astype::<f64>()?;
@@ -117,13 +117,13 @@ impl<T: Real, B: ArrayBackend> Array<T, B> {
                 format!("{} bin specifications for {d} dimensions", bins.len()),
             ));
         }
-        if let Some(r) = range {
-            if r.len() != d {
-                return Err(Error::invalid(
-                    OP,
-                    format!("{} ranges for {d} dimensions", r.len()),
-                ));
-            }
+        if let Some(r) = range
+            && r.len() != d
+        {
+            return Err(Error::invalid(
+                OP,
+                format!("{} ranges for {d} dimensions", r.len()),
+            ));
         }
         if let Some(w) = weights {
             self.check_device(w, OP)?;

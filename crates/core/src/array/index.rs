@@ -11,7 +11,7 @@ use super::Array;
 use crate::backend::ArrayBackend;
 use crate::dtype::{Element, Integer};
 use crate::error::{Error, Result};
-use crate::layout::{broadcast_shapes, normalize_axis, shape_size, Layout};
+use crate::layout::{Layout, broadcast_shapes, normalize_axis, shape_size};
 use crate::ops::{Add, Mul};
 use std::any::Any;
 

@@ -569,7 +569,7 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
                 return Err(Error::invalid(
                     OP,
                     format!("array must be at least 2-d, got shape {sh:?}"),
-                ))
+                ));
             }
             [n, m] => {
                 // Without wrap, a tall matrix stops after its top square.

@@ -66,21 +66,9 @@ fn slice_indices(
                 let v = v as i128;
                 if v < 0 {
                     let w = v + n;
-                    if w < 0 {
-                        if neg {
-                            -1
-                        } else {
-                            0
-                        }
-                    } else {
-                        w
-                    }
+                    if w < 0 { if neg { -1 } else { 0 } } else { w }
                 } else if v >= n {
-                    if neg {
-                        n - 1
-                    } else {
-                        n
-                    }
+                    if neg { n - 1 } else { n }
                 } else {
                     v
                 }
@@ -90,11 +78,7 @@ fn slice_indices(
     let s = adjust(start, if neg { n - 1 } else { 0 });
     let e = adjust(stop, if neg { -1 } else { n });
     let count = if neg {
-        if e < s {
-            (s - e - 1) / (-step) + 1
-        } else {
-            0
-        }
+        if e < s { (s - e - 1) / (-step) + 1 } else { 0 }
     } else if s < e {
         (e - s - 1) / step + 1
     } else {

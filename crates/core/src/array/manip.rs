@@ -8,7 +8,7 @@ use super::{Array, Axes};
 use crate::backend::ArrayBackend;
 use crate::dtype::Element;
 use crate::error::{Error, Result};
-use crate::layout::{broadcast_shapes, check_wide_shape, normalize_axes, normalize_axis, Layout};
+use crate::layout::{Layout, broadcast_shapes, check_wide_shape, normalize_axes, normalize_axis};
 
 /// How [`Array::split`] and [`Array::array_split`] cut an axis.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -449,7 +449,7 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
         let n = self.shape()[ax];
         let bounds = match sections.into() {
             Sections::N(0) => {
-                return Err(Error::invalid(OP, "number sections must be larger than 0"))
+                return Err(Error::invalid(OP, "number sections must be larger than 0"));
             }
             Sections::N(k) => {
                 crate::backend::check_host_alloc(k, 2 * std::mem::size_of::<Self>())?;
@@ -660,7 +660,7 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
                          (expected 1 or {n})",
                         self.shape()
                     ),
-                ))
+                ));
             }
         };
         let wide: Vec<u128> = self

@@ -10,7 +10,7 @@ use super::Array;
 use crate::backend::ArrayBackend;
 use crate::dtype::Element;
 use crate::error::{Error, Result};
-use crate::layout::{shape_size, Layout};
+use crate::layout::{Layout, shape_size};
 
 impl<T: Element, B: ArrayBackend> Array<T, B> {
     /// Checks a mask against `self` and returns its layout broadcast to `self`'s shape (zero

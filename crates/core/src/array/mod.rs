@@ -53,14 +53,14 @@ pub use histogram::{BinRule, Bins};
 pub use index_helpers::IndexMode;
 pub use insert_delete::IndexObj;
 pub use interp::Interp;
-pub use linalg::{multi_dot, MatrixNorm, QrMode};
-pub use numpy_names::{ufunc, NormOrd, UniqueCounts, UniqueInverse};
+pub use linalg::{MatrixNorm, QrMode, multi_dot};
+pub use numpy_names::{NormOrd, UniqueCounts, UniqueInverse, ufunc};
 pub use operators::TrueDivide;
 pub use pad::{PadElement, PadMode, PadStat, ReflectType};
 pub use polynomial_fit::{PolyCov, PolyFit, PolyFitResult};
 pub use products_vec::EinsumPath;
 pub use selection::{Piece, Trim};
-pub use shape::{resolve_shape, ArrayViewMut};
+pub use shape::{ArrayViewMut, resolve_shape};
 pub use signal::{ConvolveMethod, ConvolveMode};
 pub use statistics::{CovElement, CovOptions, QuantileMethod};
 #[allow(unused_imports)]
@@ -72,7 +72,7 @@ pub use {
 use crate::backend::{ArrayBackend, BackendBase};
 use crate::dtype::{DType, Element};
 use crate::error::{Error, Result};
-use crate::layout::{shape_size, Layout};
+use crate::layout::{Layout, shape_size};
 
 /// An n-dimensional array of `T` on the device `B`.
 ///

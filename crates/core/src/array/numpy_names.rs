@@ -419,14 +419,16 @@ impl<T: Inexact, B: ArrayBackend> Array<T, B> {
         let nd = self.ndim();
         let axes: Vec<usize> = match axis {
             None if ord.is_none() => {
-                return self.vector_norm(2.0, Axes::All, keepdims).map_err(as_norm)
+                return self.vector_norm(2.0, Axes::All, keepdims).map_err(as_norm);
             }
             None if nd == 1 || nd == 2 => (0..nd).collect(),
             None => {
                 return Err(Error::invalid(
                     OP,
-                    format!("improper number of dimensions to norm: {nd} (with ord given and no axis, 1 or 2)"),
-                ))
+                    format!(
+                        "improper number of dimensions to norm: {nd} (with ord given and no axis, 1 or 2)"
+                    ),
+                ));
             }
             Some(v) => {
                 let mut out = Vec::with_capacity(v.len());
@@ -449,7 +451,7 @@ impl<T: Inexact, B: ArrayBackend> Array<T, B> {
                         return Err(Error::invalid(
                             OP,
                             format!("invalid norm order {o:?} for vectors"),
-                        ))
+                        ));
                     }
                 };
                 self.vector_norm(p, axes[0], keepdims).map_err(as_norm)
@@ -468,7 +470,7 @@ impl<T: Inexact, B: ArrayBackend> Array<T, B> {
                         return Err(Error::invalid(
                             OP,
                             format!("invalid norm order {p} for matrices"),
-                        ))
+                        ));
                     }
                 };
                 let src = [axes[0] as isize, axes[1] as isize];

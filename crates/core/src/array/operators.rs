@@ -3,9 +3,9 @@
 //! the error's message at the caller's location; each has a `try_` twin returning `Result`.
 //! `/` is true division: integer arrays give `f64` arrays, as in NumPy.
 
-use super::{or_panic, Array};
+use super::{Array, or_panic};
 use crate::backend::ArrayBackend;
-use crate::dtype::{bf16, c128, c64, f16, Element, Numeric, Real};
+use crate::dtype::{Element, Numeric, Real, bf16, c64, c128, f16};
 use crate::error::Result;
 use crate::ops::{Add, Div, Mul, Neg, Rem, Sub};
 use std::ops;
@@ -205,7 +205,9 @@ macro_rules! scalar_array_binop {
         }
     };
 }
-scalar_array_binop!(i8, u8, i16, u16, i32, u32, i64, u64, f16, bf16, f32, f64, c64, c128);
+scalar_array_binop!(
+    i8, u8, i16, u16, i32, u32, i64, u64, f16, bf16, f32, f64, c64, c128
+);
 
 impl<T: Numeric, B: ArrayBackend> ops::Neg for &Array<T, B> {
     type Output = Array<T, B>;

@@ -10,7 +10,7 @@
 
 use super::Array;
 use crate::backend::ArrayBackend;
-use crate::dtype::{bf16, c128, c64, f16, Element, Inexact, Numeric};
+use crate::dtype::{Element, Inexact, Numeric, bf16, c64, c128, f16};
 use crate::error::{Error, Result};
 use crate::layout::check_wide_shape;
 use crate::ops::{Div, Mul, Sub};

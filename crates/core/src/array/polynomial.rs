@@ -157,11 +157,7 @@ impl<T: Numeric, B: ArrayBackend> Array<T, B> {
         let (la, lb) = (a.shape()[0], b.shape()[0]);
         let a = pad_front(&a, lb.saturating_sub(la))?;
         let b = pad_front(&b, la.saturating_sub(lb))?;
-        if sub {
-            a.try_sub(&b)
-        } else {
-            a.try_add(&b)
-        }
+        if sub { a.try_sub(&b) } else { a.try_add(&b) }
     }
 
     /// The product of two polynomials, the full convolution of their coefficients (NumPy's
@@ -262,7 +258,7 @@ impl<T: Inexact, B: ArrayBackend> Array<T, B> {
                 return Err(Error::invalid(
                     OP,
                     format!("k must hold one constant or at least m = {m} constants, got {n}"),
-                ))
+                ));
             }
         };
         let mut p = coeffs_1d(self, OP, "p")?;

@@ -6,8 +6,8 @@
 //! through [`Array::lstsq`]). Float and complex types; convert integers with
 //! [`Array::astype`] first.
 
-use super::polynomial::{coef, coeffs_1d, convolve_full, part};
 use super::Array;
+use super::polynomial::{coef, coeffs_1d, convolve_full, part};
 use crate::backend::{ArrayBackend, ComplexOf};
 use crate::dtype::{Inexact, Numeric};
 use crate::error::{Error, Result};

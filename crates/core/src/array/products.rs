@@ -11,7 +11,7 @@ use super::Array;
 use crate::backend::ArrayBackend;
 use crate::dtype::Numeric;
 use crate::error::{Error, Result};
-use crate::layout::{broadcast_shapes, check_wide_shape, normalize_axis, shape_size, Layout};
+use crate::layout::{Layout, broadcast_shapes, check_wide_shape, normalize_axis, shape_size};
 use crate::ops::{Conj, Mul};
 
 /// The `axes` argument of [`Array::tensordot`]: the last `N` axes of `a` against the first

@@ -3,8 +3,8 @@
 //! Each is a view or one concatenation/split, so it runs on every backend and every element
 //! type; bad input is an error naming the NumPy function.
 
-use super::manip::Sections;
 use super::Array;
+use super::manip::Sections;
 use crate::backend::ArrayBackend;
 use crate::dtype::Element;
 use crate::error::{Error, Result};

@@ -8,7 +8,7 @@
 //! device. An output whose size depends on the data gets it from `nonzero` or the mask
 //! selection, which already count on the device.
 
-use super::index_helpers::{check_in_range, renamed, to_i64, IndexMode};
+use super::index_helpers::{IndexMode, check_in_range, renamed, to_i64};
 use super::{Array, Axes};
 use crate::backend::ArrayBackend;
 use crate::dtype::{Element, Integer};

@@ -6,9 +6,9 @@ use super::Array;
 use crate::backend::ArrayBackend;
 use crate::dtype::Element;
 use crate::error::{Error, Result};
-use crate::layout::{check_shape, Layout};
+use crate::layout::{Layout, check_shape};
 use crate::ops::{BinaryOp, UnaryOp};
-use crate::slice::{apply_slice, SliceArg};
+use crate::slice::{SliceArg, apply_slice};
 
 /// Resolves a NumPy reshape argument with at most one `-1` against `size` elements. The
 /// products are exact (no wrapping), so a shape whose product overflows never matches.

@@ -5,9 +5,9 @@
 
 use super::Array;
 use crate::backend::ArrayBackend;
-use crate::dtype::{c128, Element, Inexact, Numeric, Scalar};
+use crate::dtype::{Element, Inexact, Numeric, Scalar, c128};
 use crate::error::{Error, Result};
-use crate::layout::{check_wide_shape, normalize_axis, Layout};
+use crate::layout::{Layout, check_wide_shape, normalize_axis};
 
 impl<T: Element, B: ArrayBackend> Array<T, B> {
     /// A new array of shape `new_shape` filled with the flattened data repeated as often as

@@ -13,7 +13,7 @@
 
 use super::Array;
 use crate::backend::ArrayBackend;
-use crate::dtype::{c128, c64, DType, Element, Numeric};
+use crate::dtype::{DType, Element, Numeric, c64, c128};
 use crate::error::{Error, Result};
 use crate::fft::{self, FftComplex, FftInput, Norm};
 use crate::layout::Layout;
@@ -188,7 +188,7 @@ fn conv_range<T: Numeric, B: ArrayBackend>(
                         "method Fft needs a float or complex dtype, got {}",
                         T::DTYPE
                     ),
-                ))
+                ));
             }
             None => {}
         }

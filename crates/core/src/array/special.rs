@@ -8,7 +8,7 @@
 
 use super::{Array, Axes};
 use crate::backend::ArrayBackend;
-use crate::dtype::{c128, ComplexElement, Element, Float, Numeric, Real};
+use crate::dtype::{ComplexElement, Element, Float, Numeric, Real, c128};
 use crate::error::{Error, Result};
 use crate::ops::{Add, Div, Max, Sub};
 

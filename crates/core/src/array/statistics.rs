@@ -20,7 +20,7 @@
 use super::reduce::reduced_shape;
 use super::{Array, Axes};
 use crate::backend::ArrayBackend;
-use crate::dtype::{bf16, c128, c64, f16, Element, Float, Inexact, Numeric, Real, Scalar};
+use crate::dtype::{Element, Float, Inexact, Numeric, Real, Scalar, bf16, c64, c128, f16};
 use crate::error::{Error, Result};
 use crate::layout::normalize_axis;
 use crate::ops::{Add, Conj, Div, Floor, Im, Maximum, Mean, Mul, Re, Sqrt, Sub, Sum};

@@ -30,7 +30,7 @@ pub use kernel::KernelOps;
 pub use linalg::{ComplexOf, EigFactors, EighFactors, LinalgOps, SvdFactors};
 pub use mask::MaskOps;
 pub use matmul::{MatmulOperand, MatmulOps, MatmulPlan};
-pub use memory::{check_host_alloc, host_out_of_memory, host_vec, BackendBase, HostMemory};
+pub use memory::{BackendBase, HostMemory, check_host_alloc, host_out_of_memory, host_vec};
 pub use random::RandomOps;
 pub use reduce::{ArgKind, ReduceOps};
 pub use select::SelectOps;

@@ -4,7 +4,7 @@
 
 use super::Norm;
 use crate::array::Array;
-use crate::backend::{host_out_of_memory, ArrayBackend, FftLanes};
+use crate::backend::{ArrayBackend, FftLanes, host_out_of_memory};
 use crate::dtype::{Element, Float};
 use crate::error::{Error, Result};
 use crate::layout::normalize_axis;
@@ -205,10 +205,8 @@ pub(crate) fn cook_nd(
         }
         None => {
             let mut l: Vec<isize> = axes.iter().map(|&ax| shape[ax] as isize).collect();
-            if inverse_real {
-                if let Some(last) = l.last_mut() {
-                    *last = 2 * (*last - 1);
-                }
+            if inverse_real && let Some(last) = l.last_mut() {
+                *last = 2 * (*last - 1);
             }
             l
         }

@@ -36,7 +36,7 @@ pub use real::{hfft, ihfft, irfft, irfft2, irfftn, rfft, rfft2, rfftn};
 
 use crate::array::Array;
 use crate::backend::ArrayBackend;
-use crate::dtype::{c128, c64, ComplexElement, Float, Inexact};
+use crate::dtype::{ComplexElement, Float, Inexact, c64, c128};
 use crate::error::Result;
 
 /// Which direction is scaled, NumPy's `norm` argument.

@@ -6,7 +6,7 @@
 //! (the parser `npyz` uses), the type string by `npyz`.
 
 use crate::dtype::DType;
-use crate::layout::{checked_shape_size, MAX_NDIM};
+use crate::layout::{MAX_NDIM, checked_shape_size};
 use npyz::{TypeChar, TypeStr};
 use num_traits::ToPrimitive;
 use py_literal::Value;
@@ -129,7 +129,7 @@ pub(crate) fn read_header(r: &mut impl Read) -> Result<Header, String> {
             return Err(format!(
                 "unsupported .npy format version {major}.{minor} (cuprite reads 1.0, 2.0 and \
                  3.0)"
-            ))
+            ));
         }
     };
     let mut len_buf = [0u8; 4];
@@ -200,7 +200,7 @@ fn parse_dict(text: &str) -> Result<Header, String> {
                 return Err(format!(
                     "the header has the key {key}; a .npy header has exactly 'descr', \
                      'fortran_order' and 'shape'"
-                ))
+                ));
             }
         }
     }
@@ -425,21 +425,63 @@ mod tests {
         );
         assert!(err(&full[..20]).starts_with("truncated header: the header is"));
         let cases = [
-            ("{'descr': '<U5', 'fortran_order': False, 'shape': (3,), }", "unsupported dtype '<U5' (unicode string)"),
-            ("{'descr': '|O', 'fortran_order': False, 'shape': (3,), }", "unsupported dtype '|O' (Python objects"),
-            ("{'descr': '<M8[ns]', 'fortran_order': False, 'shape': (3,), }", "unsupported dtype '<M8[ns]' (datetime64)"),
-            ("{'descr': '<f16', 'fortran_order': False, 'shape': (3,), }", "unsupported dtype '<f16' (float128)"),
-            ("{'descr': [('a', '<f8')], 'fortran_order': False, 'shape': (3,), }", "unsupported dtype [('a', '<f8')]: a structured"),
-            ("{'descr': '\u{e9}', 'fortran_order': False, 'shape': (3,), }", "unsupported dtype"),
-            ("{'descr': '<f8', 'fortran_order': False, 'shape': (-3,), }", "the header's shape (-3,) has the dimension -3"),
-            ("{'descr': '<f8', 'fortran_order': False, 'shape': (2.5,), }", "the header's shape (2.5e0,) has 2.5e0, not a non-negative integer"),
-            ("{'descr': '<f8', 'fortran_order': False, 'shape': (4294967296, 4294967296, 4294967296), }", "the header's shape [4294967296, 4294967296, 4294967296] of float64 is larger"),
-            ("{'descr': '<f8', 'fortran_order': 0, 'shape': (3,), }", "'fortran_order' is 0"),
-            ("{'descr': '<f8', 'shape': (3,), }", "the header has no 'fortran_order'"),
-            ("{'descr': '<f8', 'fortran_order': False, 'shape': (3,), 'x': 1}", "the header has the key 'x'"),
+            (
+                "{'descr': '<U5', 'fortran_order': False, 'shape': (3,), }",
+                "unsupported dtype '<U5' (unicode string)",
+            ),
+            (
+                "{'descr': '|O', 'fortran_order': False, 'shape': (3,), }",
+                "unsupported dtype '|O' (Python objects",
+            ),
+            (
+                "{'descr': '<M8[ns]', 'fortran_order': False, 'shape': (3,), }",
+                "unsupported dtype '<M8[ns]' (datetime64)",
+            ),
+            (
+                "{'descr': '<f16', 'fortran_order': False, 'shape': (3,), }",
+                "unsupported dtype '<f16' (float128)",
+            ),
+            (
+                "{'descr': [('a', '<f8')], 'fortran_order': False, 'shape': (3,), }",
+                "unsupported dtype [('a', '<f8')]: a structured",
+            ),
+            (
+                "{'descr': '\u{e9}', 'fortran_order': False, 'shape': (3,), }",
+                "unsupported dtype",
+            ),
+            (
+                "{'descr': '<f8', 'fortran_order': False, 'shape': (-3,), }",
+                "the header's shape (-3,) has the dimension -3",
+            ),
+            (
+                "{'descr': '<f8', 'fortran_order': False, 'shape': (2.5,), }",
+                "the header's shape (2.5e0,) has 2.5e0, not a non-negative integer",
+            ),
+            (
+                "{'descr': '<f8', 'fortran_order': False, 'shape': (4294967296, 4294967296, 4294967296), }",
+                "the header's shape [4294967296, 4294967296, 4294967296] of float64 is larger",
+            ),
+            (
+                "{'descr': '<f8', 'fortran_order': 0, 'shape': (3,), }",
+                "'fortran_order' is 0",
+            ),
+            (
+                "{'descr': '<f8', 'shape': (3,), }",
+                "the header has no 'fortran_order'",
+            ),
+            (
+                "{'descr': '<f8', 'fortran_order': False, 'shape': (3,), 'x': 1}",
+                "the header has the key 'x'",
+            ),
             ("[1, 2]", "the header is not a Python dict"),
-            ("{'descr': '<f8', 'fortran_order': Fals", "the header is not a Python dict literal"),
-            ("{'descr': [[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]}", "the header nests brackets"),
+            (
+                "{'descr': '<f8', 'fortran_order': Fals",
+                "the header is not a Python dict literal",
+            ),
+            (
+                "{'descr': [[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]}",
+                "the header nests brackets",
+            ),
         ];
         for (header, start) in cases {
             let e = err(&npy(header, 1));

@@ -62,7 +62,7 @@ mod raw;
 mod region;
 
 pub use npz::{load_npz, save_npz};
-pub use region::{dtype_align, io_error, open_npy_region, NpyRegion};
+pub use region::{NpyRegion, dtype_align, io_error, open_npy_region};
 
 use crate::array::Array;
 use crate::backend::ArrayBackend;

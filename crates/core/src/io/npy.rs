@@ -8,13 +8,13 @@
 //! [`BackendBase::assign`](crate::backend::BackendBase::assign)); a save downloads one piece of the array and writes it. The host
 //! never holds more than one piece besides the array itself.
 
-use super::header::{read_full, read_header, write_header, Header};
-use super::raw::{read_elements_into, write_elements_le, RawElement};
 use super::Ctx;
+use super::header::{Header, read_full, read_header, write_header};
+use super::raw::{RawElement, read_elements_into, write_elements_le};
 use crate::array::Array;
 use crate::backend::ArrayBackend;
 use crate::dtype::DType;
-use crate::dynarray::{with_typed, DynArray};
+use crate::dynarray::{DynArray, with_typed};
 use crate::error::Result;
 use crate::layout::Layout;
 use crate::slice::SliceArg;

@@ -2,7 +2,7 @@
 //! `np.savez_compressed`, `np.load` of an archive). Entries are read and written one at a
 //! time through [`super::npy`], straight from and into the archive.
 
-use super::{npy, write_atomically, Ctx};
+use super::{Ctx, npy, write_atomically};
 use crate::backend::ArrayBackend;
 use crate::dynarray::DynArray;
 use crate::error::Result;

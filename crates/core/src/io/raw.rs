@@ -8,7 +8,7 @@
 //! `unsafe`).
 
 use super::header::read_full;
-use crate::dtype::{bf16, c128, c64, f16, Element};
+use crate::dtype::{Element, bf16, c64, c128, f16};
 use std::io::{self, Read, Write};
 
 /// An element type as raw bytes in a `.npy` stream.

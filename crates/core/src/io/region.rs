@@ -7,7 +7,7 @@
 //! and the reason. Core reads no element here; the backend maps the file it is handed.
 
 use super::header::read_header;
-use super::{open, Ctx};
+use super::{Ctx, open};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::layout::Layout;

@@ -45,7 +45,7 @@ pub mod scalar;
 
 pub use map::{MapKernel1, MapKernel2, MapKernel3, MapKernel4};
 
-use crate::dtype::{bf16, f16, Element};
+use crate::dtype::{Element, bf16, f16};
 
 mod sealed {
     pub trait Sealed {}
@@ -61,7 +61,9 @@ macro_rules! kernel_elements {
         impl KernelElement for $t {}
     )*};
 }
-kernel_elements!(bool, i8, u8, i16, u16, i32, u32, i64, u64, f16, bf16, f32, f64);
+kernel_elements!(
+    bool, i8, u8, i16, u16, i32, u32, i64, u64, f16, bf16, f32, f64
+);
 
 /// What a backend needs to know of a kernel besides its CPU function: its name (for error
 /// messages and the GPU module cache) and its CUDA translation with a hash of it.

@@ -234,9 +234,11 @@ fn bounds_checks_never_overflow() {
         "{e}"
     );
     // Empty views are never out of range, whatever their offset.
-    assert!(Layout::new(vec![0, 3], vec![3, 1], 1000)
-        .check_bounds("t", 0)
-        .is_ok());
+    assert!(
+        Layout::new(vec![0, 3], vec![3, 1], 1000)
+            .check_bounds("t", 0)
+            .is_ok()
+    );
     // Exactly fitting views are in range; one element more is not.
     let rev = Layout::contiguous(&[5]).slice_axis(0, 4, 5, -1);
     assert!(rev.check_bounds("t", 5).is_ok());

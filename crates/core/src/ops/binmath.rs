@@ -228,12 +228,14 @@ mod tests {
         };
         assert_eq!(c.apply(2.0), 1.0);
         assert!(c.apply(f64::NAN).is_nan());
-        assert!(Clip {
-            lo: f64::NAN,
-            hi: 1.0
-        }
-        .apply(0.5)
-        .is_nan());
+        assert!(
+            Clip {
+                lo: f64::NAN,
+                hi: 1.0
+            }
+            .apply(0.5)
+            .is_nan()
+        );
         assert_eq!(Clip { lo: 3, hi: 1 }.apply(2i32), 1);
     }
 }

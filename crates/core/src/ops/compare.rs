@@ -6,7 +6,7 @@ use super::{
     BinaryOp, Eq, Fmax, Fmin, Ge, Gt, IsFinite, IsInf, IsNan, Le, LogicalAnd, LogicalNot,
     LogicalOr, LogicalXor, Lt, Maximum, Minimum, Ne, UnaryOp,
 };
-use crate::dtype::{c128, Element, Numeric, Real, Scalar};
+use crate::dtype::{Element, Numeric, Real, Scalar, c128};
 
 macro_rules! cmp_op {
     ($name:ident, $bound:ident, $op:tt) => {
@@ -30,44 +30,28 @@ impl<T: Real> BinaryOp<T> for Maximum {
     type Out = T;
     #[inline(always)]
     fn apply(&self, a: T, b: T) -> T {
-        if a.is_nan_value() || a >= b {
-            a
-        } else {
-            b
-        }
+        if a.is_nan_value() || a >= b { a } else { b }
     }
 }
 impl<T: Real> BinaryOp<T> for Minimum {
     type Out = T;
     #[inline(always)]
     fn apply(&self, a: T, b: T) -> T {
-        if a.is_nan_value() || a <= b {
-            a
-        } else {
-            b
-        }
+        if a.is_nan_value() || a <= b { a } else { b }
     }
 }
 impl<T: Real> BinaryOp<T> for Fmax {
     type Out = T;
     #[inline(always)]
     fn apply(&self, a: T, b: T) -> T {
-        if b.is_nan_value() || a >= b {
-            a
-        } else {
-            b
-        }
+        if b.is_nan_value() || a >= b { a } else { b }
     }
 }
 impl<T: Real> BinaryOp<T> for Fmin {
     type Out = T;
     #[inline(always)]
     fn apply(&self, a: T, b: T) -> T {
-        if b.is_nan_value() || a <= b {
-            a
-        } else {
-            b
-        }
+        if b.is_nan_value() || a <= b { a } else { b }
     }
 }
 

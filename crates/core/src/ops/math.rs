@@ -5,9 +5,9 @@
 //! [`Element::to_scalar`], a match that monomorphisation folds to the one arm of the type.
 
 use super::{
-    cmath, Abs, Acos, Acosh, Asin, Asinh, Atan, Atanh, Cbrt, Ceil, Cos, Cosh, Exp, Exp2, Expm1,
-    Floor, Log, Log10, Log1p, Log2, Reciprocal, RoundHalfEven, Sign, Sin, Sinh, Sqrt, Square, Tan,
-    Tanh, Trunc, UnaryOp,
+    Abs, Acos, Acosh, Asin, Asinh, Atan, Atanh, Cbrt, Ceil, Cos, Cosh, Exp, Exp2, Expm1, Floor,
+    Log, Log1p, Log2, Log10, Reciprocal, RoundHalfEven, Sign, Sin, Sinh, Sqrt, Square, Tan, Tanh,
+    Trunc, UnaryOp, cmath,
 };
 use crate::dtype::{Element, Float, Inexact, Numeric, Real, Scalar};
 use num_complex::{Complex, ComplexFloat};

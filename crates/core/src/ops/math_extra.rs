@@ -7,7 +7,7 @@
 //! there: `x * (pi / 180)` with the constant computed in the element type, as
 //! `npy_deg2rad`/`npy_deg2radf`).
 
-use crate::dtype::{bf16, f16, Float, Integer, Real, Scalar};
+use crate::dtype::{Float, Integer, Real, Scalar, bf16, f16};
 
 /// NumPy's `npy_logaddexp` (`base2` false) or `npy_logaddexp2` (true) on one float type.
 #[inline(always)]

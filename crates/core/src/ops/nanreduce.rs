@@ -4,7 +4,7 @@
 //! negative), and [`NanVar`], which sums the unmarked deviations and divides by
 //! `count - ddof`, giving NaN where that is not positive (NumPy's `nanvar` rules).
 
-use super::reduce::{div_to, Work};
+use super::reduce::{Work, div_to};
 use super::{BinaryOp, NanProd, NanSqDev, ReduceOp};
 use crate::dtype::{Element, Float, Inexact, Numeric, Scalar};
 

@@ -6,8 +6,8 @@ use super::{
     AbsSqDiff, All, Any, BinaryOp, CountNonzero, CumProd, CumSum, Max, Mean, Min, NanMax, NanMean,
     NanMin, NanSum, Prod, PropagateNan, ReduceOp, ScanOp, Sum, SumAbsSq,
 };
-use crate::dtype::{Element, Float, Inexact, Numeric, Real};
 use crate::Scalar;
+use crate::dtype::{Element, Float, Inexact, Numeric, Real};
 
 /// The work type sums of `T` are carried out in (f32 for the 16-bit floats).
 pub(crate) type Work<T> = <T as Numeric>::Work;
@@ -299,11 +299,7 @@ impl<T: Float> BinaryOp<T> for PropagateNan {
     type Out = T;
     #[inline(always)]
     fn apply(&self, a: T, probe: T) -> T {
-        if probe.is_nan_value() {
-            probe
-        } else {
-            a
-        }
+        if probe.is_nan_value() { probe } else { a }
     }
 }
 

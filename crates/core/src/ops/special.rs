@@ -435,11 +435,7 @@ fn beta_regular(a: f64, b: f64, log: bool) -> f64 {
     } else {
         ga * y * gb
     };
-    if log {
-        libm::log(p.abs())
-    } else {
-        p
-    }
+    if log { libm::log(p.abs()) } else { p }
 }
 
 /// `beta`/`betaln` with the non-positive integer `a` (cephes' `beta_negint`/`lbeta_negint`):
@@ -454,11 +450,7 @@ fn beta_negint(a: i32, b: f64, log: bool) -> f64 {
         } else {
             beta_regular(c, b, log)
         };
-        if log || c_int(b) % 2 == 0 {
-            r
-        } else {
-            -r
-        }
+        if log || c_int(b) % 2 == 0 { r } else { -r }
     } else {
         f64::INFINITY
     }

@@ -9,7 +9,7 @@
 //! Fisher–Yates shuffle on the host ([`sparse_sample`]) takes O(k) memory and time.
 
 use super::sample::bounded;
-use super::{numel, require, Draw, Generator, IntDist};
+use super::{Draw, Generator, IntDist, numel, require};
 use crate::array::{Array, Side};
 use crate::backend::ArrayBackend;
 use crate::backend::{host_out_of_memory, host_vec};

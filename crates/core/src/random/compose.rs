@@ -4,9 +4,9 @@
 //! row), `permuted` (an independent shuffle of every lane along an axis, by sorting random
 //! keys) and `bytes` (random bytes on the host).
 
-use super::{numel, require, FloatDist, Generator, IntDist};
+use super::{FloatDist, Generator, IntDist, numel, require};
 use crate::array::Array;
-use crate::backend::{host_vec, ArrayBackend};
+use crate::backend::{ArrayBackend, host_vec};
 use crate::dtype::Element;
 use crate::error::Result;
 

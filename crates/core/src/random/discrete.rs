@@ -5,7 +5,7 @@
 //! offered.
 
 use super::sample::POISSON_LAM_MAX;
-use super::{require, Generator, IntDist};
+use super::{Generator, IntDist, require};
 use crate::array::Array;
 use crate::backend::ArrayBackend;
 use crate::error::Result;
@@ -72,7 +72,9 @@ impl Generator {
         })?;
         let max_lam = (1.0 - p) / p * (n + 10.0 * n.sqrt());
         require(OP, max_lam < POISSON_LAM_MAX, || {
-            format!("n too large or p too small (n={n}, p={p}): the Poisson mean could reach {max_lam:e}")
+            format!(
+                "n too large or p too small (n={n}, p={p}): the Poisson mean could reach {max_lam:e}"
+            )
         })?;
         self.int_impl(OP, IntDist::NegativeBinomial { n, p }, size, dev)
     }

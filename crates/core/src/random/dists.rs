@@ -2,7 +2,7 @@
 //! each a [`FloatDist`] sampler (bit-identical on every backend) with NumPy's parameter checks.
 //! Parameters are scalars: NumPy's broadcasting of array-valued parameters is not offered.
 
-use super::{require, FloatDist, Generator};
+use super::{FloatDist, Generator, require};
 use crate::array::Array;
 use crate::backend::ArrayBackend;
 use crate::dtype::Float;

@@ -132,11 +132,7 @@ pub fn exp(x: f64) -> f64 {
     let xx = x * x;
     let c = x - xx * (P1 + xx * (P2 + xx * (P3 + xx * (P4 + xx * P5))));
     let y = 1.0 + (x * c / (2.0 - c) - lo + hi);
-    if k == 0 {
-        y
-    } else {
-        scalbn(y, k)
-    }
+    if k == 0 { y } else { scalbn(y, k) }
 }
 
 /// `ln(1 + x)` accurate near 0 without a dedicated kernel: `log(u) * x / (u - 1)` with

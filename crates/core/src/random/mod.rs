@@ -45,8 +45,8 @@ pub mod philox;
 pub mod sample;
 pub mod sample_more;
 
-pub use choice::{sparse_sample, uses_sparse_sampling, SPARSE_MIN_POPULATION, SPARSE_RATIO};
-pub use philox::{philox4x32_10, Draw, Stream};
+pub use choice::{SPARSE_MIN_POPULATION, SPARSE_RATIO, sparse_sample, uses_sparse_sampling};
+pub use philox::{Draw, Stream, philox4x32_10};
 pub use sample::{FloatDist, IntDist};
 
 use crate::array::Array;

@@ -397,11 +397,7 @@ fn binomial_inversion(s: &mut Stream, n: i64, p: f64) -> i64 {
             px = ((n - x + 1) as f64 * p * px) / (x as f64 * q);
         }
     }
-    if flip {
-        n - x
-    } else {
-        x
-    }
+    if flip { n - x } else { x }
 }
 
 #[cfg(test)]

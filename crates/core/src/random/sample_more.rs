@@ -209,11 +209,7 @@ pub fn vonmises(s: &mut Stream, mu: f64, kappa: f64) -> f64 {
     result += mu;
     let neg = result < 0.0;
     let m = (result.abs() + PI) % (2.0 * PI) - PI;
-    if neg {
-        -m
-    } else {
-        m
-    }
+    if neg { -m } else { m }
 }
 
 /// Geometric (trials to the first success, so at least 1), `0 < p <= 1`.
@@ -320,11 +316,7 @@ fn hypergeometric_urn(s: &mut Stream, good: i64, bad: i64, sample: i64) -> i64 {
     if rest == rest_good {
         rest_good -= left;
     }
-    if flip {
-        rest_good
-    } else {
-        good - rest_good
-    }
+    if flip { rest_good } else { good - rest_good }
 }
 
 /// `ln k!`.

@@ -151,7 +151,7 @@ pub fn multi_dot<T: Numeric, B: ArrayBackend>(arrays: &[&Array<T, B>]) -> Result
                 return Err(Error::invalid(
                     OP,
                     format!("array {i} is {d}-dimensional; only 2-d arrays (1-d at the ends)"),
-                ))
+                ));
             }
         };
         mats.push(m);

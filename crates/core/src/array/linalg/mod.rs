@@ -24,7 +24,7 @@ use super::Array;
 use crate::backend::{ArrayBackend, BackendBase};
 use crate::dtype::{Element, Inexact};
 use crate::error::{Error, Result};
-use crate::layout::{shape_size, Layout};
+use crate::layout::{Layout, shape_size};
 
 /// A stack of matrices in the primitives' order: `batch` column-major `rows x cols`
 /// matrices, one after the other.

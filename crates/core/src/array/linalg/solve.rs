@@ -1,7 +1,7 @@
 //! Linear systems and inverses: `solve`, `inv`, `det`, `slogdet` (from the LU
 //! factorisation), `pinv`, `lstsq`, `matrix_rank` (from the SVD) and `matrix_power`.
 
-use super::{from_batch, with_tail, Batch};
+use super::{Batch, from_batch, with_tail};
 use crate::array::Array;
 use crate::backend::ArrayBackend;
 use crate::dtype::{Float, Inexact};
@@ -107,11 +107,7 @@ impl<T: Inexact, B: ArrayBackend> Array<T, B> {
             let x = dev.lu_solve(&lu.buf, &ipiv, &bb.buf, lu.count(), n, k)?;
             from_batch(x, &lead, n, k, dev)?
         };
-        if vector {
-            x.squeeze(-1)
-        } else {
-            Ok(x)
-        }
+        if vector { x.squeeze(-1) } else { Ok(x) }
     }
 
     /// The inverse of square matrices (NumPy's `linalg.inv`).
@@ -464,11 +460,7 @@ fn lstsq_empty<T: Inexact, B: ArrayBackend>(
     let residuals = if m > n {
         let r = b2.abs()?;
         let r = r.try_mul(&r)?.sum_axes(0, false)?;
-        if b.ndim() == 1 {
-            r.reshape(&[1])?
-        } else {
-            r
-        }
+        if b.ndim() == 1 { r.reshape(&[1])? } else { r }
     } else {
         Array::zeros(&[0], dev)?
     };

@@ -3,7 +3,7 @@
 //! tables hold what the declarations say.
 
 use super::*;
-use crate::dtype::{bf16, c128, c64, f16};
+use crate::dtype::{bf16, c64, c128, f16};
 use crate::ops::*;
 use std::marker::PhantomData;
 
@@ -95,12 +95,16 @@ fn tables_hold_the_declarations() {
     for (decl, _, _) in every_op() {
         assert_eq!(find(decl.name), Some(&decl));
     }
-    assert!(ELEMENTWISE
-        .iter()
-        .all(|d| matches!(d.kind, OpKind::Unary | OpKind::Binary)));
-    assert!(REDUCTIONS
-        .iter()
-        .all(|d| matches!(d.kind, OpKind::Reduce | OpKind::Scan)));
+    assert!(
+        ELEMENTWISE
+            .iter()
+            .all(|d| matches!(d.kind, OpKind::Unary | OpKind::Binary))
+    );
+    assert!(
+        REDUCTIONS
+            .iter()
+            .all(|d| matches!(d.kind, OpKind::Reduce | OpKind::Scan))
+    );
     assert_eq!(find("clip").map(|d| d.rust), Some("Clip<E>"));
     assert_eq!(find("true_divide").map(|d| d.rust), Some("Div"));
     assert_eq!(find("var").map(|d| d.rust), Some("DdofMean"));
