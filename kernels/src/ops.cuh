@@ -315,6 +315,14 @@ CUPRITE_BINARY(heaviside, E,
     if (a == (E)0) return b;
     return a < (E)0 ? (E)0 : (E)1;)
 CUPRITE_BINARY(nextafter, E, return next_after(a, b);)
+// Float: a * 2^n correctly rounded, n the integer-valued b truncated, NaN read as 0, clamped
+// to +-2200 (the host's Ldexp in crates/core/src/ops/math_extra.rs); 16-bit floats through
+// half_op's f32 functor.
+CUPRITE_BINARY(ldexp, E,
+    double n = (double)b;
+    int k = n != n ? 0 : (int)fmin(fmax(n, -2200.0), 2200.0);
+    if constexpr (sizeof(E) == 4) return ldexpf(a, k);
+    else return ldexp(a, k);)
 // Real: the sign bit of floats, x < 0 for integers.
 CUPRITE_UNARY(signbit, bool,
     if constexpr (is_float<E>::value) return flt<E>::signbit(x);
@@ -607,11 +615,16 @@ template <class E> __device__ __forceinline__ E nan_to_num_limit(bool neg) {
         return bf16::from_bits(neg ? 0xff7fu : 0x7f7fu);
     }
 }
-CUPRITE_UNARY(nan_to_num, E,
+template <class E> __device__ __forceinline__ E nan_to_num_real(E x) {
     if (m_isnan(x)) return (E)0.0f;
     if (x == flt<E>::inf()) return nan_to_num_limit<E>(false);
     if (x == -flt<E>::inf()) return nan_to_num_limit<E>(true);
-    return x;)
+    return x;
+}
+// Inexact: a complex value part by part.
+CUPRITE_UNARY(nan_to_num, E,
+    if constexpr (is_cplx<E>::value) return mk(nan_to_num_real(x.re), nan_to_num_real(x.im));
+    else return nan_to_num_real(x);)
 
 // ---- signal_math.rs: NumPy's sinc and i0, computed in f64 and rounded once ---------------------
 
@@ -658,8 +671,24 @@ __device__ __forceinline__ double sg_i0(double x) {
     if (x <= 8.0) return exp(x) * sg_chbevl(x / 2.0 - 2.0, sg_i0a, 30);
     return exp(x) * sg_chbevl(32.0 / x - 2.0, sg_i0b, 25) / sqrt(x);
 }
+// Complex sinc in complex128, as the host's signal_math::sinc_any: sin(pi z) / (pi z) with
+// num-complex's sin and division, 1e-20 for a zero z.
+__device__ __forceinline__ cplx<double> sg_sinc_c(cplx<double> z) {
+    if (z.re == 0.0 && z.im == 0.0) z = mk(1.0e-20, 0.0);
+    cplx<double> y = cscale(z, 3.141592653589793);
+    return cdiv(nc_sin(y), y);
+}
+// Inexact (f32, f64, c64, c128; the 16-bit floats through half_op): the f64 (c128) function
+// of the widened value, rounded once.
+CUPRITE_UNARY(sinc, E,
+    if constexpr (is_cplx<E>::value) {
+        typedef typename real_of<E>::type R;
+        cplx<double> r = sg_sinc_c(mk((double)x.re, (double)x.im));
+        return mk((R)r.re, (R)r.im);
+    } else {
+        return (E)sg_sinc((double)x);
+    })
 // Float (f32, f64; the 16-bit floats through half_op): the f64 function of the widened value.
-CUPRITE_UNARY(sinc, E, return (E)sg_sinc((double)x);)
 CUPRITE_UNARY(i0, E, return (E)sg_i0((double)x);)
 
 #undef CUPRITE_UNARY

@@ -1,5 +1,5 @@
 //! Compositions around the element-wise special functions: NumPy's two-result ufuncs
-//! (`divmod`, `modf`, `frexp`), the complex-part predicates (`iscomplex`, `isreal`,
+//! (`divmod`, `modf`, `frexp`) and `ldexp` (integer exponents), the complex-part predicates (`iscomplex`, `isreal`,
 //! `real_if_close`) and scipy.special's shifted reductions (`logsumexp`, `softmax`,
 //! `log_softmax`). Each is a few registry ops and reductions, so it runs on every backend;
 //! the scalar functions themselves (`erf`, `gamma`, `digamma`, `expit`, `beta`, `gcd`,
@@ -8,9 +8,9 @@
 
 use super::{Array, Axes};
 use crate::backend::ArrayBackend;
-use crate::dtype::{ComplexElement, Element, Float, Numeric, Real, c128};
+use crate::dtype::{ComplexElement, Element, Float, Integer, Numeric, Real, c128};
 use crate::error::{Error, Result};
-use crate::ops::{Add, Div, Max, Sub};
+use crate::ops::{Add, Div, Ldexp, Max, Sub};
 
 impl<T: Real, B: ArrayBackend> Array<T, B> {
     /// NumPy's `divmod`: `(floor_divide(self, other), remainder(self, other))`, broadcast
@@ -72,6 +72,36 @@ impl<T: Float, B: ArrayBackend> Array<T, B> {
     /// ```
     pub fn frexp(&self) -> Result<(Self, Array<i32, B>)> {
         Ok((self.frexp_mantissa()?, self.frexp_exponent()?))
+    }
+
+    /// NumPy's `ldexp`: `self * 2^exponents`, broadcast together, correctly rounded (a
+    /// subnormal result rounds once, ties to even), infinite where it overflows; zeros,
+    /// infinities and NaN unchanged. Exponents of any integer type, their magnitude
+    /// unbounded (beyond `±2200` every finite result is already 0 or infinite). 16-bit
+    /// floats compute in f32 and round once, as NumPy's `ldexp` of float16.
+    ///
+    /// ```
+    /// # use cuprite_core::*;
+    /// # fn demo<B: ArrayBackend>(dev: &B) -> Result<()> {
+    /// let x = Array::<f64, B>::from_vec(vec![0.75, -1.0, 1.0], &[3], dev)?;
+    /// let n = Array::<i64, B>::from_vec(vec![4, 1024, -1074], &[3], dev)?;
+    /// assert_eq!(x.ldexp(&n)?.to_vec()?, vec![12.0, f64::NEG_INFINITY, 5e-324]);
+    /// # Ok(()) }
+    /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
+    /// ```
+    ///
+    /// # Errors
+    /// [`Error::Broadcast`] for shapes that do not broadcast, [`Error::DeviceMismatch`] for
+    /// arrays on two devices (both named `ldexp`).
+    pub fn ldexp<I: Integer>(&self, exponents: &Array<I, B>) -> Result<Self> {
+        self.check_device(exponents, "ldexp")?;
+        // The exponent travels as an integer-valued float: exact within the range that
+        // matters (f32 carries every integer to 2^24), saturated by the op beyond it.
+        if T::DTYPE.is_half() {
+            let n = exponents.astype::<f32>()?;
+            return self.astype::<f32>()?.zip_op(Ldexp, &n)?.astype::<T>();
+        }
+        self.zip_op(Ldexp, &exponents.astype::<T>()?)
     }
 
     /// The reduced axes of `axes` for `op`, and whether one of them is empty.

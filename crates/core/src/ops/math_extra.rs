@@ -1,12 +1,13 @@
 //! The helpers behind the semantics of `logaddexp`/`logaddexp2` (`npy_logaddexp`:
 //! `max + log1p(exp(-|x - y|))`, no overflow, equal infinities kept), `signbit`, `heaviside`,
-//! a bit-exact `nextafter` and `spacing`, `frexp`, NumPy's `gcd`/`lcm`/`bitwise_count` on
+//! a bit-exact `nextafter` and `spacing`, `frexp` and [`Ldexp`](super::Ldexp), NumPy's `gcd`/`lcm`/`bitwise_count` on
 //! the absolute value in the unsigned type of the width, and [`via_f64`], which runs the
 //! special functions' f64 mathematics (`special.rs`) for any float type; the declarations
 //! in the [registry](super::registry) call them (`deg2rad`/`rad2deg` are one expression
 //! there: `x * (pi / 180)` with the constant computed in the element type, as
 //! `npy_deg2rad`/`npy_deg2radf`).
 
+use super::{BinaryOp, Ldexp};
 use crate::dtype::{Float, Integer, Real, Scalar, bf16, f16};
 
 /// NumPy's `npy_logaddexp` (`base2` false) or `npy_logaddexp2` (true) on one float type.
@@ -180,6 +181,33 @@ pub(super) fn frexp<T: Float>(x: T) -> (T, i32) {
     }
 }
 
+/// The exponents [`Ldexp`] accepts: beyond them `x * 2^n` of any finite nonzero `x` of any
+/// float type is 0 or infinite (f64: subnormals from `2^-1074`, overflow from `2^1024`).
+const LDEXP_EXPONENT_LIMIT: f64 = 2200.0;
+
+impl<T: Float> BinaryOp<T> for Ldexp {
+    type Out = T;
+    #[inline(always)]
+    fn apply(&self, x: T, n: T) -> T {
+        let n = n.to_f64_lossy();
+        // Truncated toward zero as C's int conversion; NaN (never an integer input) as 0.
+        let n = if n.is_nan() {
+            0
+        } else {
+            n.clamp(-LDEXP_EXPONENT_LIMIT, LDEXP_EXPONENT_LIMIT) as i32
+        };
+        // libm's ldexp/ldexpf are correctly rounded; a 16-bit float is exact in f32 at every
+        // exponent that does not under- or overflow f32 far beyond its own range, so the
+        // f32 result rounds once to the right 16-bit value.
+        match x.to_scalar().widen_half() {
+            Scalar::F32(v) => T::from_f64(libm::ldexpf(v, n) as f64),
+            Scalar::F64(v) => T::from_f64(libm::ldexp(v, n)),
+            // A float is one of the above (16-bit floats widened).
+            _ => x,
+        }
+    }
+}
+
 /// The bit width of an integer type and the magnitude of `x` in the unsigned type of that
 /// width (`|MIN|` is `2^(bits - 1)`), as NumPy's `npy_gcd`/`npy_lcm`/`bitwise_count` take it.
 #[inline(always)]
@@ -240,7 +268,32 @@ mod tests {
     use crate::ops::{
         BinaryOp, Deg2Rad, Heaviside, LogAddExp, LogAddExp2, NextAfter, Rad2Deg, Signbit, UnaryOp,
     };
-    use crate::ops::{BitwiseCount, FrexpExponent, FrexpMantissa, Gcd, Lcm, Spacing};
+    use crate::ops::{BitwiseCount, FrexpExponent, FrexpMantissa, Gcd, Lcm, Ldexp, Spacing};
+
+    #[test]
+    fn ldexp_rounds_once_and_saturates() {
+        assert_eq!(Ldexp.apply(0.75f64, 4.0), 12.0);
+        assert_eq!(Ldexp.apply(1.0f64, -1074.0).to_bits(), 1);
+        // 1.5 * 2^-1075 lies between the two smallest subnormals: nearest is 2^-1074 ...
+        assert_eq!(Ldexp.apply(1.5f64, -1075.0).to_bits(), 1);
+        // ... and 2^-1075 itself ties to even, 0.
+        assert_eq!(Ldexp.apply(1.0f64, -1075.0), 0.0);
+        assert_eq!(Ldexp.apply(f64::MIN_POSITIVE, 2045.0), 2f64.powi(1023));
+        assert_eq!(Ldexp.apply(f64::MIN_POSITIVE, 2046.0), f64::INFINITY);
+        assert_eq!(Ldexp.apply(5e-324f64, 2097.0), 2f64.powi(1023));
+        assert_eq!(Ldexp.apply(-3.0f64, 1e9), f64::NEG_INFINITY);
+        assert_eq!(Ldexp.apply(-3.0f64, -1e9).to_bits(), (-0.0f64).to_bits());
+        assert_eq!(Ldexp.apply(f64::INFINITY, -5000.0), f64::INFINITY);
+        assert!(Ldexp.apply(f64::NAN, 3.0).is_nan());
+        assert_eq!(Ldexp.apply(3.0f64, 2.9), 12.0);
+        assert_eq!(Ldexp.apply(3.0f64, f64::NAN), 3.0);
+        assert_eq!(Ldexp.apply(1.0f32, -149.0).to_bits(), 1);
+        assert_eq!(Ldexp.apply(1.0f32, 128.0), f32::INFINITY);
+        let h = f16::from_f32;
+        assert_eq!(Ldexp.apply(h(1.0), h(-24.0)).to_bits(), 1);
+        assert_eq!(Ldexp.apply(h(1.5), h(15.0)), h(49152.0));
+        assert_eq!(Ldexp.apply(h(1.0), h(16.0)), f16::INFINITY);
+    }
 
     #[test]
     fn integer_extras_follow_numpy() {

@@ -792,9 +792,16 @@ macro_rules! elementwise_ops {
             FrexpExponent, "frexp_exponent", Unary, Exact => fn frexp_exponent<T: Float>(x) -> i32 {
                 math_extra::frexp(x).1
             };
+            /// `x * 2^n`, correctly rounded (C's `ldexp`), with the exponent `n` carried as an
+            /// integer-valued float of the element type: truncated toward zero, NaN read as 0,
+            /// clamped to `±2200` (beyond which every finite result is 0 or infinite). Its
+            /// method, [`Array::ldexp`](crate::Array::ldexp), takes integer exponents as NumPy's
+            /// does; 16-bit floats compute in f32 and round once.
+            Ldexp, "ldexp", Binary, Exact;
             /// NaN to zero, positive infinity to the type's largest finite value and negative
             /// infinity to its most negative one, every other value unchanged (NumPy's
-            /// `nan_to_num(x)` with its defaults; 16-bit floats keep their own largest value).
+            /// `nan_to_num(x)` with its defaults; 16-bit floats keep their own largest value);
+            /// a complex value has its real and imaginary parts replaced each on its own.
             /// Other replacement values: [`Array::nan_to_num_with`](crate::Array::nan_to_num_with).
             ///
             /// ```
@@ -804,24 +811,20 @@ macro_rules! elementwise_ops {
             /// assert_eq!(x.nan_to_num()?.to_vec()?, vec![0.0, f64::MAX, f64::MIN, -0.5]);
             /// let h = Array::<f16, B>::from_vec(vec![f16::INFINITY], &[1], dev)?;
             /// assert_eq!(h.nan_to_num()?.to_vec()?, vec![f16::MAX]);
+            /// let z = Array::<c64, B>::from_vec(vec![c64::new(f32::NAN, f32::NEG_INFINITY)], &[1], dev)?;
+            /// assert_eq!(z.nan_to_num()?.to_vec()?, vec![c64::new(0.0, f32::MIN)]);
             /// # Ok(()) }
             /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
             /// ```
-            NanToNum, "nan_to_num", Unary, Exact => fn nan_to_num<T: Float>(x) -> T {
-                if <T as num_traits::Float>::is_nan(x) {
-                    T::ZERO
-                } else if x == <T as num_traits::Float>::infinity() {
-                    <T as num_traits::Float>::max_value()
-                } else if x == <T as num_traits::Float>::neg_infinity() {
-                    <T as num_traits::Float>::min_value()
-                } else {
-                    x
-                }
+            NanToNum, "nan_to_num", Unary, Exact => fn nan_to_num<T: Inexact>(x) -> T {
+                signal_math::nan_to_num(x)
             };
             // ---- signal_math.rs: NumPy's sinc and i0 (f64 inside, rounded once)
             /// NumPy's normalised sinc `sin(pi x) / (pi x)`, 1 at `±0` (NumPy divides at
-            /// `1e-20` there), NaN at `±inf`; computed in f64 and rounded once to the element
-            /// type (NumPy's own float32 arithmetic gives NaN where `pi x` overflows float32).
+            /// `1e-20` there), NaN at `±inf`; computed in f64 (complex: c128, as
+            /// `sin(pi z) / (pi z)` with num-complex's `sin` and division) and rounded once
+            /// to the element type (NumPy's own float32 arithmetic gives NaN where `pi x`
+            /// overflows float32).
             ///
             /// ```
             /// # use cuprite_core::*;
@@ -830,11 +833,16 @@ macro_rules! elementwise_ops {
             /// let s = x.sinc()?.to_vec()?;
             /// assert_eq!(s[0], 1.0);
             /// assert!((s[1] - 2.0 / std::f64::consts::PI).abs() < 1e-16 && s[2].abs() < 1e-16);
+            /// let z = Array::<c128, B>::from_vec(vec![c128::new(0.0, 0.0), c128::new(0.0, 1.0)], &[2], dev)?;
+            /// let s = z.sinc()?.to_vec()?;
+            /// assert_eq!(s[0], c128::new(1.0, 0.0));
+            /// // sinc(i) = sinh(pi) / pi, real.
+            /// assert!((s[1].re - std::f64::consts::PI.sinh() / std::f64::consts::PI).abs() < 1e-14);
             /// # Ok(()) }
             /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
             /// ```
-            Sinc, "sinc", Unary, Approx => fn sinc<T: Float>(x) -> T {
-                math_extra::via_f64(x, signal_math::sinc)
+            Sinc, "sinc", Unary, Approx => fn sinc<T: Inexact>(x) -> T {
+                signal_math::sinc_any(x)
             };
             /// The modified Bessel function of the first kind of order 0, by NumPy's method
             /// (`np.i0`: Cephes' Chebyshev expansions on [0, 8] and beyond, of `|x|`): even,

@@ -1,8 +1,11 @@
 //! The scalar mathematics of the signal-processing element-wise ops declared in the
-//! [registry](super::registry): NumPy's normalised `sinc` and `i0`, the modified Bessel
+//! [registry](super::registry): NumPy's `nan_to_num` defaults (a complex value part by
+//! part), NumPy's normalised `sinc` (real and complex) and `i0`, the modified Bessel
 //! function of the first kind of order 0 by the Chebyshev expansions of Cephes that NumPy's
 //! `np.i0` evaluates (Clenshaw's recurrence, [0, 8] and (8, inf)). Both are computed in f64
 //! (every float type rounds the f64 result once, as the special functions do).
+
+use crate::dtype::{Float, Inexact, Scalar, c64, c128};
 
 /// NumPy's normalised `sinc(x) = sin(pi x) / (pi x)`, with NumPy's guard at 0 (it divides at
 /// `1e-20` instead: `sinc(±0) == 1`); NaN at `±inf` and NaN.
@@ -10,6 +13,65 @@
 pub(super) fn sinc(x: f64) -> f64 {
     let y = std::f64::consts::PI * if x == 0.0 { 1.0e-20 } else { x };
     y.sin() / y
+}
+
+/// NumPy's normalised sinc of any inexact type: real types through [`sinc`] in f64, complex
+/// ones as `sin(pi z) / (pi z)` in c128 (num-complex's `sin` and division; `1e-20` for a
+/// zero `z`, as NumPy), each rounded once to the element type.
+#[inline(always)]
+pub(super) fn sinc_any<T: Inexact>(x: T) -> T {
+    match x.to_scalar() {
+        Scalar::C64(z) => T::from_scalar(Scalar::C128(sinc_complex(c128::new(
+            z.re as f64,
+            z.im as f64,
+        )))),
+        Scalar::C128(z) => T::from_scalar(Scalar::C128(sinc_complex(z))),
+        _ => T::from_real(super::math_extra::via_f64(x.re(), sinc)),
+    }
+}
+
+/// `sin(pi z) / (pi z)`, divided at `1e-20` where `z` is zero.
+#[inline(always)]
+fn sinc_complex(z: c128) -> c128 {
+    let z = if z == c128::new(0.0, 0.0) {
+        c128::new(1.0e-20, 0.0)
+    } else {
+        z
+    };
+    let y = z * std::f64::consts::PI;
+    y.sin() / y
+}
+
+/// NumPy's `nan_to_num` with its defaults: NaN to 0, the infinities to the type's largest
+/// and most negative finite values; a complex value part by part.
+#[inline(always)]
+pub(super) fn nan_to_num<T: Inexact>(x: T) -> T {
+    match x.to_scalar() {
+        Scalar::C64(z) => T::from_scalar(Scalar::C64(c64::new(
+            nan_to_num_real(z.re),
+            nan_to_num_real(z.im),
+        ))),
+        Scalar::C128(z) => T::from_scalar(Scalar::C128(c128::new(
+            nan_to_num_real(z.re),
+            nan_to_num_real(z.im),
+        ))),
+        _ => T::from_real(nan_to_num_real(x.re())),
+    }
+}
+
+/// [`nan_to_num`] of one real value (a 16-bit float keeps its own largest value).
+#[inline(always)]
+fn nan_to_num_real<R: Float>(x: R) -> R {
+    use num_traits::Float as F;
+    if F::is_nan(x) {
+        R::ZERO
+    } else if x == F::infinity() {
+        F::max_value()
+    } else if x == F::neg_infinity() {
+        F::min_value()
+    } else {
+        x
+    }
 }
 
 /// Cephes' Chebyshev coefficients of `exp(-x) i0(x)` on [0, 8] (NumPy's `_i0A`).

@@ -289,6 +289,7 @@ fn complex_math<T: ComplexElement, B: ArrayBackend>(dev: &B, tag: &str, rtol: f6
     check(sp.real(), &format!("{tag}/special_real"), 0.0);
     check(sp.imag(), &format!("{tag}/special_imag"), 0.0);
     check(sp.conj(), &format!("{tag}/special_conj"), 0.0);
+    check(sp.nan_to_num(), &format!("{tag}/special_nan_to_num"), 0.0);
 
     let a = fx::<T, B>(dev, &format!("{tag}/pow_a"));
     let w = fx::<T, B>(dev, &format!("{tag}/pow_b"));
@@ -588,6 +589,10 @@ const COVERED_ELSEWHERE: &[(&str, &str)] = &[
     ("abs_sq_diff", "reduce.rs, var and std"),
     ("propagate_nan", "reduce.rs, median and quantile"),
     ("nan_sq_dev", "new_math.rs, nanvar and nanstd"),
+    (
+        "ldexp",
+        "special.rs, ldexp against NumPy at the edges of every float type",
+    ),
 ];
 
 /// Relative tolerance of a declared op's results of type `O`: bit for bit (any NaN equal to

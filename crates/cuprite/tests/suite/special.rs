@@ -1,5 +1,5 @@
 //! The special functions at their edges and the compositions of
-//! `crates/core/src/array/special.rs` (`divmod`, `modf`, `frexp`, `iscomplex`, `isreal`,
+//! `crates/core/src/array/special.rs` (`divmod`, `modf`, `frexp`, `ldexp`, `iscomplex`, `isreal`,
 //! `real_if_close`, `logsumexp`, `softmax`, `log_softmax`) on every backend, against
 //! scipy/NumPy fixtures (`scripts/fixtures/special.py`) and exact values.
 //!
@@ -104,11 +104,43 @@ fn edges<T: Float, B: ArrayBackend>(dev: &B, tag: &str) {
     let (m, e) = x.frexp().unwrap();
     check(Ok(m), &format!("{tag}/frexp_m"), 0.0);
     check(Ok(e), &format!("{tag}/frexp_e"), 0.0);
+    // ldexp: the edges as a column times 2^n for a row of i64 exponents; the same through
+    // i32 exponents and a transposed, negatively strided view.
+    let n = fx::<i64, B>(dev, &format!("{tag}/ldexp_n"));
+    let col = x.reshape(&[-1, 1]).unwrap();
+    check(col.ldexp(&n), &format!("{tag}/ldexp"), 0.0);
+    let n32 = n
+        .clip(i32::MIN as i64, i32::MAX as i64)
+        .unwrap()
+        .astype::<i32>()
+        .unwrap();
+    let view = n32.reshape(&[-1, 1]).unwrap().flip(0).unwrap().transpose();
+    let want = col.ldexp(&n).unwrap().flip(1).unwrap();
+    let got = col.ldexp(&view).unwrap();
+    assert_eq!(
+        bits(&got),
+        bits(&want),
+        "{tag}: ldexp by a transposed, flipped view"
+    );
+    let eight = Array::<u8, B>::from_vec(vec![3], &[], dev).unwrap();
+    let times8 = x.ldexp(&eight).unwrap();
+    assert_eq!(
+        bits(&times8),
+        bits(&x.scalar_op(cuprite::ops::Mul, T::from_f64(8.0)).unwrap())
+    );
     let da = fx::<T, B>(dev, &format!("{tag}/da"));
     let db = fx::<T, B>(dev, &format!("{tag}/db"));
     let (q, r) = da.divmod(&db).unwrap();
     check(Ok(q), &format!("{tag}/divmod_q"), 0.0);
     check(Ok(r), &format!("{tag}/divmod_r"), 0.0);
+}
+
+/// The bits of every element (every NaN the same), for exact comparisons that tell zeros'
+/// signs apart.
+fn bits<T: Float, B: ArrayBackend>(a: &Array<T, B>) -> Vec<u64> {
+    let v = a.to_vec().unwrap();
+    let one = |x: f64| if x.is_nan() { u64::MAX } else { x.to_bits() };
+    v.iter().map(|x| one(x.to_f64_lossy())).collect()
 }
 
 fn special_edges_f64<B: ArrayBackend>(dev: &B) {
@@ -144,6 +176,30 @@ fn special_halfs<B: ArrayBackend>(dev: &B) {
                 "f16 at {i}: {g} vs {w}"
             );
         }
+    }
+    // ldexp of float16: NumPy's loop computes in float32 and rounds once; bf16 the same way
+    // (the f32 results rounded).
+    let hx = fx::<f16, B>(dev, "f16/ldexp_x");
+    let hn = fx::<i64, B>(dev, "f16/ldexp_n");
+    check(hx.ldexp(&hn), "f16/ldexp", 0.0);
+    let bx = hx.astype::<f32>().unwrap().astype::<bf16>().unwrap();
+    let bn = Array::<i64, B>::from_vec(vec![0, 1, -133, -134, 127, 128, 300, -300], &[1, 8], dev)
+        .unwrap();
+    let want = bx
+        .astype::<f32>()
+        .unwrap()
+        .ldexp(&bn)
+        .unwrap()
+        .astype::<bf16>()
+        .unwrap()
+        .to_vec()
+        .unwrap();
+    let got = bx.ldexp(&bn).unwrap().to_vec().unwrap();
+    for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+        assert!(
+            g.to_bits() == w.to_bits() || (g.is_nan() && w.is_nan()),
+            "bf16 ldexp at {i}: {g} vs {w}"
+        );
     }
     // spacing steps in the type's own bits.
     let one = Array::<bf16, B>::from_vec(vec![bf16::from_f32(1.0)], &[1], dev).unwrap();
@@ -241,6 +297,8 @@ fn errors_name_the_op<B: ArrayBackend>(dev: &B) {
         msg(x.divmod(&y).unwrap_err()),
         format!("floor_divide: {tail}")
     );
+    let n = Array::<i32, B>::zeros(&[4], dev).unwrap();
+    assert_eq!(msg(x.ldexp(&n).unwrap_err()), format!("ldexp: {tail}"));
     let i = Array::<i64, B>::zeros(&[3], dev).unwrap();
     let j = Array::<i64, B>::zeros(&[2], dev).unwrap();
     assert!(msg(i.gcd(&j).unwrap_err()).starts_with("gcd: operands could not"));
