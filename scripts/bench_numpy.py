@@ -45,15 +45,20 @@ IDS = [
     "sum_axis0", "sum_axis1", "norm", "transpose_copy", "sort_f64", "sort_f32", "pipeline",
     "matmul_f64", "matmul_f32", "svd_f64", "inv_f64", "solve_f64", "random_f64",
     "random_f64_rng", "fft_c128", "fft_batch", "histogram_f64", "bincount_i64", "add_at_f64",
-    "isin_i64", "intersect1d_i64", "lexsort_2keys",
+    "isin_i64", "intersect1d_i64", "lexsort_2keys", "interp_f64", "convolve_f64",
 ]
 
-# The seeds of the counting and set workloads' inputs (benches/src/cases_counting.rs
-# `seeds`): made by the SplitMix64 formulas below, so both sides time the same bits.
+# The seeds of the counting, set and signal workloads' inputs (benches/src/cases_counting.rs
+# and cases_signal.rs `seeds`): made by the SplitMix64 formulas below, so both sides time
+# the same bits.
 SEEDS = {
     "histogram_f64": 61, "bincount_i64": 73, "add_at_f64": (79, 83), "isin_i64": (89, 97),
-    "intersect1d_i64": (101, 103), "lexsort_2keys": (107, 109),
+    "intersect1d_i64": (101, 103), "lexsort_2keys": (107, 109), "interp_f64": (113, 127),
+    "convolve_f64": (131, 137),
 }
+# The interpolation table's length and the convolution kernel's (cases_signal.rs).
+INTERP_TABLE = 100_000
+CONVOLVE_KERNEL = 1000
 
 
 def default_spec(scale):
@@ -90,6 +95,8 @@ def default_spec(scale):
         "isin_i64": [s(1_000_000)],
         "intersect1d_i64": [s(1_000_000)],
         "lexsort_2keys": [s(1_000_000)],
+        "interp_f64": [s(1_000_000)],
+        "convolve_f64": [s(100_000)],
     }
     return [{"id": i, "dims": dims[i], "inner": 2000 if i == "add_small" else 1} for i in IDS]
 
@@ -284,6 +291,18 @@ def prepare(spec, xp=np):
         # 0..1000), made untimed; the order is the same.
         keys = put(np.stack([f, k.astype(np.float64)]))
         return Prepared(_noop, lambda: xp.lexsort(keys), (keys,))
+    if wid == "interp_f64":
+        sf, sx = SEEDS[wid]
+        xp_ = put(np.arange(INTERP_TABLE, dtype=np.float64) / (INTERP_TABLE - 1))
+        fp = put(splitmix_uniform(INTERP_TABLE, -1.0, 1.0, sf))
+        x = put(splitmix_uniform(n, -0.1, 1.1, sx))
+        return Prepared(_noop, lambda: xp.interp(x, xp_, fp), (x, xp_, fp))
+    if wid == "convolve_f64":
+        sa, sv = SEEDS[wid]
+        a = put(splitmix_uniform(n, -1.0, 1.0, sa))
+        v = put(splitmix_uniform(CONVOLVE_KERNEL, -1.0, 1.0, sv))
+        # NumPy's convolve is direct (sums of products); CuPy's picks direct or FFT by size.
+        return Prepared(_noop, lambda: xp.convolve(a, v), (a, v))
     raise ValueError(f"unknown workload {wid!r}")
 
 

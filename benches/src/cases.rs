@@ -422,6 +422,9 @@ pub fn prepare<B: ArrayBackend>(w: &Workload, dev: &B) -> Result<Box<dyn Case>> 
         | WorkloadId::IsinI64
         | WorkloadId::Intersect1dI64
         | WorkloadId::Lexsort2Keys => crate::cases_counting::counting_case(w.id, dev, n)?,
+        WorkloadId::InterpF64 | WorkloadId::ConvolveF64 => {
+            crate::cases_signal::signal_case(w.id, dev, n)?
+        }
     })
 }
 

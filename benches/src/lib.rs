@@ -13,6 +13,7 @@ pub mod api;
 pub mod cases;
 pub mod cases_counting;
 pub mod cases_linalg;
+pub mod cases_signal;
 pub mod cases_spectral;
 pub mod compare;
 pub mod crossover;

@@ -75,11 +75,17 @@ pub enum WorkloadId {
     /// `lexsort((f, k))`: indices sorting by an i64 primary key `k` uniform in `0..1000`,
     /// ties broken by an f64 secondary key `f` uniform in [0, 1).
     Lexsort2Keys,
+    /// `interp(x, xp, fp)`: f64 points uniform in [-0.1, 1.1) into a table of 100 000 evenly
+    /// spaced points of [0, 1] (some points left and right of it).
+    InterpF64,
+    /// `convolve(a, v)` (mode full) of an f64 signal by a kernel of 1000 values, both
+    /// uniform in [-1, 1).
+    ConvolveF64,
 }
 
 impl WorkloadId {
     /// Every workload, in table order.
-    pub const ALL: [WorkloadId; 29] = [
+    pub const ALL: [WorkloadId; 31] = [
         WorkloadId::Ones,
         WorkloadId::MulScalarInplace,
         WorkloadId::ChainInplace,
@@ -109,6 +115,8 @@ impl WorkloadId {
         WorkloadId::IsinI64,
         WorkloadId::Intersect1dI64,
         WorkloadId::Lexsort2Keys,
+        WorkloadId::InterpF64,
+        WorkloadId::ConvolveF64,
     ];
 
     /// The stable key shared with `scripts/bench_numpy.py`.
@@ -143,6 +151,8 @@ impl WorkloadId {
             WorkloadId::IsinI64 => "isin_i64",
             WorkloadId::Intersect1dI64 => "intersect1d_i64",
             WorkloadId::Lexsort2Keys => "lexsort_2keys",
+            WorkloadId::InterpF64 => "interp_f64",
+            WorkloadId::ConvolveF64 => "convolve_f64",
         }
     }
 
@@ -178,6 +188,8 @@ impl WorkloadId {
             WorkloadId::IsinI64 => "isin i64 (against as many)",
             WorkloadId::Intersect1dI64 => "intersect1d i64 (two of n)",
             WorkloadId::Lexsort2Keys => "lexsort 2 keys (i64 primary, f64)",
+            WorkloadId::InterpF64 => "interp f64 (into 100 000 points)",
+            WorkloadId::ConvolveF64 => "convolve f64 (full, kernel of 1000)",
         }
     }
 }
@@ -245,6 +257,8 @@ impl Workload {
             WorkloadId::IsinI64 => format!("{0} in {0}", self.dims[0]),
             WorkloadId::Intersect1dI64 => format!("{0} and {0}", self.dims[0]),
             WorkloadId::Lexsort2Keys => format!("2 keys x {}", self.dims[0]),
+            WorkloadId::InterpF64 => format!("{} into 100000", self.dims[0]),
+            WorkloadId::ConvolveF64 => format!("{} by 1000", self.dims[0]),
             _ => d.join("x"),
         }
     }
@@ -284,6 +298,10 @@ impl Workload {
             WorkloadId::IsinI64 | WorkloadId::Intersect1dI64 | WorkloadId::Lexsort2Keys => {
                 Rate::Elements(2.0 * n)
             }
+            // Points interpolated.
+            WorkloadId::InterpF64 => Rate::Elements(n),
+            // The multiply-adds of the direct sums (whatever method computes them).
+            WorkloadId::ConvolveF64 => Rate::Flops(2.0 * n * 1000.0),
         }
     }
 }
@@ -296,7 +314,8 @@ impl Workload {
 /// same way from 200 (1000 at 10.0). The 1-d FFT has the power of two nearest
 /// `2^24 * scale / 10` points; the batched FFT transforms 4096 points, `4096 * scale / 10`
 /// times. The histogram and the bincount take 5M elements like the reductions; `add.at`, the
-/// set operations and the lexsort 1M (per input). [`ANCHOR_SCALE`] gives exactly the sizes of
+/// set operations and the lexsort 1M (per input); `interp` 1M points and `convolve` a
+/// signal of 100 000 (10M and 1M at the anchor scale). [`ANCHOR_SCALE`] gives exactly the sizes of
 /// the anchor table. The per-call overhead probe (`a + b` on 1000 elements) is not scaled.
 pub fn default_workloads(scale: f64) -> Vec<Workload> {
     let s = |n: usize| ((n as f64 * scale).round() as usize).max(1);
@@ -341,7 +360,9 @@ pub fn default_workloads(scale: f64) -> Vec<Workload> {
             WorkloadId::AddAtF64
             | WorkloadId::IsinI64
             | WorkloadId::Intersect1dI64
-            | WorkloadId::Lexsort2Keys => w(id, vec![s(1_000_000)]),
+            | WorkloadId::Lexsort2Keys
+            | WorkloadId::InterpF64 => w(id, vec![s(1_000_000)]),
+            WorkloadId::ConvolveF64 => w(id, vec![s(100_000)]),
         })
         .collect()
 }
@@ -406,6 +427,8 @@ mod tests {
         assert_eq!(dims(WorkloadId::IsinI64), vec![10_000_000]);
         assert_eq!(dims(WorkloadId::Intersect1dI64), vec![10_000_000]);
         assert_eq!(dims(WorkloadId::Lexsort2Keys), vec![10_000_000]);
+        assert_eq!(dims(WorkloadId::InterpF64), vec![10_000_000]);
+        assert_eq!(dims(WorkloadId::ConvolveF64), vec![1_000_000]);
     }
 
     #[test]
@@ -432,14 +455,16 @@ mod tests {
             assert_eq!(*id as usize, i, "{}", id.key());
         }
         assert_eq!(
-            &keys[keys.len() - 6..],
+            &keys[keys.len() - 8..],
             [
                 "histogram_f64",
                 "bincount_i64",
                 "add_at_f64",
                 "isin_i64",
                 "intersect1d_i64",
-                "lexsort_2keys"
+                "lexsort_2keys",
+                "interp_f64",
+                "convolve_f64"
             ]
         );
     }
@@ -452,6 +477,8 @@ mod tests {
         assert_eq!(size(WorkloadId::IsinI64), "1000000 in 1000000");
         assert_eq!(size(WorkloadId::Lexsort2Keys), "2 keys x 1000000");
         assert_eq!(size(WorkloadId::HistogramF64), "5000000");
+        assert_eq!(size(WorkloadId::InterpF64), "1000000 into 100000");
+        assert_eq!(size(WorkloadId::ConvolveF64), "100000 by 1000");
     }
 
     #[test]
