@@ -672,10 +672,13 @@ __device__ __forceinline__ double sg_i0(double x) {
     return exp(x) * sg_chbevl(32.0 / x - 2.0, sg_i0b, 25) / sqrt(x);
 }
 // Complex sinc in complex128, as the host's signal_math::sinc_any: sin(pi z) / (pi z) with
-// num-complex's sin and division, 1e-20 for a zero z.
-__device__ __forceinline__ cplx<double> sg_sinc_c(cplx<double> z) {
-    if (z.re == 0.0 && z.im == 0.0) z = mk(1.0e-20, 0.0);
-    cplx<double> y = cscale(z, 3.141592653589793);
+// num-complex's sin and division, 1e-20 for a zero z. A template (R is always double), so
+// that only the programs of sinc contain its code: compiled into every program, as a plain
+// function, it changed NVRTC's code for complex128 arctan, which then returned garbage
+// real parts on an H200 (CUDA 13.0; a compiler fault we could not reduce further).
+template <class R> __device__ __forceinline__ cplx<R> sg_sinc_c(cplx<R> z) {
+    if (z.re == (R)0 && z.im == (R)0) z = mk((R)1.0e-20, (R)0);
+    cplx<R> y = cscale(z, (R)3.141592653589793);
     return cdiv(nc_sin(y), y);
 }
 // Inexact (f32, f64, c64, c128; the 16-bit floats through half_op): the f64 (c128) function
@@ -683,7 +686,7 @@ __device__ __forceinline__ cplx<double> sg_sinc_c(cplx<double> z) {
 CUPRITE_UNARY(sinc, E,
     if constexpr (is_cplx<E>::value) {
         typedef typename real_of<E>::type R;
-        cplx<double> r = sg_sinc_c(mk((double)x.re, (double)x.im));
+        cplx<double> r = sg_sinc_c<double>(mk((double)x.re, (double)x.im));
         return mk((R)r.re, (R)r.im);
     } else {
         return (E)sg_sinc((double)x);
