@@ -91,10 +91,7 @@ fn host_interp(x: f64, xp: &[f64], fp: &[f64]) -> f64 {
     if x < xp[0] {
         return fp[0];
     }
-    if x > xp[last] {
-        return fp[last];
-    }
-    if x == xp[last] {
+    if x >= xp[last] {
         return fp[last];
     }
     // The interval j with xp[j] <= x < xp[j + 1].

@@ -1,7 +1,7 @@
 //! Compositions around the element-wise special functions: NumPy's two-result ufuncs
-//! (`divmod`, `modf`, `frexp`) and `ldexp` (integer exponents), the complex-part predicates (`iscomplex`, `isreal`,
-//! `real_if_close`) and scipy.special's shifted reductions (`logsumexp`, `softmax`,
-//! `log_softmax`). Each is a few registry ops and reductions, so it runs on every backend;
+//! (`divmod`, `modf`, `frexp`) and `ldexp` (integer exponents), the complex-part predicates
+//! (`iscomplex`, `isreal`, `real_if_close`) and scipy.special's shifted reductions
+//! (`logsumexp`, `softmax`, `log_softmax`). Each is a few registry ops and reductions, so it runs on every backend;
 //! the scalar functions themselves (`erf`, `gamma`, `digamma`, `expit`, `beta`, `gcd`,
 //! `spacing`, ...) are declared in the [registry](crate::ops::registry) and get their
 //! methods from there.

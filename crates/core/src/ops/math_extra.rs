@@ -1,11 +1,11 @@
 //! The helpers behind the semantics of `logaddexp`/`logaddexp2` (`npy_logaddexp`:
 //! `max + log1p(exp(-|x - y|))`, no overflow, equal infinities kept), `signbit`, `heaviside`,
-//! a bit-exact `nextafter` and `spacing`, `frexp` and [`Ldexp`](super::Ldexp), NumPy's `gcd`/`lcm`/`bitwise_count` on
-//! the absolute value in the unsigned type of the width, and [`via_f64`], which runs the
-//! special functions' f64 mathematics (`special.rs`) for any float type; the declarations
-//! in the [registry](super::registry) call them (`deg2rad`/`rad2deg` are one expression
-//! there: `x * (pi / 180)` with the constant computed in the element type, as
-//! `npy_deg2rad`/`npy_deg2radf`).
+//! a bit-exact `nextafter` and `spacing`, `frexp` and [`Ldexp`](super::Ldexp), NumPy's
+//! `gcd`/`lcm`/`bitwise_count` on the absolute value in the unsigned type of the width, and
+//! [`via_f64`], which runs the special functions' f64 mathematics (`special.rs`) for any
+//! float type; the declarations in the [registry](super::registry) call them
+//! (`deg2rad`/`rad2deg` are one expression there: `x * (pi / 180)` with the constant
+//! computed in the element type, as `npy_deg2rad`/`npy_deg2radf`).
 
 use super::{BinaryOp, Ldexp};
 use crate::dtype::{Float, Integer, Real, Scalar, bf16, f16};
