@@ -46,16 +46,23 @@ IDS = [
     "matmul_f64", "matmul_f32", "svd_f64", "inv_f64", "solve_f64", "random_f64",
     "random_f64_rng", "fft_c128", "fft_batch", "histogram_f64", "bincount_i64", "add_at_f64",
     "isin_i64", "intersect1d_i64", "lexsort_2keys", "interp_f64", "convolve_f64",
+    "exp_f32", "astype_f64_f32", "argmax_f64", "take_f64", "mask_select_f64", "strided_mul_f64",
+    "add_transposed_f64", "mean_axis0_f32", "concatenate_f64", "argsort_stable_f64", "where_f64",
 ]
 
-# The seeds of the counting, set and signal workloads' inputs (benches/src/cases_counting.rs
-# and cases_signal.rs `seeds`): made by the SplitMix64 formulas below, so both sides time
-# the same bits.
+# The seeds of the counting, set, signal and everyday workloads' inputs
+# (benches/src/cases_counting.rs, cases_signal.rs and cases_everyday.rs `seeds`): made by
+# the SplitMix64 formulas below, so both sides time the same bits.
 SEEDS = {
     "histogram_f64": 61, "bincount_i64": 73, "add_at_f64": (79, 83), "isin_i64": (89, 97),
     "intersect1d_i64": (101, 103), "lexsort_2keys": (107, 109), "interp_f64": (113, 127),
-    "convolve_f64": (131, 137),
+    "convolve_f64": (131, 137), "exp_f32": 139, "astype_f64_f32": 149,
+    "argmax_f64": 151, "take_f64": (157, 163), "mask_select_f64": 167, "strided_mul_f64": 173,
+    "add_transposed_f64": (179, 181), "mean_axis0_f32": 191, "concatenate_f64": (193, 197),
+    "argsort_stable_f64": 199, "where_f64": 211,
 }
+# Columns of mean_axis0_f32's input (cases_everyday.rs MEAN0_COLS).
+MEAN0_COLS = 1000
 # The interpolation table's length and the convolution kernel's (cases_signal.rs).
 INTERP_TABLE = 100_000
 CONVOLVE_KERNEL = 1000
@@ -97,6 +104,9 @@ def default_spec(scale):
         "lexsort_2keys": [s(1_000_000)],
         "interp_f64": [s(1_000_000)],
         "convolve_f64": [s(100_000)],
+        "exp_f32": [s(1_000_000)],
+        "astype_f64_f32": [s(1_000_000)],
+        **{k: [s(1_000_000)] for k in IDS[IDS.index("argmax_f64"):]},
     }
     return [{"id": i, "dims": dims[i], "inner": 2000 if i == "add_small" else 1} for i in IDS]
 
@@ -303,6 +313,49 @@ def prepare(spec, xp=np):
         v = put(splitmix_uniform(CONVOLVE_KERNEL, -1.0, 1.0, sv))
         # NumPy's convolve is direct (sums of products); CuPy's picks direct or FFT by size.
         return Prepared(_noop, lambda: xp.convolve(a, v), (a, v))
+    if wid == "exp_f32":
+        x = put(splitmix_uniform(n, -10.0, 10.0, SEEDS[wid]).astype(np.float32))
+        return Prepared(_noop, lambda: xp.exp(x), (x,))
+    if wid == "astype_f64_f32":
+        x = put(splitmix_uniform(n, -1000.0, 1000.0, SEEDS[wid]))
+        return Prepared(_noop, lambda: x.astype(np.float32), (x,))
+    if wid == "argmax_f64":
+        x = put(splitmix_uniform(n, -1.0, 1.0, SEEDS[wid]))
+        return Prepared(_noop, lambda: x.argmax(), (x,))
+    if wid == "take_f64":
+        sx, si = SEEDS[wid]
+        x = put(splitmix_uniform(n, -1.0, 1.0, sx))
+        idx = put(splitmix_ints(n, 0, n, si))
+        return Prepared(_noop, lambda: x.take(idx), (x, idx))
+    if wid == "mask_select_f64":
+        x = put(splitmix_uniform(n, -1.0, 1.0, SEEDS[wid]))
+        return Prepared(_noop, lambda: x[x > 0.5], (x,))
+    if wid == "strided_mul_f64":
+        x = put(splitmix_uniform(2 * n, -1.0, 1.0, SEEDS[wid]))
+        return Prepared(_noop, lambda: x[::2] * 2.0, (x,))
+    if wid == "add_transposed_f64":
+        k = max(int(round(math.sqrt(n))), 1)
+        sa, sb = SEEDS[wid]
+        a = put(splitmix_uniform(k * k, -1.0, 1.0, sa).reshape(k, k))
+        b = put(splitmix_uniform(k * k, -1.0, 1.0, sb).reshape(k, k))
+        return Prepared(_noop, lambda: a + b.T, (a, b))
+    if wid == "mean_axis0_f32":
+        rows = max(n // MEAN0_COLS, 1)
+        x = put(splitmix_uniform(rows * MEAN0_COLS, 0.0, 1.0, SEEDS[wid])
+                .astype(np.float32).reshape(rows, MEAN0_COLS))
+        return Prepared(_noop, lambda: x.mean(axis=0), (x,))
+    if wid == "concatenate_f64":
+        half = max(n // 2, 1)
+        sa, sb = SEEDS[wid]
+        a = put(splitmix_uniform(half, -1.0, 1.0, sa))
+        b = put(splitmix_uniform(half, -1.0, 1.0, sb))
+        return Prepared(_noop, lambda: xp.concatenate([a, b]), (a, b))
+    if wid == "argsort_stable_f64":
+        x = put(splitmix_uniform(n, -1.0, 1.0, SEEDS[wid]))
+        return Prepared(_noop, lambda: xp.argsort(x, kind="stable"), (x,))
+    if wid == "where_f64":
+        x = put(splitmix_uniform(n, -1.0, 1.0, SEEDS[wid]))
+        return Prepared(_noop, lambda: xp.where(x > 0, x, 0.0), (x,))
     raise ValueError(f"unknown workload {wid!r}")
 
 

@@ -425,6 +425,13 @@ pub fn prepare<B: ArrayBackend>(w: &Workload, dev: &B) -> Result<Box<dyn Case>> 
         WorkloadId::InterpF64 | WorkloadId::ConvolveF64 => {
             crate::cases_signal::signal_case(w.id, dev, n)?
         }
+        id if id.is_everyday() => crate::cases_everyday::everyday_case(id, dev, n)?,
+        other => {
+            return Err(cuprite::Error::invalid(
+                "prepare",
+                format!("no case for {}", other.key()),
+            ));
+        }
     })
 }
 

@@ -12,6 +12,7 @@
 pub mod api;
 pub mod cases;
 pub mod cases_counting;
+pub mod cases_everyday;
 pub mod cases_linalg;
 pub mod cases_signal;
 pub mod cases_spectral;

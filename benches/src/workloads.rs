@@ -81,11 +81,33 @@ pub enum WorkloadId {
     /// `convolve(a, v)` (mode full) of an f64 signal by a kernel of 1000 values, both
     /// uniform in [-1, 1).
     ConvolveF64,
+    /// `exp(x)` of f32 uniform in [-10, 10) (transcendentals on f32).
+    ExpF32,
+    /// `x.astype(float32)` of f64 uniform in [-1000, 1000).
+    AstypeF64F32,
+    /// `x.argmax()` of f64 uniform in [-1, 1).
+    ArgmaxF64,
+    /// `x.take(idx)`: f64 values gathered by `n` i64 indices uniform in `0..n`.
+    TakeF64,
+    /// `x[x > 0.5]` (boolean-mask selection) of f64 uniform in [-1, 1).
+    MaskSelectF64,
+    /// `x[::2] * 2` of `2n` f64 values: an op on a strided view.
+    StridedMulF64,
+    /// `a + b.T` of two square f64 matrices of `round(sqrt(n))` rows.
+    AddTransposedF64,
+    /// `x.mean(axis=0)` of f32 `(n / 1000, 1000)` uniform in [0, 1).
+    MeanAxis0F32,
+    /// `concatenate([a, b])` of two f64 halves of `n / 2`.
+    ConcatenateF64,
+    /// The stable `argsort` of f64 uniform in [-1, 1).
+    ArgsortStableF64,
+    /// `where(x > 0, x, 0)` of f64 uniform in [-1, 1) (a comparison operand and a 0-d one).
+    WhereF64,
 }
 
 impl WorkloadId {
     /// Every workload, in table order.
-    pub const ALL: [WorkloadId; 31] = [
+    pub const ALL: [WorkloadId; 42] = [
         WorkloadId::Ones,
         WorkloadId::MulScalarInplace,
         WorkloadId::ChainInplace,
@@ -117,7 +139,37 @@ impl WorkloadId {
         WorkloadId::Lexsort2Keys,
         WorkloadId::InterpF64,
         WorkloadId::ConvolveF64,
+        WorkloadId::ExpF32,
+        WorkloadId::AstypeF64F32,
+        WorkloadId::ArgmaxF64,
+        WorkloadId::TakeF64,
+        WorkloadId::MaskSelectF64,
+        WorkloadId::StridedMulF64,
+        WorkloadId::AddTransposedF64,
+        WorkloadId::MeanAxis0F32,
+        WorkloadId::ConcatenateF64,
+        WorkloadId::ArgsortStableF64,
+        WorkloadId::WhereF64,
     ];
+
+    /// The everyday workloads of `cases_everyday.rs`: mid-sized (1M, 10M at the anchor
+    /// scale), where a fixed cost per call shows.
+    pub fn is_everyday(self) -> bool {
+        matches!(
+            self,
+            WorkloadId::ExpF32
+                | WorkloadId::AstypeF64F32
+                | WorkloadId::ArgmaxF64
+                | WorkloadId::TakeF64
+                | WorkloadId::MaskSelectF64
+                | WorkloadId::StridedMulF64
+                | WorkloadId::AddTransposedF64
+                | WorkloadId::MeanAxis0F32
+                | WorkloadId::ConcatenateF64
+                | WorkloadId::ArgsortStableF64
+                | WorkloadId::WhereF64
+        )
+    }
 
     /// The stable key shared with `scripts/bench_numpy.py`.
     pub fn key(self) -> &'static str {
@@ -153,6 +205,17 @@ impl WorkloadId {
             WorkloadId::Lexsort2Keys => "lexsort_2keys",
             WorkloadId::InterpF64 => "interp_f64",
             WorkloadId::ConvolveF64 => "convolve_f64",
+            WorkloadId::ExpF32 => "exp_f32",
+            WorkloadId::AstypeF64F32 => "astype_f64_f32",
+            WorkloadId::ArgmaxF64 => "argmax_f64",
+            WorkloadId::TakeF64 => "take_f64",
+            WorkloadId::MaskSelectF64 => "mask_select_f64",
+            WorkloadId::StridedMulF64 => "strided_mul_f64",
+            WorkloadId::AddTransposedF64 => "add_transposed_f64",
+            WorkloadId::MeanAxis0F32 => "mean_axis0_f32",
+            WorkloadId::ConcatenateF64 => "concatenate_f64",
+            WorkloadId::ArgsortStableF64 => "argsort_stable_f64",
+            WorkloadId::WhereF64 => "where_f64",
         }
     }
 
@@ -190,6 +253,17 @@ impl WorkloadId {
             WorkloadId::Lexsort2Keys => "lexsort 2 keys (i64 primary, f64)",
             WorkloadId::InterpF64 => "interp f64 (into 100 000 points)",
             WorkloadId::ConvolveF64 => "convolve f64 (full, kernel of 1000)",
+            WorkloadId::ExpF32 => "exp f32",
+            WorkloadId::AstypeF64F32 => "astype f64 -> f32",
+            WorkloadId::ArgmaxF64 => "argmax f64",
+            WorkloadId::TakeF64 => "take f64 (random i64 indices)",
+            WorkloadId::MaskSelectF64 => "x[x > 0.5] f64",
+            WorkloadId::StridedMulF64 => "x[::2] * 2 f64",
+            WorkloadId::AddTransposedF64 => "a + b.T f64 (square)",
+            WorkloadId::MeanAxis0F32 => "mean(axis=0) f32",
+            WorkloadId::ConcatenateF64 => "concatenate two halves f64",
+            WorkloadId::ArgsortStableF64 => "stable argsort f64 (random)",
+            WorkloadId::WhereF64 => "where(x > 0, x, 0) f64",
         }
     }
 }
@@ -302,6 +376,17 @@ impl Workload {
             WorkloadId::InterpF64 => Rate::Elements(n),
             // The multiply-adds of the direct sums (whatever method computes them).
             WorkloadId::ConvolveF64 => Rate::Flops(2.0 * n * 1000.0),
+            WorkloadId::ExpF32 => Rate::Bytes(8.0 * n),
+            WorkloadId::AstypeF64F32 => Rate::Bytes(12.0 * n),
+            WorkloadId::ArgmaxF64 => Rate::Bytes(8.0 * n),
+            WorkloadId::TakeF64 => Rate::Bytes(24.0 * n),
+            WorkloadId::MaskSelectF64 => Rate::Bytes(10.0 * n),
+            WorkloadId::StridedMulF64 => Rate::Bytes(24.0 * n),
+            WorkloadId::AddTransposedF64 => Rate::Bytes(24.0 * n),
+            WorkloadId::MeanAxis0F32 => Rate::Bytes(4.0 * n),
+            WorkloadId::ConcatenateF64 => Rate::Bytes(16.0 * n),
+            WorkloadId::ArgsortStableF64 => Rate::Elements(n),
+            WorkloadId::WhereF64 => Rate::Bytes(17.0 * n),
         }
     }
 }
@@ -315,7 +400,7 @@ impl Workload {
 /// `2^24 * scale / 10` points; the batched FFT transforms 4096 points, `4096 * scale / 10`
 /// times. The histogram and the bincount take 5M elements like the reductions; `add.at`, the
 /// set operations and the lexsort 1M (per input); `interp` 1M points and `convolve` a
-/// signal of 100 000 (10M and 1M at the anchor scale). [`ANCHOR_SCALE`] gives exactly the sizes of
+/// signal of 100 000 (10M and 1M at the anchor scale); `exp` of f32, `astype` and the other everyday workloads (arg-reductions, gathers, masks, views, concatenation, stable argsort) 1M. [`ANCHOR_SCALE`] gives exactly the sizes of
 /// the anchor table. The per-call overhead probe (`a + b` on 1000 elements) is not scaled.
 pub fn default_workloads(scale: f64) -> Vec<Workload> {
     let s = |n: usize| ((n as f64 * scale).round() as usize).max(1);
@@ -363,6 +448,9 @@ pub fn default_workloads(scale: f64) -> Vec<Workload> {
             | WorkloadId::Lexsort2Keys
             | WorkloadId::InterpF64 => w(id, vec![s(1_000_000)]),
             WorkloadId::ConvolveF64 => w(id, vec![s(100_000)]),
+            // Mid-sized: 1M (10M at the anchor scale), where a fixed cost per call shows.
+            id if id.is_everyday() => w(id, vec![s(1_000_000)]),
+            other => unreachable!("{} has no size", other.key()),
         })
         .collect()
 }
@@ -429,6 +517,7 @@ mod tests {
         assert_eq!(dims(WorkloadId::Lexsort2Keys), vec![10_000_000]);
         assert_eq!(dims(WorkloadId::InterpF64), vec![10_000_000]);
         assert_eq!(dims(WorkloadId::ConvolveF64), vec![1_000_000]);
+        assert_eq!(dims(WorkloadId::ExpF32), vec![10_000_000]);
     }
 
     #[test]
@@ -455,7 +544,7 @@ mod tests {
             assert_eq!(*id as usize, i, "{}", id.key());
         }
         assert_eq!(
-            &keys[keys.len() - 8..],
+            &keys[keys.len() - 19..keys.len() - 11],
             [
                 "histogram_f64",
                 "bincount_i64",
