@@ -399,7 +399,7 @@ pub trait Element:
     /// saturates, NaN to int gives 0, complex to real drops the imaginary part, nonzero is true).
     fn from_scalar(s: Scalar) -> Self;
     /// Converts to any other element type, as [`Element::from_scalar`].
-    #[inline]
+    #[inline(always)]
     fn cast<U: Element>(self) -> U {
         U::from_scalar(self.to_scalar())
     }
@@ -491,11 +491,11 @@ macro_rules! impl_real_element {
             type Accum = $acc;
             type Mean = $mean;
             type Real = $t;
-            #[inline]
+            #[inline(always)]
             fn to_scalar(self) -> Scalar {
                 Scalar::$dt(self)
             }
-            #[inline]
+            #[inline(always)]
             fn from_scalar(s: Scalar) -> Self {
                 scalar_to!(s, $t, real)
             }
@@ -565,11 +565,11 @@ macro_rules! impl_half_element {
             type Accum = $t;
             type Mean = $t;
             type Real = $t;
-            #[inline]
+            #[inline(always)]
             fn to_scalar(self) -> Scalar {
                 Scalar::$dt(self)
             }
-            #[inline]
+            #[inline(always)]
             fn from_scalar(s: Scalar) -> Self {
                 match s {
                     Scalar::$dt(v) => v,
@@ -620,11 +620,11 @@ impl Element for bool {
     type Accum = i64;
     type Mean = f64;
     type Real = bool;
-    #[inline]
+    #[inline(always)]
     fn to_scalar(self) -> Scalar {
         Scalar::Bool(self)
     }
-    #[inline]
+    #[inline(always)]
     fn from_scalar(s: Scalar) -> Self {
         match s {
             Scalar::Bool(v) => v,
@@ -673,11 +673,11 @@ macro_rules! impl_complex_element {
             type Accum = $t;
             type Mean = $t;
             type Real = $f;
-            #[inline]
+            #[inline(always)]
             fn to_scalar(self) -> Scalar {
                 Scalar::$dt(self)
             }
-            #[inline]
+            #[inline(always)]
             fn from_scalar(s: Scalar) -> Self {
                 match s {
                     Scalar::C64(v) => Complex::new(v.re as $f, v.im as $f),

@@ -43,6 +43,34 @@ pub fn zeroed_vec<T: Element>(n: usize) -> Result<Vec<T>> {
     Ok(v)
 }
 
+/// A vector of `n` elements, each written once by `fill` into the uninitialised slots it is
+/// given: no zeroing pass, and a size that was freed before comes back from the allocator's
+/// already-mapped memory, as NumPy's outputs do (`np.empty`, then the ufunc writes). The
+/// zeroed allocation of [`zeroed_vec`] pays both at every call: at 1M f64 that pass was a
+/// fixed cost of its own. Large buffers get the same huge-page advice.
+///
+/// # Errors
+/// As [`zeroed_vec`].
+///
+/// # Safety
+/// `fill` must initialise every one of the `n` slots it receives (if it panics instead,
+/// nothing is read: the vector is dropped empty).
+pub unsafe fn written_vec<T>(
+    n: usize,
+    fill: impl FnOnce(&mut [std::mem::MaybeUninit<T>]),
+) -> Result<Vec<T>> {
+    let mut v: Vec<T> = host_vec(n)?;
+    let bytes = n * std::mem::size_of::<T>();
+    if bytes >= HUGE_MIN_BYTES {
+        advise_huge(v.as_ptr() as usize, bytes);
+    }
+    fill(&mut v.spare_capacity_mut()[..n]);
+    // SAFETY: the caller's contract: `fill` initialised the first `n` slots, within the
+    // capacity `host_vec` reserved.
+    unsafe { v.set_len(n) };
+    Ok(v)
+}
+
 /// A vector of `n` copies of `value` (any type: scratch pairs, counters, complex lanes).
 ///
 /// # Errors
@@ -69,6 +97,18 @@ pub fn checked_len(parts: &[usize]) -> Result<usize> {
         .iter()
         .try_fold(1usize, |a, &b| a.checked_mul(b))
         .ok_or_else(|| host_out_of_memory(usize::MAX))
+}
+
+/// The sum of element counts, or
+/// [`Error::OutOfMemory`](cuprite_core::Error::OutOfMemory) when it overflows.
+pub fn checked_sum(counts: impl Iterator<Item = usize>) -> Result<usize> {
+    let mut total = 0usize;
+    for c in counts {
+        total = total
+            .checked_add(c)
+            .ok_or_else(|| host_out_of_memory(usize::MAX))?;
+    }
+    Ok(total)
 }
 
 /// Whether `value` is the all-zero bit pattern: a buffer from [`zeroed_vec`] already holds
@@ -112,6 +152,27 @@ mod tests {
         assert!(!is_zero_bits(&-0.0f64) && !is_zero_bits(&-0.0f32));
         assert!(!is_zero_bits(&c128::new(0.0, -0.0)) && !is_zero_bits(&f64::NAN));
         assert!(!is_zero_bits(&1u8) && !is_zero_bits(&true));
+    }
+
+    #[test]
+    fn written_vectors_hold_what_was_written() {
+        for n in [0usize, 1, 1000, 1 << 20] {
+            // SAFETY: the loop writes every slot.
+            let v: Vec<f64> = unsafe {
+                written_vec(n, |o| {
+                    for (i, s) in o.iter_mut().enumerate() {
+                        s.write(i as f64 * 0.5);
+                    }
+                })
+            }
+            .unwrap();
+            assert_eq!(v.len(), n);
+            assert!(v.iter().enumerate().all(|(i, &x)| x == i as f64 * 0.5));
+        }
+        // A request that cannot be had is an error before anything is written.
+        // SAFETY: `fill` is never called.
+        let huge = unsafe { written_vec::<u64>(usize::MAX / 4, |_| unreachable!()) };
+        assert!(matches!(huge, Err(Error::OutOfMemory { .. })));
     }
 
     #[test]

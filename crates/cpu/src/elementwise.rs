@@ -35,11 +35,19 @@ impl ElementwiseOps for Cpu {
     ) -> Result<CpuBuffer<K::Out>> {
         check_views(K::NAME, &[(a.len(), la), (b.len(), lb)])?;
         let n = la.size();
-        let mut out = crate::alloc::zeroed_vec::<K::Out>(n)?;
         let (sa, sb) = (a.as_slice(), b.as_slice());
         if let (Some(ca), Some(cb)) = (contiguous(sa, la), contiguous(sb, lb)) {
-            par::map2(&mut out, ca, cb, |&x, &y| op.apply(x, y));
-        } else {
+            // SAFETY: map2_uninit writes every one of the n slots (both operands have n
+            // elements: checked).
+            let out = unsafe {
+                crate::alloc::written_vec(n, |o| {
+                    par::map2_uninit(o, ca, cb, |&x, &y| op.apply(x, y))
+                })
+            }?;
+            return Ok(CpuBuffer::new(out));
+        }
+        let mut out = crate::alloc::zeroed_vec::<K::Out>(n)?;
+        {
             let mut ov = view_mut(&mut out, &Layout::contiguous(la.shape()));
             let z = Zip::from(&mut ov).and(view(sa, la)).and(view(sb, lb));
             if n >= par::PAR_MIN {
@@ -150,6 +158,20 @@ impl ElementwiseOps for Cpu {
     ) -> Result<CpuBuffer<T>> {
         check_views("where", &[(cond.len(), lc), (a.len(), la), (b.len(), lb)])?;
         let n = la.size();
+        let (cs, xs, ys) = (cond.as_slice(), a.as_slice(), b.as_slice());
+        if let (Some(c), Some(x), Some(y)) = (flat(cs, lc), flat(xs, la), flat(ys, lb)) {
+            // Contiguous operands and 0-d ones broadcast: one pass into fresh memory.
+            let at = |i: usize| {
+                if c.0[i * c.1] {
+                    x.0[i * x.1]
+                } else {
+                    y.0[i * y.1]
+                }
+            };
+            // SAFETY: generate_uninit writes every one of the n slots.
+            let out = unsafe { crate::alloc::written_vec(n, |o| par::generate_uninit(o, at)) }?;
+            return Ok(CpuBuffer::new(out));
+        }
         let mut out = crate::alloc::zeroed_vec::<T>(n)?;
         let mut ov = view_mut(&mut out, &Layout::contiguous(la.shape()));
         let z = Zip::from(&mut ov)
@@ -163,4 +185,18 @@ impl ElementwiseOps for Cpu {
         }
         Ok(CpuBuffer::new(out))
     }
+}
+
+/// A view read as `(s, step)` with element `i` at `s[i * step]`: a contiguous view
+/// (`step` 1) or one value broadcast to every position (`step` 0).
+fn flat<'a, T>(data: &'a [T], l: &Layout) -> Option<(&'a [T], usize)> {
+    if let Some(c) = contiguous(data, l) {
+        return Some((c, 1));
+    }
+    let one_value = l
+        .strides()
+        .iter()
+        .zip(l.shape())
+        .all(|(&s, &d)| s == 0 || d == 1);
+    (one_value && l.size() > 0).then(|| (&data[l.offset()..], 0))
 }

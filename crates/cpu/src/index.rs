@@ -8,8 +8,9 @@
 //! from different tasks never meet and, within a lane, the last duplicate index wins as in NumPy.
 //! `scatter_reduce` (`ufunc.at`) is in [`scatter_reduce`].
 
-use crate::alloc::{checked_len, vec_with_capacity, zeroed_vec};
+use crate::alloc::{checked_len, vec_with_capacity, written_vec, zeroed_vec};
 use crate::memory::gather_map;
+use crate::par;
 use crate::par::{CHUNK, PAR_MIN};
 use crate::view::{check_views, contiguous, view, view_mut};
 use crate::{buffer::CpuBuffer, Cpu};
@@ -145,8 +146,17 @@ impl IndexOps for Cpu {
         let n = n as i64;
         let s = split(lx, axis)?;
         let (m, post) = (idx.len(), s.post.len());
-        let mut out = zeroed_vec::<T>(checked_len(&[s.pre.len(), m, post])?)?;
         let src = x.as_slice();
+        if s.pre.len() == 1 && post == 1 {
+            // One element per index (a 1-d source, or every other axis of length 1): a flat
+            // parallel map into fresh memory.
+            let (base, stride) = (s.pre[0], s.stride);
+            let at = |&i: &i64| src[(base + wrap(i, n) * stride) as usize];
+            // SAFETY: map1_uninit writes every one of the m slots (one per index).
+            let out = unsafe { written_vec(m, |o| par::map1_uninit(o, &idx, at)) }?;
+            return Ok(CpuBuffer::new(out));
+        }
+        let mut out = zeroed_vec::<T>(checked_len(&[s.pre.len(), m, post])?)?;
         for_rows(&mut out, post, |r0, rows| {
             // Row r of the output is (p, j) = (r / m, r % m); walk it without dividing.
             let (mut p, mut j) = (r0 / m, r0 % m);

@@ -20,6 +20,7 @@ mod par;
 mod random;
 mod reduce;
 mod select;
+mod simd;
 mod sort;
 mod timer;
 mod transpose;

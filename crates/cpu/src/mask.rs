@@ -48,13 +48,16 @@ fn compact<A: Sync, O: Copy + Default + Send + Sync>(
         .enumerate()
         .for_each(|(ci, (c, run))| {
             let base = ci * par::CHUNK;
-            let mut w = run.iter_mut();
+            // Branch-free: every element is written at the cursor, which moves on only past
+            // kept ones (a data-dependent branch mispredicts on every other random mask
+            // element). The bound test is almost always true, so it predicts well.
+            let mut w = 0;
             for (i, k) in c.iter().enumerate() {
-                if pred(k) {
-                    if let Some(slot) = w.next() {
-                        *slot = emit(base + i);
-                    }
+                let v = emit(base + i);
+                if let Some(slot) = run.get_mut(w) {
+                    *slot = v;
                 }
+                w += pred(k) as usize;
             }
         });
     Ok(out)

@@ -9,9 +9,29 @@ use crate::Cpu;
 use cuprite_core::{BackendBase, Element, Layout, Numeric, Result, Scalar};
 use ndarray::Zip;
 use rayon::prelude::*;
+use std::mem::MaybeUninit;
 
 /// Number of elements above which strided loops run in parallel.
 const PAR_STRIDED_MIN: usize = par::PAR_MIN;
+
+/// Writes the C-order elements of each view into its run of `out`, one after the other
+/// (every slot of `out` when the views' sizes sum to its length). Contiguous views are
+/// copied in parallel chunks; strided ones walked in C order.
+fn fill_runs<T: Element>(out: &mut [MaybeUninit<T>], views: &[(&[T], &Layout)]) {
+    let mut rest = out;
+    for (data, l) in views {
+        let (run, tail) = std::mem::take(&mut rest).split_at_mut(l.size());
+        rest = tail;
+        match contiguous(data, l) {
+            Some(src) => par::map1_uninit(run, src, |&x| x),
+            None => {
+                for (o, &x) in run.iter_mut().zip(view(data, l).iter()) {
+                    o.write(x);
+                }
+            }
+        }
+    }
+}
 
 /// Applies `f` to every element of a view, writing a new C-order vector.
 pub(crate) fn gather_map<T: Element, O: Element>(
@@ -20,10 +40,21 @@ pub(crate) fn gather_map<T: Element, O: Element>(
     f: impl Fn(T) -> O + Sync + Send,
 ) -> Result<Vec<O>> {
     let n = layout.size();
-    let mut out = crate::alloc::zeroed_vec::<O>(n)?;
     if let Some(src) = contiguous(data, layout) {
-        par::map1(&mut out, src, |&x| f(x));
-    } else if let Some(t) = transpose::as_transposed(layout) {
+        // SAFETY: map1_uninit writes every one of the n slots (src has n elements: checked).
+        return unsafe { crate::alloc::written_vec(n, |o| par::map1_uninit(o, src, |&x| f(x))) };
+    }
+    let (shape, strides) = transpose::coalesce(layout);
+    if let ([len], [stride]) = (&shape[..], &strides[..]) {
+        // One strided run (`x[::2]`, a reversed view, a column): a flat parallel map.
+        let (off, stride) = (layout.offset() as isize, *stride);
+        debug_assert_eq!(*len, n);
+        let at = |i: usize| f(data[(off + i as isize * stride) as usize]);
+        // SAFETY: generate_uninit writes every one of the n slots.
+        return unsafe { crate::alloc::written_vec(n, |o| par::generate_uninit(o, at)) };
+    }
+    let mut out = crate::alloc::zeroed_vec::<O>(n)?;
+    if let Some(t) = transpose::as_transposed(layout) {
         transpose::map_transposed(data, layout.offset(), &t, &mut out, f);
     } else {
         let mut ov = view_mut(&mut out, &Layout::contiguous(layout.shape()));
@@ -112,6 +143,17 @@ impl BackendBase for Cpu {
             z.for_each(|o, &x| *o = x);
         }
         Ok(())
+    }
+
+    fn concat_flat<T: Element>(&self, parts: &[(&CpuBuffer<T>, &Layout)]) -> Result<CpuBuffer<T>> {
+        let views: Vec<(&[T], &Layout)> = parts.iter().map(|(b, l)| (b.as_slice(), *l)).collect();
+        let checks: Vec<(usize, &Layout)> = views.iter().map(|(d, l)| (d.len(), *l)).collect();
+        check_views("concatenate", &checks)?;
+        let len = crate::alloc::checked_sum(views.iter().map(|(_, l)| l.size()))?;
+        // SAFETY: `fill_runs` writes every slot: the runs are the parts' sizes, which sum
+        // to `len`, and each run is written whole (contiguous copy or C-order walk).
+        let out = unsafe { crate::alloc::written_vec(len, |o| fill_runs(o, &views)) }?;
+        Ok(CpuBuffer::new(out))
     }
 
     fn fill<T: Element>(&self, dst: &mut CpuBuffer<T>, layout: &Layout, value: T) -> Result<()> {

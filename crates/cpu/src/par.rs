@@ -1,7 +1,10 @@
 //! Parallel loops over slices: the contiguous fast paths split work over rayon above
 //! [`PAR_MIN`] elements and stay on the calling thread below it.
 
+use crate::simd;
+use cuprite_core::Element;
 use rayon::prelude::*;
+use std::mem::MaybeUninit;
 
 /// Below this many elements a loop runs on the calling thread (rayon's fork/join overhead,
 /// a few microseconds, exceeds the work). Measured with `benches/benches/par_threshold.rs`
@@ -29,17 +32,81 @@ pub fn map1<A: Sync, O: Send>(out: &mut [O], a: &[A], f: impl Fn(&A) -> O + Sync
     }
 }
 
-/// `out[i] = f(a[i], b[i])`.
-pub fn map2<A: Sync, B: Sync, O: Send>(
-    out: &mut [O],
+/// `out[i] = f(a[i])` into uninitialised slots: every slot of `out` is written (the lengths
+/// must agree; they are checked, so a short input can never leave a slot unwritten).
+pub fn map1_uninit<A: Element, O: Element>(
+    out: &mut [MaybeUninit<O>],
+    a: &[A],
+    f: impl Fn(&A) -> O + Sync,
+) {
+    assert_eq!(out.len(), a.len(), "map1_uninit: lengths differ");
+    let body = |o: &mut [MaybeUninit<O>], a: &[A]| {
+        let mut run = || {
+            for (o, x) in o.iter_mut().zip(a) {
+                o.write(f(x));
+            }
+        };
+        if const { simd::worth::<A>() || simd::worth::<O>() } {
+            simd::wide(run)
+        } else {
+            run()
+        }
+    };
+    if out.len() < PAR_MIN {
+        body(out, a);
+    } else {
+        out.par_chunks_mut(CHUNK)
+            .zip(a.par_chunks(CHUNK))
+            .for_each(|(o, a)| body(o, a));
+    }
+}
+
+/// `out[i] = g(i)` into uninitialised slots, every slot written (the strided gathers: `g`
+/// reads element `i` of a view).
+pub fn generate_uninit<O: Element>(out: &mut [MaybeUninit<O>], g: impl Fn(usize) -> O + Sync) {
+    let body = |start: usize, o: &mut [MaybeUninit<O>]| {
+        let mut run = || {
+            for (k, o) in o.iter_mut().enumerate() {
+                o.write(g(start + k));
+            }
+        };
+        if const { simd::worth::<O>() } {
+            simd::wide(run)
+        } else {
+            run()
+        }
+    };
+    if out.len() < PAR_MIN {
+        body(0, out);
+    } else {
+        out.par_chunks_mut(CHUNK)
+            .enumerate()
+            .for_each(|(c, o)| body(c * CHUNK, o));
+    }
+}
+
+/// `out[i] = f(a[i], b[i])` into uninitialised slots, every slot written (lengths checked,
+/// as [`map1_uninit`]).
+pub fn map2_uninit<A: Element, B: Element, O: Element>(
+    out: &mut [MaybeUninit<O>],
     a: &[A],
     b: &[B],
     f: impl Fn(&A, &B) -> O + Sync,
 ) {
-    debug_assert!(out.len() == a.len() && a.len() == b.len());
-    let body = |o: &mut [O], a: &[A], b: &[B]| {
-        for ((o, x), y) in o.iter_mut().zip(a).zip(b) {
-            *o = f(x, y);
+    assert!(
+        out.len() == a.len() && a.len() == b.len(),
+        "map2_uninit: lengths differ"
+    );
+    let body = |o: &mut [MaybeUninit<O>], a: &[A], b: &[B]| {
+        let mut run = || {
+            for ((o, x), y) in o.iter_mut().zip(a).zip(b) {
+                o.write(f(x, y));
+            }
+        };
+        if const { simd::worth::<A>() || simd::worth::<O>() } {
+            simd::wide(run)
+        } else {
+            run()
         }
     };
     if out.len() < PAR_MIN {

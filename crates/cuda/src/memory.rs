@@ -113,6 +113,36 @@ impl BackendBase for Cuda {
         self.convert("assign", dst, dst_layout, src, src_layout)
     }
 
+    fn concat_flat<T: Element>(
+        &self,
+        parts: &[(&CudaBuffer<T>, &Layout)],
+    ) -> Result<CudaBuffer<T>> {
+        let mut len = 0usize;
+        for (buf, l) in parts {
+            check_view(self, "concatenate", buf, l)?;
+            len = len.checked_add(l.size()).ok_or_else(|| {
+                Error::invalid(
+                    "concatenate",
+                    "the parts hold more than usize::MAX elements",
+                )
+            })?;
+        }
+        // No zero fill: the parts' runs cover the buffer, each written by one copy (a
+        // device-to-device memcpy for a contiguous part, the strided copy kernel otherwise).
+        let out = self.alloc::<T>(len)?;
+        let mut start = 0;
+        for (buf, l) in parts {
+            let run = Layout::new(
+                l.shape().to_vec(),
+                cuprite_core::layout::c_strides(l.shape()),
+                start,
+            );
+            self.convert("concatenate", &out, &run, buf, l)?;
+            start += l.size();
+        }
+        Ok(out)
+    }
+
     fn fill<T: Element>(&self, dst: &mut CudaBuffer<T>, layout: &Layout, value: T) -> Result<()> {
         check_view(self, "fill", dst, layout)?;
         if layout.size() == 0 {

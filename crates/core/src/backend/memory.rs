@@ -57,6 +57,31 @@ pub trait BackendBase: Clone + Send + Sync + Debug + PartialEq + 'static {
         src: &Self::Buffer<T>,
         src_layout: &Layout,
     ) -> Result<()>;
+    /// A new C-contiguous buffer holding the C-order elements of each view in turn: the
+    /// data of `concatenate` along the first axis. The default fills a buffer with zeros
+    /// and writes each view into its run; a backend that can allocate without the fill
+    /// (the `Cpu` backend) overrides it.
+    fn concat_flat<T: Element>(
+        &self,
+        parts: &[(&Self::Buffer<T>, &Layout)],
+    ) -> Result<Self::Buffer<T>> {
+        let len = parts.iter().map(|(_, l)| l.size()).sum();
+        let mut out = self.full(len, T::ZERO)?;
+        let mut start = 0;
+        for (buf, l) in parts {
+            let n = l.size();
+            if n > 0 {
+                let dst = Layout::new(
+                    l.shape().to_vec(),
+                    crate::layout::c_strides(l.shape()),
+                    start,
+                );
+                self.assign(&mut out, &dst, buf, l)?;
+            }
+            start += n;
+        }
+        Ok(out)
+    }
     /// Sets every element of the view to `value`.
     fn fill<T: Element>(&self, dst: &mut Self::Buffer<T>, layout: &Layout, value: T) -> Result<()>;
     /// Makes `buf` the only owner of its memory, copying it if it is shared (copy-on-write

@@ -23,6 +23,7 @@ mod reduce;
 pub mod registry;
 mod signal_math;
 mod special;
+mod vmath;
 
 pub use binmath::*;
 pub use bitwise::*;

@@ -3,6 +3,7 @@
 
 use crate::memory::gather_map;
 use crate::par::{CHUNK, PAR_MIN};
+use crate::simd;
 use crate::view::contiguous;
 use cuprite_core::ops::ScanOp;
 use cuprite_core::{ArgKind, Element, Layout, Result, Scalar};
@@ -38,23 +39,73 @@ pub(super) fn beats<T: Element>(kind: ArgKind, x: &T, best: &T) -> bool {
     }
 }
 
-/// First index of the extremum of a non-empty lane (the first NaN if any).
+/// Elements per block of [`arg_lane`]: small enough that the winning block is read again
+/// from L1, large enough that the per-block bookkeeping is noise.
+const ARG_BLOCK: usize = 1024;
+
+/// Independent running extrema per block: one per vector lane, so the loop vectorises
+/// (compare and blend) where a single running best would be a chain of branches.
+const ARG_LANES: usize = 8;
+
+/// First index of the extremum of a non-empty lane (the first NaN if any), and its value.
+///
+/// Two steps: the extreme value of each block of [`ARG_BLOCK`] elements by a vectorised
+/// fold (and whether the block holds a NaN), then the first position of the overall best
+/// value within the first block that reached it.
 pub(super) fn arg_lane<T: Element>(kind: ArgKind, xs: &[T]) -> (usize, T) {
-    let mut bi = 0;
-    let mut bv = xs[0];
-    if bv.is_nan_value() {
-        return (0, bv);
+    let run = || match kind {
+        ArgKind::Max => arg_lane_by(xs, |a, b| beats(ArgKind::Max, a, b)),
+        ArgKind::Min => arg_lane_by(xs, |a, b| beats(ArgKind::Min, a, b)),
+    };
+    if const { simd::worth::<T>() } {
+        simd::wide(run)
+    } else {
+        run()
     }
-    for (i, x) in xs.iter().enumerate().skip(1) {
-        if x.is_nan_value() {
-            return (i, *x);
+}
+
+#[inline(always)]
+fn arg_lane_by<T: Element>(xs: &[T], better: impl Fn(&T, &T) -> bool + Copy) -> (usize, T) {
+    let (mut best_block, mut best) = (0, xs[0]);
+    for (b, blk) in xs.chunks(ARG_BLOCK).enumerate() {
+        let (m, nan) = block_extreme(blk, better);
+        if nan {
+            let i = blk.iter().position(|x| x.is_nan_value()).unwrap_or(0);
+            return (b * ARG_BLOCK + i, blk[i]);
         }
-        if beats(kind, x, &bv) {
-            bi = i;
-            bv = *x;
+        if better(&m, &best) {
+            (best_block, best) = (b, m);
         }
     }
-    (bi, bv)
+    let start = best_block * ARG_BLOCK;
+    let blk = &xs[start..(start + ARG_BLOCK).min(xs.len())];
+    // The first element the best does not beat: one equal to it (0.0 and -0.0 are equal,
+    // so the first of either wins, as in NumPy).
+    let i = blk.iter().position(|x| !better(&best, x)).unwrap_or(0);
+    (start + i, blk[i])
+}
+
+/// The extreme value of a non-empty block under `better`, and whether it holds a NaN.
+#[inline(always)]
+fn block_extreme<T: Element>(xs: &[T], better: impl Fn(&T, &T) -> bool) -> (T, bool) {
+    let mut acc = [xs[0]; ARG_LANES];
+    let mut nan = [false; ARG_LANES];
+    let mut chunks = xs.chunks_exact(ARG_LANES);
+    for c in &mut chunks {
+        for l in 0..ARG_LANES {
+            nan[l] |= c[l].is_nan_value();
+            acc[l] = if better(&c[l], &acc[l]) { c[l] } else { acc[l] };
+        }
+    }
+    let mut any_nan = nan.iter().any(|&n| n);
+    let mut best = acc[0];
+    for x in acc[1..].iter().chain(chunks.remainder()) {
+        any_nan |= x.is_nan_value();
+        if better(x, &best) {
+            best = *x;
+        }
+    }
+    (best, any_nan)
 }
 
 /// [`arg_lane`] split over rayon: chunk winners are combined in order.
@@ -167,5 +218,68 @@ pub(super) fn scan_block<T: Element, K: ScanOp<T>>(
                 *c = op.step(p, x);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The definition: the first NaN, else the first position of the extreme value.
+    fn naive<T: Element>(kind: ArgKind, xs: &[T]) -> usize {
+        if let Some(i) = xs.iter().position(|x| x.is_nan_value()) {
+            return i;
+        }
+        let mut bi = 0;
+        for (i, x) in xs.iter().enumerate() {
+            if beats(kind, x, &xs[bi]) {
+                bi = i;
+            }
+        }
+        bi
+    }
+
+    #[test]
+    fn blocked_arg_lanes_match_the_definition() {
+        // Lengths around the lane and block widths; values from a small set so that ties
+        // (and 0.0 beside -0.0) are common; NaNs placed in some runs.
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1);
+            (state >> 33) as usize
+        };
+        let vals = [
+            -0.0,
+            0.0,
+            1.5,
+            -2.0,
+            7.0,
+            -7.0,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+        ];
+        for n in [1usize, 7, 8, 9, 1023, 1024, 1025, 3000, 5000] {
+            for trial in 0..12 {
+                let mut xs: Vec<f64> = (0..n).map(|_| vals[next() % vals.len()]).collect();
+                if trial % 3 == 0 {
+                    xs[next() % n] = f64::NAN;
+                }
+                let x32: Vec<f32> = xs.iter().map(|&v| v as f32).collect();
+                let xi: Vec<i64> = xs.iter().map(|&v| v.clamp(-9.0, 9.0) as i64).collect();
+                for kind in [ArgKind::Max, ArgKind::Min] {
+                    assert_eq!(arg_lane(kind, &xs).0, naive(kind, &xs), "f64 n={n}");
+                    assert_eq!(arg_lane(kind, &x32).0, naive(kind, &x32), "f32 n={n}");
+                    assert_eq!(arg_lane(kind, &xi).0, naive(kind, &xi), "i64 n={n}");
+                }
+            }
+        }
+        // The extreme value late in the lane, once more at the very end: the first wins.
+        let mut xs = vec![0.0f64; 4097];
+        xs[2500] = 3.0;
+        xs[4096] = 3.0;
+        assert_eq!(arg_lane(ArgKind::Max, &xs).0, 2500);
+        assert_eq!(arg_lane(ArgKind::Min, &xs).0, 0);
     }
 }

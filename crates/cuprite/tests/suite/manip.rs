@@ -213,6 +213,26 @@ fn concatenate_errors_and_edges<B: ArrayBackend>(dev: &B) {
     let r = Array::concatenate(&[&bc, &a], 1).unwrap();
     assert_array_equal(&r.slice(&s![.., ..2]).unwrap(), &bc);
     assert_array_equal(&r.slice(&s![.., 2..]).unwrap(), &a);
+    // The one-pass path (axis 0, or only length-1 axes before the axis): pieces above the
+    // parallel threshold, a reversed strided view, a broadcast view and empty pieces, each
+    // against its own elements.
+    let big = ramp(dev, &[300_000]);
+    let rev = big.slice(&s![..;-3]).unwrap();
+    let none = ramp(dev, &[0]);
+    let r = Array::concatenate(&[&none, &big, &rev, &none], 0).unwrap();
+    let mut want = big.to_vec().unwrap();
+    want.extend(rev.to_vec().unwrap());
+    assert_array_equal_vec(&r, &want, &[want.len()]);
+    let bc = ramp(dev, &[1, 3]).broadcast_to(&[4, 3]).unwrap();
+    let r = Array::concatenate(&[&bc, &ramp(dev, &[2, 3])], 0).unwrap();
+    let mut want = [0, 1, 2].repeat(4);
+    want.extend(0..6);
+    assert_array_equal_vec(&r, &want, &[6, 3]);
+    let t = ramp(dev, &[1, 3, 2]).transpose_axes(&[0, 2, 1]).unwrap();
+    let r = Array::concatenate(&[&t, &ramp(dev, &[1, 2, 4])], 2).unwrap();
+    assert_array_equal_vec(&r, &[0, 2, 4, 0, 1, 2, 3, 1, 3, 5, 4, 5, 6, 7], &[1, 2, 7]);
+    let r = Array::concatenate(&[&none, &none], 0).unwrap();
+    assert_eq!(r.shape(), &[0]);
     // stack of 0-d arrays and errors.
     let s0 = Array::stack(&[&z, &z.full_like(5).unwrap()], 0).unwrap();
     assert_array_equal_vec(&s0, &[1, 5], &[2]);

@@ -1,0 +1,54 @@
+//! Loops compiled for the CPU's vector unit: [`wide`] runs a loop body in a copy of it
+//! compiled for AVX2 and FMA when the CPU has them (detected once at run time), so that
+//! the element-wise arithmetic and the vectorisable functions of the ops (such as `exp` of
+//! f32) use 256-bit vectors instead of the SSE2 that x86-64 guarantees. NumPy dispatches
+//! its loops the same way.
+//!
+//! Only float loops are worth the second copy ([`worth`]): their per-element work is the
+//! arithmetic; integer and boolean loops are bound by memory at either width, and the
+//! copy would only lengthen the build.
+
+use cuprite_core::{DType, Element};
+
+/// Whether loops over `T` run through [`wide`]: the real float types.
+pub const fn worth<T: Element>() -> bool {
+    matches!(T::DTYPE, DType::F32 | DType::F64)
+}
+
+/// Runs `f` compiled for AVX2 and FMA where this CPU has them, as compiled otherwise.
+#[inline(always)]
+pub fn wide<R>(f: impl FnOnce() -> R) -> R {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma") {
+        // SAFETY: the features `avx2_fma` is compiled for were detected on this CPU.
+        return unsafe { avx2_fma(f) };
+    }
+    f()
+}
+
+/// `f()` with the AVX2 and FMA instructions enabled: the closure inlines into this copy.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+unsafe fn avx2_fma<R>(f: impl FnOnce() -> R) -> R {
+    f()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wide_runs_the_body_once_and_returns_its_value() {
+        let mut calls = 0;
+        let v: Vec<f32> = wide(|| {
+            calls += 1;
+            (0..1000).map(|i| (i as f32).mul_add(0.5, 1.0)).collect()
+        });
+        assert_eq!(calls, 1);
+        assert!(v
+            .iter()
+            .enumerate()
+            .all(|(i, &x)| x == i as f32 * 0.5 + 1.0));
+        assert!(worth::<f32>() && worth::<f64>() && !worth::<i64>() && !worth::<bool>());
+    }
+}
