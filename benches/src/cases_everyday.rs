@@ -14,7 +14,7 @@
 use crate::cases::{case, close, download, exact, same_shape, Case};
 use crate::data::{uniform, uniform_f32, uniform_i64};
 use crate::workloads::WorkloadId;
-use cuprite::{Array, ArrayBackend, Result, SliceArg};
+use cuprite::{Array, ArrayBackend, Element, Result, SliceArg};
 
 /// The seeds of the inputs, shared with `scripts/bench_numpy.py`.
 pub mod seeds {
@@ -48,6 +48,23 @@ pub const MEAN0_COLS: usize = 1000;
 /// The side of `a + b.T`'s square operands: `round(sqrt(n))`.
 pub fn add_t_side(n: usize) -> usize {
     ((n as f64).sqrt().round() as usize).max(1)
+}
+
+/// A workload on one 1-d f64 input uploaded from `host`, its result checked to equal
+/// `want(host)` element for element.
+fn exact_case<B: ArrayBackend, O: Element + PartialEq + std::fmt::Debug>(
+    dev: &B,
+    host: Vec<f64>,
+    mut run: impl FnMut(&Array<f64, B>) -> Result<Array<O, B>> + 'static,
+    want: impl Fn(&[f64]) -> Vec<O> + 'static,
+) -> Result<Box<dyn Case>> {
+    let x = Array::from_slice(&host, &[host.len()], dev)?;
+    Ok(case(
+        dev,
+        (x, host),
+        move |(x, _)| run(x),
+        move |(_, host), o: &Array<O, B>| exact(&download(o)?, &want(host)),
+    ))
 }
 
 /// Prepares the everyday workload `id` on `n` elements.
@@ -88,24 +105,20 @@ pub fn everyday_case<B: ArrayBackend>(id: WorkloadId, dev: &B, n: usize) -> Resu
                 },
             )
         }
-        WorkloadId::ArgmaxF64 => {
-            let host = uniform(n, -1.0, 1.0, seeds::ARGMAX);
-            let x = Array::from_slice(&host, &[n], dev)?;
-            case(
-                dev,
-                (x, host),
-                |(x, _)| x.argmax(),
-                |(_, host), o: &Array<i64, B>| {
-                    let mut best = 0;
-                    for (i, v) in host.iter().enumerate() {
-                        if *v > host[best] {
-                            best = i;
-                        }
+        WorkloadId::ArgmaxF64 => exact_case(
+            dev,
+            uniform(n, -1.0, 1.0, seeds::ARGMAX),
+            |x| x.argmax(),
+            |host| {
+                let mut best = 0;
+                for (i, v) in host.iter().enumerate() {
+                    if *v > host[best] {
+                        best = i;
                     }
-                    exact(&download(o)?, &[best as i64])
-                },
-            )
-        }
+                }
+                vec![best as i64]
+            },
+        )?,
         WorkloadId::TakeF64 => {
             let host = uniform(n, -1.0, 1.0, seeds::TAKE.0);
             let idx = uniform_i64(n, 0, n as i64, seeds::TAKE.1);
@@ -121,32 +134,18 @@ pub fn everyday_case<B: ArrayBackend>(id: WorkloadId, dev: &B, n: usize) -> Resu
                 },
             )
         }
-        WorkloadId::MaskSelectF64 => {
-            let host = uniform(n, -1.0, 1.0, seeds::MASK);
-            let x = Array::from_slice(&host, &[n], dev)?;
-            case(
-                dev,
-                (x, host),
-                |(x, _)| x.select(&x.gt_scalar(0.5)?),
-                |(_, host), o: &Array<f64, B>| {
-                    let want: Vec<f64> = host.iter().copied().filter(|&v| v > 0.5).collect();
-                    exact(&download(o)?, &want)
-                },
-            )
-        }
-        WorkloadId::StridedMulF64 => {
-            let host = uniform(2 * n, -1.0, 1.0, seeds::STRIDED);
-            let x = Array::from_slice(&host, &[2 * n], dev)?;
-            case(
-                dev,
-                (x, host),
-                |(x, _)| Ok(&x.slice(&[SliceArg::from(..).step_by(2)])? * 2.0),
-                |(_, host), o: &Array<f64, B>| {
-                    let want: Vec<f64> = host.iter().step_by(2).map(|&v| v * 2.0).collect();
-                    exact(&download(o)?, &want)
-                },
-            )
-        }
+        WorkloadId::MaskSelectF64 => exact_case(
+            dev,
+            uniform(n, -1.0, 1.0, seeds::MASK),
+            |x| x.select(&x.gt_scalar(0.5)?),
+            |host| host.iter().copied().filter(|&v| v > 0.5).collect(),
+        )?,
+        WorkloadId::StridedMulF64 => exact_case(
+            dev,
+            uniform(2 * n, -1.0, 1.0, seeds::STRIDED),
+            |x| Ok(&x.slice(&[SliceArg::from(..).step_by(2)])? * 2.0),
+            |host| host.iter().step_by(2).map(|&v| v * 2.0).collect(),
+        )?,
         WorkloadId::AddTransposedF64 => {
             let k = add_t_side(n);
             let ha = uniform(k * k, -1.0, 1.0, seeds::ADD_T.0);
@@ -205,20 +204,16 @@ pub fn everyday_case<B: ArrayBackend>(id: WorkloadId, dev: &B, n: usize) -> Resu
                 },
             )
         }
-        WorkloadId::ArgsortStableF64 => {
-            let host = uniform(n, -1.0, 1.0, seeds::ARGSORT);
-            let x = Array::from_slice(&host, &[n], dev)?;
-            case(
-                dev,
-                (x, host),
-                |(x, _)| x.argsort(0),
-                |(_, host), o: &Array<i64, B>| {
-                    let mut want: Vec<i64> = (0..host.len() as i64).collect();
-                    want.sort_by(|&i, &j| host[i as usize].total_cmp(&host[j as usize]));
-                    exact(&download(o)?, &want)
-                },
-            )
-        }
+        WorkloadId::ArgsortStableF64 => exact_case(
+            dev,
+            uniform(n, -1.0, 1.0, seeds::ARGSORT),
+            |x| x.argsort(0),
+            |host| {
+                let mut want: Vec<i64> = (0..host.len() as i64).collect();
+                want.sort_by(|&i, &j| host[i as usize].total_cmp(&host[j as usize]));
+                want
+            },
+        )?,
         WorkloadId::WhereF64 => {
             let host = uniform(n, -1.0, 1.0, seeds::WHERE);
             let x = Array::from_slice(&host, &[n], dev)?;

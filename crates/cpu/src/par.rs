@@ -41,16 +41,11 @@ pub fn map1_uninit<A: Element, O: Element>(
 ) {
     assert_eq!(out.len(), a.len(), "map1_uninit: lengths differ");
     let body = |o: &mut [MaybeUninit<O>], a: &[A]| {
-        let mut run = || {
+        simd::wide_for::<A, O, _>(|| {
             for (o, x) in o.iter_mut().zip(a) {
                 o.write(f(x));
             }
-        };
-        if const { simd::worth::<A>() || simd::worth::<O>() } {
-            simd::wide(run)
-        } else {
-            run()
-        }
+        })
     };
     if out.len() < PAR_MIN {
         body(out, a);
@@ -65,16 +60,11 @@ pub fn map1_uninit<A: Element, O: Element>(
 /// reads element `i` of a view).
 pub fn generate_uninit<O: Element>(out: &mut [MaybeUninit<O>], g: impl Fn(usize) -> O + Sync) {
     let body = |start: usize, o: &mut [MaybeUninit<O>]| {
-        let mut run = || {
+        simd::wide_for::<O, O, _>(|| {
             for (k, o) in o.iter_mut().enumerate() {
                 o.write(g(start + k));
             }
-        };
-        if const { simd::worth::<O>() } {
-            simd::wide(run)
-        } else {
-            run()
-        }
+        })
     };
     if out.len() < PAR_MIN {
         body(0, out);
@@ -98,16 +88,11 @@ pub fn map2_uninit<A: Element, B: Element, O: Element>(
         "map2_uninit: lengths differ"
     );
     let body = |o: &mut [MaybeUninit<O>], a: &[A], b: &[B]| {
-        let mut run = || {
+        simd::wide_for::<A, O, _>(|| {
             for ((o, x), y) in o.iter_mut().zip(a).zip(b) {
                 o.write(f(x, y));
             }
-        };
-        if const { simd::worth::<A>() || simd::worth::<O>() } {
-            simd::wide(run)
-        } else {
-            run()
-        }
+        })
     };
     if out.len() < PAR_MIN {
         body(out, a, b);

@@ -15,6 +15,18 @@ pub const fn worth<T: Element>() -> bool {
     matches!(T::DTYPE, DType::F32 | DType::F64)
 }
 
+/// Runs `f` through [`wide`] when loops reading `A` or writing `O` are [`worth`] it,
+/// directly otherwise (the choice is a constant per instantiation, so the second copy is
+/// only compiled for float loops).
+#[inline(always)]
+pub fn wide_for<A: Element, O: Element, R>(f: impl FnOnce() -> R) -> R {
+    if const { worth::<A>() || worth::<O>() } {
+        wide(f)
+    } else {
+        f()
+    }
+}
+
 /// Runs `f` compiled for AVX2 and FMA where this CPU has them, as compiled otherwise.
 #[inline(always)]
 pub fn wide<R>(f: impl FnOnce() -> R) -> R {

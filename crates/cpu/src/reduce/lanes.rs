@@ -53,15 +53,10 @@ const ARG_LANES: usize = 8;
 /// fold (and whether the block holds a NaN), then the first position of the overall best
 /// value within the first block that reached it.
 pub(super) fn arg_lane<T: Element>(kind: ArgKind, xs: &[T]) -> (usize, T) {
-    let run = || match kind {
+    simd::wide_for::<T, T, _>(|| match kind {
         ArgKind::Max => arg_lane_by(xs, |a, b| beats(ArgKind::Max, a, b)),
         ArgKind::Min => arg_lane_by(xs, |a, b| beats(ArgKind::Min, a, b)),
-    };
-    if const { simd::worth::<T>() } {
-        simd::wide(run)
-    } else {
-        run()
-    }
+    })
 }
 
 #[inline(always)]
