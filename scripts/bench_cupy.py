@@ -110,6 +110,24 @@ def check(spec, got):
     if wid == "solve_f64":
         a, b = ref.inputs
         return _first_mismatch(a @ got, b, 1e-7)
+    if wid == "cholesky_f64":
+        (a,) = ref.inputs
+        k = a.shape[0]
+        msg = _first_mismatch(np.triu(got, 1), np.zeros((k, k)), 0.0)
+        if msg is not None:
+            return "not lower triangular: " + msg
+        return _first_mismatch(got @ got.T, a, 1e-12 * k * np.abs(a).max())
+    if wid == "qr_f64":
+        (a,) = ref.inputs
+        q, r = got
+        k = a.shape[0]
+        msg = _first_mismatch(np.tril(r, -1), np.zeros((k, k)), 0.0)
+        if msg is not None:
+            return "R not upper triangular: " + msg
+        msg = _first_mismatch(q.T @ q, np.eye(k), 1e-10)
+        if msg is not None:
+            return "Q not orthonormal: " + msg
+        return _first_mismatch(q @ r, a, 1e-10 * k)
     if wid in ("random_f64", "random_f64_rng"):
         # A different generator than NumPy's: check the distribution, not the values.
         n = got.size

@@ -43,7 +43,8 @@ import numpy as np
 IDS = [
     "ones", "mul_scalar_inplace", "chain_inplace", "add", "copy", "add_small", "sum",
     "sum_axis0", "sum_axis1", "norm", "transpose_copy", "sort_f64", "sort_f32", "pipeline",
-    "matmul_f64", "matmul_f32", "svd_f64", "inv_f64", "solve_f64", "random_f64",
+    "matmul_f64", "matmul_f32", "svd_f64", "inv_f64", "solve_f64", "cholesky_f64",
+    "qr_f64", "random_f64",
     "random_f64_rng", "fft_c128", "fft_batch", "histogram_f64", "bincount_i64", "add_at_f64",
     "isin_i64", "intersect1d_i64", "lexsort_2keys", "interp_f64", "convolve_f64",
     "exp_f32", "astype_f64_f32", "argmax_f64", "take_f64", "mask_select_f64", "strided_mul_f64",
@@ -92,6 +93,8 @@ def default_spec(scale):
         "svd_f64": [side(200)],
         "inv_f64": [side(200)],
         "solve_f64": [side(200)],
+        "cholesky_f64": [side(200)],
+        "qr_f64": [side(200)],
         "random_f64": [s(5_000_000)],
         "random_f64_rng": [s(5_000_000)],
         "fft_c128": [1 << max(0, round(math.log2((1 << 24) * scale / 10)))],
@@ -250,6 +253,15 @@ def prepare(spec, xp=np):
         a = put(rng.random((k, k)))
         b = put(rng.uniform(-1.0, 1.0, k))
         return Prepared(_noop, lambda: xp.linalg.solve(a, b), (a, b))
+    if wid == "cholesky_f64":
+        k = dims[0]
+        g = rng.random((k, k))
+        a = put(g @ g.T + k * np.eye(k))
+        return Prepared(_noop, lambda: xp.linalg.cholesky(a), (a,))
+    if wid == "qr_f64":
+        k = dims[0]
+        a = put(rng.random((k, k)))
+        return Prepared(_noop, lambda: xp.linalg.qr(a), (a,))
     if wid == "random_f64":
         xp.random.seed(7)
         return Prepared(_noop, lambda: xp.random.random(n), ())

@@ -412,6 +412,8 @@ pub fn prepare<B: ArrayBackend>(w: &Workload, dev: &B) -> Result<Box<dyn Case>> 
         WorkloadId::SvdF64 => crate::cases_linalg::svd_case(dev, dims[0])?,
         WorkloadId::InvF64 => crate::cases_linalg::inv_case(dev, dims[0])?,
         WorkloadId::SolveF64 => crate::cases_linalg::solve_case(dev, dims[0])?,
+        WorkloadId::CholeskyF64 => crate::cases_linalg::cholesky_case(dev, dims[0])?,
+        WorkloadId::QrF64 => crate::cases_linalg::qr_case(dev, dims[0])?,
         WorkloadId::RandomF64 | WorkloadId::RandomF64Rng => {
             crate::cases_spectral::random_case(dev, &dims)?
         }

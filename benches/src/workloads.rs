@@ -51,6 +51,12 @@ pub enum WorkloadId {
     /// `solve(a, b)` of the same matrix and one right-hand side `b` of uniform [-1, 1)
     /// values (`dims = [n]`).
     SolveF64,
+    /// `cholesky(a @ a.T + n I)`: the lower Cholesky factor of a symmetric positive definite
+    /// f64 matrix built from uniform [0, 1) values (`dims = [n]`).
+    CholeskyF64,
+    /// `qr(a)` (reduced: `Q` and `R`) of a square f64 matrix of uniform [0, 1) values
+    /// (`dims = [n]`).
+    QrF64,
     /// `rng.random(n)`: uniform [0, 1) f64 from a seeded generator (NumPy and CuPy:
     /// `xp.random.random(n)`, the legacy global generator).
     RandomF64,
@@ -107,7 +113,7 @@ pub enum WorkloadId {
 
 impl WorkloadId {
     /// Every workload, in table order.
-    pub const ALL: [WorkloadId; 42] = [
+    pub const ALL: [WorkloadId; 44] = [
         WorkloadId::Ones,
         WorkloadId::MulScalarInplace,
         WorkloadId::ChainInplace,
@@ -127,6 +133,8 @@ impl WorkloadId {
         WorkloadId::SvdF64,
         WorkloadId::InvF64,
         WorkloadId::SolveF64,
+        WorkloadId::CholeskyF64,
+        WorkloadId::QrF64,
         WorkloadId::RandomF64,
         WorkloadId::RandomF64Rng,
         WorkloadId::FftC128,
@@ -193,6 +201,8 @@ impl WorkloadId {
             WorkloadId::SvdF64 => "svd_f64",
             WorkloadId::InvF64 => "inv_f64",
             WorkloadId::SolveF64 => "solve_f64",
+            WorkloadId::CholeskyF64 => "cholesky_f64",
+            WorkloadId::QrF64 => "qr_f64",
             WorkloadId::RandomF64 => "random_f64",
             WorkloadId::RandomF64Rng => "random_f64_rng",
             WorkloadId::FftC128 => "fft_c128",
@@ -241,6 +251,8 @@ impl WorkloadId {
             WorkloadId::SvdF64 => "svd f64 (U, S, Vh)",
             WorkloadId::InvF64 => "inv f64",
             WorkloadId::SolveF64 => "solve f64 (one right-hand side)",
+            WorkloadId::CholeskyF64 => "cholesky f64",
+            WorkloadId::QrF64 => "qr f64 (reduced Q, R)",
             WorkloadId::RandomF64 => "random f64 (vs xp.random.random)",
             WorkloadId::RandomF64Rng => "random f64 (vs default_rng().random)",
             WorkloadId::FftC128 => "fft c128",
@@ -310,7 +322,9 @@ impl Workload {
             | WorkloadId::MatmulF32
             | WorkloadId::SvdF64
             | WorkloadId::InvF64
-            | WorkloadId::SolveF64 => self.dims[0] * self.dims[0],
+            | WorkloadId::SolveF64
+            | WorkloadId::CholeskyF64
+            | WorkloadId::QrF64 => self.dims[0] * self.dims[0],
             _ => self.dims.iter().product(),
         }
     }
@@ -323,7 +337,11 @@ impl Workload {
                 let n = self.dims[0];
                 format!("{n}x{n} @ {n}x{n}")
             }
-            WorkloadId::SvdF64 | WorkloadId::InvF64 | WorkloadId::SolveF64 => {
+            WorkloadId::SvdF64
+            | WorkloadId::InvF64
+            | WorkloadId::SolveF64
+            | WorkloadId::CholeskyF64
+            | WorkloadId::QrF64 => {
                 let n = self.dims[0];
                 format!("{n}x{n}")
             }
@@ -354,10 +372,14 @@ impl Workload {
                 Rate::Flops(2.0 * (self.dims[0] as f64).powi(3))
             }
             // LAPACK's operation counts: about 22 n^3 for an SVD with both sets of vectors
-            // (Golub-Van Loan), 2 n^3 for an inverse through LU, 2/3 n^3 for the LU of a solve.
+            // (Golub-Van Loan), 2 n^3 for an inverse through LU, 2/3 n^3 for the LU of a solve,
+            // 1/3 n^3 for a Cholesky factor, 4/3 n^3 for Householder QR and as much again to
+            // form the reduced Q.
             WorkloadId::SvdF64 => Rate::Flops(22.0 * (self.dims[0] as f64).powi(3)),
             WorkloadId::InvF64 => Rate::Flops(2.0 * (self.dims[0] as f64).powi(3)),
             WorkloadId::SolveF64 => Rate::Flops(2.0 / 3.0 * (self.dims[0] as f64).powi(3)),
+            WorkloadId::CholeskyF64 => Rate::Flops(1.0 / 3.0 * (self.dims[0] as f64).powi(3)),
+            WorkloadId::QrF64 => Rate::Flops(8.0 / 3.0 * (self.dims[0] as f64).powi(3)),
             // Writing the output is the whole cost of a counter-based generator.
             WorkloadId::RandomF64 | WorkloadId::RandomF64Rng => Rate::Bytes(8.0 * n),
             // Reading and writing 16-byte elements once: the floor of a transform that fits
@@ -395,8 +417,8 @@ impl Workload {
 /// 2-core, 24 GiB machine: the 2 GB element-wise arrays become 200 MB, the 50M-element
 /// reductions and sorts 5M. `scale` multiplies every element count (the first dimension of
 /// 2-D/3-D shapes); the side of the matmuls grows 5x per 10x of `scale`
-/// (`2000 * scale^log10(5)`: 2000 at 1.0, 10 000 at 10.0); the SVD and the inverse grow the
-/// same way from 200 (1000 at 10.0). The 1-d FFT has the power of two nearest
+/// (`2000 * scale^log10(5)`: 2000 at 1.0, 10 000 at 10.0); the SVD, the inverse, the solve,
+/// the Cholesky factor and the QR grow the same way from 200 (1000 at 10.0). The 1-d FFT has the power of two nearest
 /// `2^24 * scale / 10` points; the batched FFT transforms 4096 points, `4096 * scale / 10`
 /// times. The histogram and the bincount take 5M elements like the reductions; `add.at`, the
 /// set operations and the lexsort 1M (per input); `interp` 1M points and `convolve` a
@@ -429,9 +451,11 @@ pub fn default_workloads(scale: f64) -> Vec<Workload> {
             }
             WorkloadId::MatmulF64 | WorkloadId::MatmulF32 => w(id, vec![side(2000)]),
             // 1000 x 1000 at the anchor scale, as the notebooks' SVD and inverse.
-            WorkloadId::SvdF64 | WorkloadId::InvF64 | WorkloadId::SolveF64 => {
-                w(id, vec![side(200)])
-            }
+            WorkloadId::SvdF64
+            | WorkloadId::InvF64
+            | WorkloadId::SolveF64
+            | WorkloadId::CholeskyF64
+            | WorkloadId::QrF64 => w(id, vec![side(200)]),
             WorkloadId::RandomF64 | WorkloadId::RandomF64Rng => w(id, vec![s(5_000_000)]),
             WorkloadId::FftC128 => {
                 let k = ((1u64 << 24) as f64 * scale / 10.0).log2().round().max(0.0);
