@@ -44,14 +44,16 @@ pub(super) fn lu<F: ComplexField + Copy + Send + Sync>(
     par: Par,
 ) -> Vec<usize> {
     debug_assert_eq!(a.len(), n * n);
-    // perm[i]: the original row now at position i.
+    // perm[i]: the original row now at position i; swaps[i]: the row swapped with row i at
+    // step i (LAPACK's pivots, 0-based).
     let mut perm: Vec<usize> = (0..n).collect();
+    let mut swaps = vec![0usize; n];
     let mut j = 0;
     while j < n {
         let b = NB.min(n - j);
         let m = n - j;
         // The panel: rows j.., columns j..j+b, factored on this thread.
-        let swaps = {
+        let piv = {
             let full = MatMut::from_column_major_slice_mut(&mut a[..], n, n);
             let panel = full.submatrix_mut(j, j, m, b);
             let (mut fwd, mut bwd) = (vec![0usize; m], vec![0usize; m]);
@@ -71,22 +73,22 @@ pub(super) fn lu<F: ComplexField + Copy + Send + Sync>(
             );
             super::ipiv_of(&fwd[..])
         };
-        // The panel's row interchanges, applied to every other column and to `perm`.
-        for (i, &s) in swaps.iter().take(b).enumerate() {
-            perm.swap(j + i, j + (s - 1) as usize);
+        for (i, &s) in piv.iter().take(b).enumerate() {
+            swaps[j + i] = j + (s - 1) as usize;
+            perm.swap(j + i, swaps[j + i]);
         }
-        let swap_col = |c: usize, col: &mut [F]| {
-            if !(j..j + b).contains(&c) {
-                for (i, &s) in swaps.iter().take(b).enumerate() {
-                    col.swap(j + i, j + (s - 1) as usize);
-                }
-            }
-        };
-        a.par_chunks_mut(n)
-            .with_min_len(16)
-            .enumerate()
-            .for_each(|(c, col)| swap_col(c, col));
         if j + b < n {
+            // The panel's row interchanges on the columns to its right (those to its left
+            // get every later panel's in one pass at the end).
+            let step = &swaps[j..j + b];
+            a[(j + b) * n..]
+                .par_chunks_mut(n)
+                .with_min_len(16)
+                .for_each(|col| {
+                    for (i, &s) in step.iter().enumerate() {
+                        col.swap(j + i, s);
+                    }
+                });
             // U12 = L11^-1 A12, then A22 -= L21 U12.
             let full = MatMut::from_column_major_slice_mut(&mut a[..], n, n);
             let (_, right) = full.split_at_col_mut(j);
@@ -100,6 +102,17 @@ pub(super) fn lu<F: ComplexField + Copy + Send + Sync>(
         }
         j += b;
     }
+    // Each column of L gets the interchanges of the panels after its own, in order: one
+    // pass over the matrix instead of one per panel.
+    a.par_chunks_mut(n)
+        .with_min_len(16)
+        .enumerate()
+        .for_each(|(c, col)| {
+            let after = ((c / NB + 1) * NB).min(n);
+            for (i, &s) in swaps.iter().enumerate().skip(after) {
+                col.swap(i, s);
+            }
+        });
     perm
 }
 
