@@ -257,7 +257,7 @@ fn lu_factor_imp<T: Inexact, F: Field>(
     let ([lu], ipiv, _) = per_matrix(a, batch, n, n, |m| {
         // LAPACK's packed layout in place (unit-lower L below the diagonal, U on and above).
         let mut lu = colmajor(m);
-        let fwd = if batch == 1 && n >= linalg_blocked::BLOCKED_MIN {
+        let ipiv = if batch == 1 && n >= linalg_blocked::BLOCKED_MIN {
             linalg_blocked::lu(&mut lu, n, par)
         } else {
             let (mut fwd, mut bwd) = (vec![0usize; n], vec![0usize; n]);
@@ -275,7 +275,7 @@ fn lu_factor_imp<T: Inexact, F: Field>(
                 MemStack::new(&mut scratch),
                 Default::default(),
             );
-            fwd
+            ipiv_of(&fwd)
         };
         // faer divides by a zero pivot (NaN spreads through the factors); redo singular
         // matrices the LAPACK way so their U shows the zero.
@@ -284,7 +284,7 @@ fn lu_factor_imp<T: Inexact, F: Field>(
             let ipiv = getf2(&mut lu, n);
             return ([lu], ipiv, 0);
         }
-        ([lu], ipiv_of(&fwd), 0)
+        ([lu], ipiv, 0)
     });
     Ok((back(CpuBuffer::new(lu), OP)?, CpuBuffer::new(ipiv)))
 }
@@ -376,7 +376,7 @@ fn qr_imp<T: Inexact, F: Field>(
     let k = m.min(n);
     let rr = if complete { m } else { k };
     let ([q, r], _, _) = per_matrix::<F, (), 2>(a, batch, m, n, |x| {
-        if let Some(qr) = qr_blocked(x, complete, par_for(batch, k)) {
+        if let Some(qr) = qr_blocked(x, rr, par_for(batch, k)) {
             return qr;
         }
         let f = Qr::new(x);
@@ -398,25 +398,24 @@ fn qr_imp<T: Inexact, F: Field>(
     Ok((back(CpuBuffer::new(q), OP)?, back(CpuBuffer::new(r), OP)?))
 }
 
-/// A QR through [`linalg_blocked::qr`] with parallelism `par`: `Q` (`m x m` when
-/// `complete`, else `m x k`) and `R` (`m x n` or `k x n`), column-major, or `None` for a
-/// rank-deficient matrix (faer's QR factors those).
+/// A QR through [`linalg_blocked::qr`] with parallelism `par`: `Q` (`m x rr`) and `R`
+/// (`rr x n`), column-major, with `rr` either `m` (complete) or `min(m, n)` (reduced), or
+/// `None` for a rank-deficient matrix (faer's QR factors those).
 #[allow(clippy::type_complexity)]
 fn qr_blocked<F: Field>(
     x: MatRef<'_, F>,
-    complete: bool,
+    rr: usize,
     par: Par,
 ) -> Option<([Vec<F>; 2], Vec<()>, i32)> {
     let (m, n) = x.shape();
     let k = m.min(n);
     let mut f = x.to_owned();
     let h = linalg_blocked::qr(&mut f, par)?;
-    let cols = if complete { m } else { k };
-    let mut q = Mat::<F>::identity(m, cols);
+    let mut q = Mat::<F>::identity(m, rr);
     let req = apply_block_householder_sequence_on_the_left_in_place_scratch::<F>(
         m,
         linalg_blocked::NB,
-        cols,
+        rr,
     );
     apply_block_householder_sequence_on_the_left_in_place_with_conj(
         f.as_ref().submatrix(0, 0, m, k),
@@ -426,8 +425,7 @@ fn qr_blocked<F: Field>(
         par,
         MemStack::new(&mut MemBuffer::new(req)),
     );
-    let rows = if complete { m } else { k };
-    let r = Mat::from_fn(rows, n, |i, j| if i <= j { f[(i, j)] } else { F::zero() });
+    let r = Mat::from_fn(rr, n, |i, j| if i <= j { f[(i, j)] } else { F::zero() });
     Some(([colmajor(q.as_ref()), colmajor(r.as_ref())], Vec::new(), 0))
 }
 

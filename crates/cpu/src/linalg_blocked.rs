@@ -34,20 +34,19 @@ pub(super) const NB: usize = 128;
 /// single panel is the whole matrix and faer's factorisation is as fast.
 pub(super) const BLOCKED_MIN: usize = 2 * NB;
 
-/// LU with partial pivoting in place on the column-major `n x n` matrix `a`. Returns the
-/// row permutation `fwd` (row `i` of `P A` is row `fwd[i]` of `A`), as faer's LU does.
+/// LU with partial pivoting in place on the column-major `n x n` matrix `a`. Returns
+/// LAPACK's pivots: row `i` was swapped with row `ipiv[i] - 1` at step `i`.
 ///
 /// A zero pivot divides by zero (as faer's does): the caller checks the factors.
 pub(super) fn lu<F: ComplexField + Copy + Send + Sync>(
     a: &mut [F],
     n: usize,
     par: Par,
-) -> Vec<usize> {
+) -> Vec<i32> {
     debug_assert_eq!(a.len(), n * n);
-    // perm[i]: the original row now at position i; swaps[i]: the row swapped with row i at
-    // step i (LAPACK's pivots, 0-based).
-    let mut perm: Vec<usize> = (0..n).collect();
-    let mut swaps = vec![0usize; n];
+    let mut ipiv = vec![0i32; n];
+    // Row `i` of column `col` trades places with the row its pivot names.
+    let swap = |col: &mut [F], i: usize, p: i32| col.swap(i, (p - 1) as usize);
     let mut j = 0;
     while j < n {
         let b = NB.min(n - j);
@@ -73,20 +72,19 @@ pub(super) fn lu<F: ComplexField + Copy + Send + Sync>(
             );
             super::ipiv_of(&fwd[..])
         };
-        for (i, &s) in piv.iter().take(b).enumerate() {
-            swaps[j + i] = j + (s - 1) as usize;
-            perm.swap(j + i, swaps[j + i]);
+        for (i, &p) in piv.iter().take(b).enumerate() {
+            ipiv[j + i] = j as i32 + p;
         }
         if j + b < n {
             // The panel's row interchanges on the columns to its right (those to its left
             // get every later panel's in one pass at the end).
-            let step = &swaps[j..j + b];
+            let step = &ipiv[j..j + b];
             a[(j + b) * n..]
                 .par_chunks_mut(n)
                 .with_min_len(16)
                 .for_each(|col| {
-                    for (i, &s) in step.iter().enumerate() {
-                        col.swap(j + i, s);
+                    for (i, &p) in step.iter().enumerate() {
+                        swap(col, j + i, p);
                     }
                 });
             // U12 = L11^-1 A12, then A22 -= L21 U12.
@@ -109,11 +107,11 @@ pub(super) fn lu<F: ComplexField + Copy + Send + Sync>(
         .enumerate()
         .for_each(|(c, col)| {
             let after = ((c / NB + 1) * NB).min(n);
-            for (i, &s) in swaps.iter().enumerate().skip(after) {
-                col.swap(i, s);
+            for (i, &p) in ipiv.iter().enumerate().skip(after) {
+                swap(col, i, p);
             }
         });
-    perm
+    ipiv
 }
 
 /// Householder QR in place on the `m x n` matrix `a`: the factors of faer's `qr_in_place`
@@ -181,14 +179,20 @@ mod tests {
             .collect()
     }
 
-    /// `P A = L U` within rounding, with `perm` a permutation, on an order that is not a
-    /// multiple of the panel width (three panels, the last one partial).
+    /// `P A = L U` within rounding, with `P` the pivots' permutation, on an order that is
+    /// not a multiple of the panel width (three panels, the last one partial).
     #[test]
     fn blocked_lu_reconstructs_the_permuted_matrix() {
         let n = 2 * NB + 37;
         let a0 = random(n * n, 3);
         let mut f = a0.clone();
-        let perm = lu(&mut f, n, Par::rayon(0));
+        let ipiv = lu(&mut f, n, Par::rayon(0));
+        // perm[i]: the row of A that is row i of P A.
+        let mut perm: Vec<usize> = (0..n).collect();
+        for (i, &p) in ipiv.iter().enumerate() {
+            assert!(p as usize > i && p as usize <= n, "pivot {p} at step {i}");
+            perm.swap(i, (p - 1) as usize);
+        }
         let mut seen = vec![false; n];
         perm.iter().for_each(|&p| seen[p] = true);
         assert!(seen.iter().all(|&s| s));
