@@ -19,6 +19,11 @@
 //   ew_strided  operands as `Strided` views of their buffers (jointly coalesced, one shape;
 //               broadcast axes have stride 0); the out-of-place result is C-contiguous.
 //               32-bit index arithmetic below 2^31 elements.
+// EW_UNARY and EW_BINARY programs have a third kernel:
+//   ew_tiled    two-dimensional views (shape R x C) where an operand walks axis 0 faster in
+//               memory than axis 1 (`x.T`): 32 x 32 tiles, blocks of 32 x 8 threads; such an
+//               operand is read into shared memory with warps along axis 0 and read back
+//               along axis 1, so every global load and store of a warp is one run.
 // Each kernel takes one struct by value, EwContig or EwStrided (mirrored field for field by
 // the structs of crates/cuda/src/elementwise/params.rs): the result's address (0 in place),
 // the operands' addresses in order, the scalar operand's bytes, the op parameters (the
@@ -151,6 +156,67 @@ template <class Fn> __device__ __forceinline__ void strided_loop(long long n, Fn
     }
 }
 
+// ---- the tiled kernel (EW_UNARY and EW_BINARY) ----
+
+#define TILE 32
+#define TILE_ROWS 8
+
+// Whether the 2-d view `s` walks axis 0 faster in memory than axis 1 (not broadcast along it).
+// The host's `tile_transposed` in crates/cuda/src/elementwise/plan.rs is the same test.
+__device__ __forceinline__ bool tile_transposed(const Strided& s) {
+    const long long s0 = s.strides[0] < 0 ? -s.strides[0] : s.strides[0];
+    const long long s1 = s.strides[1] < 0 ? -s.strides[1] : s.strides[1];
+    return s0 != 0 && s0 < s1;
+}
+
+// Shared storage for one tile of E (raw bytes: element types need no constructor here).
+template <class E> struct Tile {
+    __align__(16) unsigned char raw[TILE * (TILE + 1) * sizeof(E)];
+    __device__ __forceinline__ E* row(int i) { return (E*)raw + i * (TILE + 1); }
+};
+
+// Fills `t` with the tile at (r0, c0) of the 2-d view `s` of `x`, warps along axis 0:
+// t.row(j)[i] = element (r0 + i, c0 + j).
+template <class E>
+__device__ __forceinline__ void tile_load(Tile<E>& t, const E* __restrict__ x, const Strided& s,
+                                          long long r0, long long c0) {
+    const long long r = r0 + threadIdx.x;
+    if (r >= s.shape[0]) return;
+    for (int j = threadIdx.y; j < TILE; j += TILE_ROWS) {
+        const long long c = c0 + j;
+        if (c < s.shape[1]) t.row(j)[threadIdx.x] = x[s.offset + r * s.strides[0] + c * s.strides[1]];
+    }
+}
+
+// Element (r, c) = (r0 + j, c0 + threadIdx.x) of operand `x`: from its tile when it is read
+// through one, else straight from memory (a run along axis 1 across the warp).
+template <class E>
+__device__ __forceinline__ E tile_get(Tile<E>& t, bool tiled, const E* __restrict__ x,
+                                      const Strided& s, long long r, long long c, int j) {
+    return tiled ? t.row(threadIdx.x)[j] : x[s.offset + r * s.strides[0] + c * s.strides[1]];
+}
+
+// Grid-stride loop over the tiles of an R x C shape: `load(r0, c0)` fills the shared tiles,
+// then `body(r, c, j)` computes element (r, c) = (r0 + j, c0 + threadIdx.x).
+template <class Load, class Body>
+__device__ __forceinline__ void tiled_loop(long long R, long long C, Load load, Body body) {
+    const long long tc = (C + TILE - 1) / TILE;
+    const long long tiles = ((R + TILE - 1) / TILE) * tc;
+    for (long long t = blockIdx.x; t < tiles; t += gridDim.x) {
+        const long long r0 = (t / tc) * TILE, c0 = (t % tc) * TILE;
+        load(r0, c0);
+        __syncthreads();
+        const long long c = c0 + threadIdx.x;
+        if (c < C) {
+            for (int j = threadIdx.y; j < TILE; j += TILE_ROWS) {
+                const long long r = r0 + j;
+                if (r < R) body(r, c, j);
+            }
+        }
+        __syncthreads();
+    }
+}
+
 #ifdef OP
 typedef typename lift<OP, T>::type Fn;
 static_assert(is_same<typename Fn::out, OUT>::value, "OUT is not the op's result type");
@@ -207,6 +273,24 @@ extern "C" __global__ void ew_strided(EwStrided a) {
     strided_body((OUT*)a.out, (const T*)a.x[0], a.v[0], a.n, EW_ARGS);
 }
 
+__device__ __forceinline__ void tiled_body(OUT* __restrict__ out, const T* __restrict__ x,
+                                    const Strided& sx, EW_PARAMS) {
+    EW_FN;
+    __shared__ Tile<T> tx;
+    const bool ttx = tile_transposed(sx);
+    const long long C = sx.shape[1];
+    tiled_loop(
+        sx.shape[0], C,
+        [&](long long r0, long long c0) {
+            if (ttx) tile_load(tx, x, sx, r0, c0);
+        },
+        [&](long long r, long long c, int j) { out[r * C + c] = f(tile_get(tx, ttx, x, sx, r, c, j)); });
+}
+
+extern "C" __global__ void __launch_bounds__(256) ew_tiled(EwStrided a) {
+    tiled_body((OUT*)a.out, (const T*)a.x[0], a.v[0], EW_ARGS);
+}
+
 #elif defined(EW_BINARY)
 
 __device__ __forceinline__ void contig_body(OUT* __restrict__ out, const T* __restrict__ a,
@@ -247,6 +331,28 @@ extern "C" __global__ void ew_contig(EwContig a) {
 
 extern "C" __global__ void ew_strided(EwStrided a) {
     strided_body((OUT*)a.out, (const T*)a.x[0], (const T*)a.x[1], a.v[0], a.v[1], a.n, EW_ARGS);
+}
+
+__device__ __forceinline__ void tiled_body(OUT* __restrict__ out, const T* __restrict__ a,
+                                    const T* __restrict__ b, const Strided& sa,
+                                    const Strided& sb, EW_PARAMS) {
+    EW_FN;
+    __shared__ Tile<T> ta, tb;
+    const bool tta = tile_transposed(sa), ttb = tile_transposed(sb);
+    const long long C = sa.shape[1];
+    tiled_loop(
+        sa.shape[0], C,
+        [&](long long r0, long long c0) {
+            if (tta) tile_load(ta, a, sa, r0, c0);
+            if (ttb) tile_load(tb, b, sb, r0, c0);
+        },
+        [&](long long r, long long c, int j) {
+            out[r * C + c] = f(tile_get(ta, tta, a, sa, r, c, j), tile_get(tb, ttb, b, sb, r, c, j));
+        });
+}
+
+extern "C" __global__ void __launch_bounds__(256) ew_tiled(EwStrided a) {
+    tiled_body((OUT*)a.out, (const T*)a.x[0], (const T*)a.x[1], a.v[0], a.v[1], EW_ARGS);
 }
 
 #elif defined(EW_SCALAR) || defined(EW_RSCALAR)

@@ -2,8 +2,11 @@
 // Instantiated per element type with `#define T <type>`. Every view arrives coalesced on the
 // host as a `Strided`; `ix_off<I>` maps a C-order linear index to a buffer offset with index
 // arithmetic of type I (unsigned for views of fewer than 2^31 elements, long long otherwise).
-// Indices are i64 and checked by `index_check` before any gather or scatter runs, so the
-// other kernels may assume every index lies in -n..n (negative ones count from the end).
+// Indices are i64. The gathers (`take`, `take_along`) check each index as they read it: an
+// index outside -n..n leaves its output element unwritten and records its C-order position
+// in *first with `atomicMin` (the host then reports it and drops the output). The scatters
+// run after `index_check` has checked every index, and may assume each lies in -n..n
+// (negative ones count from the end).
 
 // Buffer offset of C-order element `i` of a coalesced view.
 template <class I> __device__ __forceinline__ long long ix_off(const Strided& s, I i) {
@@ -19,6 +22,11 @@ template <class I> __device__ __forceinline__ long long ix_off(const Strided& s,
 // A checked index resolved against an axis of length n.
 __device__ __forceinline__ long long ix_wrap(long long t, long long n) { return t < 0 ? t + n : t; }
 
+// Lowers *first to position `o` of an index found out of range (*first starts at ~0ull).
+__device__ __forceinline__ void record_bad(u64* first, u64 o) {
+    if (o < *(volatile u64*)first) atomicMin((unsigned long long*)first, (unsigned long long)o);
+}
+
 // Records in *first the smallest C-order position of an index outside -n..n (*first starts
 // at ~0ull; left so when every index is in range).
 template <class I>
@@ -26,9 +34,7 @@ __device__ __forceinline__ void check_body(const i64* __restrict__ idx, const St
                                            I total, i64 n, u64* first) {
     for (I o = (I)blockIdx.x * blockDim.x + threadIdx.x; o < total; o += (I)gridDim.x * blockDim.x) {
         long long t = idx[ix_off<I>(si, o)];
-        if ((t < -n || t >= n) && (u64)o < *(volatile u64*)first) {
-            atomicMin((unsigned long long*)first, (unsigned long long)o);
-        }
+        if (t < -n || t >= n) record_bad(first, (u64)o);
     }
 }
 
@@ -62,14 +68,18 @@ template <class I>
 __device__ __forceinline__ void take_body(T* __restrict__ out, const T* __restrict__ x,
                                           const i64* __restrict__ idx, const Strided& pre,
                                           const Strided& post, const Strided& si, i64 sax, i64 n,
-                                          I m, I q, I total) {
+                                          I m, I q, I total, u64* first) {
     for (I o = (I)blockIdx.x * blockDim.x + threadIdx.x; o < total; o += (I)gridDim.x * blockDim.x) {
         I r = o / q;
         I c = o - r * q;
         I p = r / m;
         I j = r - p * m;
-        long long t = ix_wrap(idx[ix_off<I>(si, j)], n);
-        out[o] = x[ix_off<I>(pre, p) + t * sax + ix_off<I>(post, c)];
+        long long t = idx[ix_off<I>(si, j)];
+        if (t < -n || t >= n) {
+            record_bad(first, (u64)j);
+            continue;
+        }
+        out[o] = x[ix_off<I>(pre, p) + ix_wrap(t, n) * sax + ix_off<I>(post, c)];
     }
 }
 
@@ -87,23 +97,24 @@ struct TakeArgs {
     long long m;
     long long q;
     long long total;
+    u64 first;
 };
 
 __device__ __forceinline__ void k_take(T* __restrict__ out, const T* __restrict__ x,
                                        const i64* __restrict__ idx, const Strided& pre,
                                        const Strided& post, const Strided& si, i64 sax, i64 n,
-                                       i64 m, i64 q, i64 total) {
+                                       i64 m, i64 q, i64 total, u64* first) {
     if (total < 2147483648LL) {
         take_body<unsigned>(out, x, idx, pre, post, si, sax, n, (unsigned)m, (unsigned)q,
-                            (unsigned)total);
+                            (unsigned)total, first);
     } else {
-        take_body<long long>(out, x, idx, pre, post, si, sax, n, m, q, total);
+        take_body<long long>(out, x, idx, pre, post, si, sax, n, m, q, total, first);
     }
 }
 
 extern "C" __global__ void take(TakeArgs a) {
     k_take((T*)a.out, (const T*)a.x, (const i64*)a.idx, a.pre, a.post, a.si, a.sax, a.n, a.m, a.q,
-           a.total);
+           a.total, (u64*)a.first);
 }
 
 // take_along_axis: out (C-contiguous) = x[.., idx[o], ..]. `sx` is x's view over the output's
@@ -112,10 +123,15 @@ extern "C" __global__ void take(TakeArgs a) {
 template <class I>
 __device__ __forceinline__ void take_along_body(T* __restrict__ out, const T* __restrict__ x,
                                                 const i64* __restrict__ idx, const Strided& sx,
-                                                const Strided& si, i64 sax, i64 n, I total) {
+                                                const Strided& si, i64 sax, i64 n, I total,
+                                                u64* first) {
     for (I o = (I)blockIdx.x * blockDim.x + threadIdx.x; o < total; o += (I)gridDim.x * blockDim.x) {
-        long long t = ix_wrap(idx[ix_off<I>(si, o)], n);
-        out[o] = x[ix_off<I>(sx, o) + t * sax];
+        long long t = idx[ix_off<I>(si, o)];
+        if (t < -n || t >= n) {
+            record_bad(first, (u64)o);
+            continue;
+        }
+        out[o] = x[ix_off<I>(sx, o) + ix_wrap(t, n) * sax];
     }
 }
 
@@ -130,20 +146,23 @@ struct TakeAlongArgs {
     long long sax;
     long long n;
     long long total;
+    u64 first;
 };
 
 __device__ __forceinline__ void k_take_along(T* __restrict__ out, const T* __restrict__ x,
                                              const i64* __restrict__ idx, const Strided& sx,
-                                             const Strided& si, i64 sax, i64 n, i64 total) {
+                                             const Strided& si, i64 sax, i64 n, i64 total,
+                                             u64* first) {
     if (total < 2147483648LL) {
-        take_along_body<unsigned>(out, x, idx, sx, si, sax, n, (unsigned)total);
+        take_along_body<unsigned>(out, x, idx, sx, si, sax, n, (unsigned)total, first);
     } else {
-        take_along_body<long long>(out, x, idx, sx, si, sax, n, total);
+        take_along_body<long long>(out, x, idx, sx, si, sax, n, total, first);
     }
 }
 
 extern "C" __global__ void take_along(TakeAlongArgs a) {
-    k_take_along((T*)a.out, (const T*)a.x, (const i64*)a.idx, a.sx, a.si, a.sax, a.n, a.total);
+    k_take_along((T*)a.out, (const T*)a.x, (const i64*)a.idx, a.sx, a.si, a.sax, a.n, a.total,
+                 (u64*)a.first);
 }
 
 // Scatter (put_along_axis). The index and value views share the shape S = pre x m x post;

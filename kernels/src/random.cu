@@ -764,7 +764,7 @@ struct RandomUniformArgs {
 
 __device__ __forceinline__ void k_random_uniform(T* out, long long n, u32 k0, u32 k1, u64 base,
                                                  T low, T high) {
-    const int per = (is_same<T, float>::value || is_half<T>::value) ? 4 : 2;
+    constexpr int per = (is_same<T, float>::value || is_half<T>::value) ? 4 : 2;
     const long long blocks = (n + per - 1) / per;
     const T span = high - low;
     // Fresh pool allocations are 256-byte aligned; anything else takes scalar stores.
@@ -810,7 +810,12 @@ __device__ __forceinline__ void k_random_uniform(T* out, long long n, u32 k0, u3
             for (int k = 0; k < per; ++k) pack.t[k] = v[k];
             *(uint4*)(out + i0) = pack.u;
         } else {
-            for (int k = 0; i0 + k < n; ++k) out[i0 + k] = v[k];
+            // Constant indices only: a loop indexing `v` at run time puts it in local
+            // memory, whose traffic halved the kernel's store bandwidth.
+#pragma unroll
+            for (int k = 0; k < per; ++k) {
+                if (i0 + k < n) out[i0 + k] = v[k];
+            }
         }
     }
 }

@@ -9,7 +9,10 @@
 //!   their axes by the destination's memory order, so transposed and reversed destinations
 //!   count): grid-stride over 16-byte vectors from an aligned head, the rest one by one;
 //! - `ew_strided` otherwise: operands as jointly coalesced [`Strided`] views (broadcast axes
-//!   have stride 0), the out-of-place result C-contiguous, 32-bit index math below 2^31.
+//!   have stride 0), the out-of-place result C-contiguous, 32-bit index math below 2^31;
+//! - `ew_tiled` instead, for unary and binary maps into a new array whose views are two axes
+//!   of at least 32 with an operand walking axis 0 faster than axis 1 (`a + b.T`): 32 x 32
+//!   tiles through shared memory, so that operand is read in runs too ([`plan::tiled_pays`]).
 //!
 //! Empty views launch nothing. Op parameters (`params()`) travel as kernel arguments
 //! ([`plan::OpArgs`]), so one compiled program serves every parameter value.
@@ -34,12 +37,14 @@ use cuprite_core::{DType, Element, Layout, Result};
 use cuprite_kernels::elementwise::{self as kern, Variant};
 use params::{EwContig, EwStrided};
 pub(crate) use plan::ArgBytes;
-use plan::{inplace_order, vec_width, vector_head, OpArgs};
+use plan::{inplace_order, tiled_pays, vec_width, vector_head, OpArgs};
 
 /// Entry point of the contiguous kernel of every program.
 const CONTIG: &str = "ew_contig";
 /// Entry point of the strided kernel of every program.
 const STRIDED: &str = "ew_strided";
+/// Entry point of the tiled kernel of the unary and binary programs.
+const TILED: &str = "ew_tiled";
 
 /// The module key of a program: `elementwise|<variant>|<NAME>|<T>|<Out>`.
 fn key(variant: Variant, name: &str, t: DType, out: DType) -> String {
@@ -187,8 +192,17 @@ impl Cuda {
                 n: n64,
                 v,
             };
-            let f = self.ew_kernel(l.variant, l.name, l.t, l.out, STRIDED)?;
-            f.launch((self.grid_for(n, 1), 1, 1), (BLOCK, 1, 1), 0, &p)
+            let tiled = l.out_ptr.is_some()
+                && matches!(l.variant, Variant::Unary | Variant::Binary)
+                && tiled_pays(&strided[..k]);
+            if tiled {
+                // One 32 x 32 tile per 32 x 8 block and step.
+                let f = self.ew_kernel(l.variant, l.name, l.t, l.out, TILED)?;
+                f.launch((self.grid_for(n, 4), 1, 1), (32, BLOCK / 32, 1), 0, &p)
+            } else {
+                let f = self.ew_kernel(l.variant, l.name, l.t, l.out, STRIDED)?;
+                f.launch((self.grid_for(n, 1), 1, 1), (BLOCK, 1, 1), 0, &p)
+            }
         }
     }
 

@@ -1,11 +1,13 @@
 //! [`IndexOps`] on the GPU: `take`, `take_along_axis` and `scatter` (`put_along_axis`), with
 //! the kernels of `cuprite_kernels::index::SOURCE`.
 //!
-//! Every op first checks all its indices on the device (`index_check` records the smallest
-//! C-order position of an index outside `-n..n` with `atomicMin`) and reads that one number
-//! back: an out-of-range index is [`Error::IndexOutOfRange`] naming the same op, index, axis
-//! and size as the CPU backend, before anything is written. The gathers then run one thread
-//! per output element over coalesced strided views (negative indices resolved on the fly).
+//! Every op finds the smallest C-order position of an index outside `-n..n` on the device
+//! (`atomicMin`) and reads that one number back: an out-of-range index is
+//! [`Error::IndexOutOfRange`] naming the same op, index, axis and size as the CPU backend.
+//! The gathers run one thread per output element over coalesced strided views (negative
+//! indices resolved on the fly) and check each index as they read it, so the indices are
+//! read once, not once more by a check pass; on an error their fresh output is dropped. The
+//! scatters check every index (`index_check`) before anything is written.
 //! The scatter keeps NumPy's "last write to a repeated index wins" deterministically: with
 //! many lanes (lines along the axis) or short ones, one thread walks each lane's indices in
 //! order; with few long lanes, each index element bids for its destination element with
@@ -170,9 +172,7 @@ impl Cuda {
         };
         let s = single(op, &lc)?;
         let total = s.size();
-        // All ones: u64::MAX as the kernel sees it, -1 read back as i64.
-        let first = self.alloc::<i64>(1)?;
-        driver::memset_u8(self.ptr(&first)?, 0xFF, 8, self.stream())?;
+        let first = self.first_bad_slot()?;
         let f = self.index_fn::<T, IndexCheckArgs>("index_check")?;
         let (ip, fp) = (self.ptr(idx)?, self.ptr(&first)?);
         let (t, n) = (total as i64, size as i64);
@@ -191,11 +191,34 @@ impl Cuda {
                 first: fp,
             },
         )?;
-        let pos = self.download(&first)?[0];
+        self.report_first_bad(op, &first, &s, ip, axis, size)
+    }
+
+    /// The slot a kernel lowers to the first position of a bad index: all ones (u64::MAX as
+    /// the kernel sees it, -1 read back as i64).
+    fn first_bad_slot(&self) -> Result<CudaBuffer<i64>> {
+        let first = self.alloc::<i64>(1)?;
+        driver::memset_u8(self.ptr(&first)?, 0xFF, 8, self.stream())?;
+        Ok(first)
+    }
+
+    /// Reads `first` back (a sync): `Ok` when no index was out of range, else
+    /// [`Error::IndexOutOfRange`] with the index at that C-order position of the view `s` of
+    /// the index buffer at `ip`.
+    fn report_first_bad(
+        &self,
+        op: &'static str,
+        first: &CudaBuffer<i64>,
+        s: &Strided,
+        ip: u64,
+        axis: usize,
+        size: usize,
+    ) -> Result<()> {
+        let pos = self.download(first)?[0];
         if pos == -1 {
             return Ok(());
         }
-        let off = host_offset(&s, pos);
+        let off = host_offset(s, pos);
         let mut bad = [0i64];
         self.bind()?;
         driver::dtoh(&mut bad, ip + off as u64 * 8, self.stream())?;
@@ -337,27 +360,34 @@ impl IndexOps for Cuda {
         check_view(self, OP, x, lx)?;
         check_view(self, OP, idx, li)?;
         lx.check_axis(OP, axis)?;
-        let n = lx.shape()[axis];
-        self.check_indices::<T>(OP, idx, li, axis, n)?;
+        let size = lx.shape()[axis];
         let p = product(OP, &lx.shape()[..axis])?;
         let q = product(OP, &lx.shape()[axis + 1..])?;
         let m = li.size();
         let total = product(OP, &[p, m, q])?;
         let out = self.alloc::<T>(total)?;
         if total == 0 {
+            // Nothing to gather, but the indices are checked all the same.
+            self.check_indices::<T>(OP, idx, li, axis, size)?;
             return Ok(out);
         }
         let pre = single(OP, &sub_layout(lx, 0..axis, lx.offset()))?;
         let post = single(OP, &sub_layout(lx, axis + 1..lx.ndim(), 0))?;
         let si = single(OP, li)?;
         let f = self.index_fn::<T, TakeArgs>("take")?;
-        let (op, xp, ip) = (self.ptr(&out)?, self.ptr(x)?, self.ptr(idx)?);
+        let first = self.first_bad_slot()?;
+        let (op, xp, ip, fp) = (
+            self.ptr(&out)?,
+            self.ptr(x)?,
+            self.ptr(idx)?,
+            self.ptr(&first)?,
+        );
         let sax = lx.strides()[axis] as i64;
-        let (n, m, q, t) = (n as i64, m as i64, q as i64, total as i64);
+        let (n, m, q, t) = (size as i64, m as i64, q as i64, total as i64);
         let grid = self.grid_for(total, 4);
-        // The parameters mirror `take(T*, const T*, const i64*, Strided x3, i64 x5)`;
-        // `out` holds `total` elements, the views address `x` and `idx` within bounds and
-        // every index is checked to lie in -n..n.
+        // The parameters mirror `take(T*, const T*, const i64*, Strided x3, i64 x5, u64*)`;
+        // `out` holds `total` elements, the views address `x` and `idx` within bounds, an
+        // index outside -n..n is never followed and `first` holds one u64.
         f.launch(
             (grid, 1, 1),
             (BLOCK, 1, 1),
@@ -374,8 +404,10 @@ impl IndexOps for Cuda {
                 m,
                 q,
                 total: t,
+                first: fp,
             },
         )?;
+        self.report_first_bad(OP, &first, &si, ip, axis, size)?;
         Ok(out)
     }
 
@@ -392,8 +424,7 @@ impl IndexOps for Cuda {
         check_view(self, OP, idx, li)?;
         lx.check_axis(OP, axis)?;
         check_along(OP, lx, li, axis)?;
-        let n = lx.shape()[axis];
-        self.check_indices::<T>(OP, idx, li, axis, n)?;
+        let size = lx.shape()[axis];
         let total = li.size();
         let out = self.alloc::<T>(total)?;
         if total == 0 {
@@ -403,13 +434,19 @@ impl IndexOps for Cuda {
         let lxs = lane_starts(lx, axis, li.shape()[axis]);
         let views = coalesce(OP, &[&lxs, li])?;
         let f = self.index_fn::<T, TakeAlongArgs>("take_along")?;
-        let (op, xp, ip) = (self.ptr(&out)?, self.ptr(x)?, self.ptr(idx)?);
+        let first = self.first_bad_slot()?;
+        let (op, xp, ip, fp) = (
+            self.ptr(&out)?,
+            self.ptr(x)?,
+            self.ptr(idx)?,
+            self.ptr(&first)?,
+        );
         let sax = lx.strides()[axis] as i64;
-        let (n, t) = (n as i64, total as i64);
+        let (n, t) = (size as i64, total as i64);
         let grid = self.grid_for(total, 4);
         // The parameters mirror `take_along(T*, const T*, const i64*, Strided x2,
-        // i64 x3)`; `out` holds `total` elements, the views address `x` and `idx` within
-        // bounds and every index is checked to lie in -n..n.
+        // i64 x3, u64*)`; `out` holds `total` elements, the views address `x` and `idx`
+        // within bounds, an index outside -n..n is never followed and `first` holds one u64.
         f.launch(
             (grid, 1, 1),
             (BLOCK, 1, 1),
@@ -423,8 +460,10 @@ impl IndexOps for Cuda {
                 sax,
                 n,
                 total: t,
+                first: fp,
             },
         )?;
+        self.report_first_bad(OP, &first, &views[1], ip, axis, size)?;
         Ok(out)
     }
 

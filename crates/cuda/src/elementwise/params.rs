@@ -61,6 +61,6 @@ mod tests {
     #[test]
     fn params_mirror_the_cu_declarations() {
         assert_mirrors::<EwContig>(SOURCE, &["ew_contig"]);
-        assert_mirrors::<EwStrided>(SOURCE, &["ew_strided"]);
+        assert_mirrors::<EwStrided>(SOURCE, &["ew_strided", "ew_tiled"]);
     }
 }

@@ -1,8 +1,9 @@
 //! Host-side planning of element-wise launches: op parameters as kernel arguments, the
-//! vector width and aligned head of the contiguous kernels, bounds checks of views, and the
-//! axis order of in-place updates (any order works when every element is independent, so the
+//! vector width and aligned head of the contiguous kernels, when the tiled kernel pays, bounds
+//! checks of views, and the axis order of in-place updates (any order works when every element is independent, so the
 //! destination's memory order is used, which makes transposed and reversed views contiguous).
 
+use crate::launch::Strided;
 use cuprite_core::{Element, Error, Layout, Result, Scalar};
 
 /// A value of an element type as the bytes of a kernel argument (the driver reads as many as
@@ -102,6 +103,24 @@ pub(crate) fn vector_head(ptrs: &[(u64, usize)], n: usize, vw: usize) -> usize {
                 .all(|&(p, s)| (p + (h * s) as u64) & ((vw * s) as u64 - 1) == 0)
         })
         .map_or(n, |h| h.min(n))
+}
+
+/// Whether the coalesced 2-d view `s` walks axis 0 faster in memory than axis 1 and is not
+/// broadcast along axis 0 (`tile_transposed` in elementwise.cu).
+pub(crate) fn tile_transposed(s: &Strided) -> bool {
+    let (s0, s1) = (s.strides[0].unsigned_abs(), s.strides[1].unsigned_abs());
+    s0 != 0 && s0 < s1
+}
+
+/// Whether the out-of-place views `v` (jointly coalesced) go through `ew_tiled`: two axes of
+/// at least a tile each, one operand walking axis 0 faster than axis 1. The strided kernel
+/// reads such an operand with one 32-byte sector per element across a warp.
+pub(crate) fn tiled_pays(v: &[Strided]) -> bool {
+    const TILE: i64 = 32;
+    v[0].ndim == 2
+        && v[0].shape[0] >= TILE
+        && v[0].shape[1] >= TILE
+        && v.iter().any(tile_transposed)
 }
 
 /// The layouts of an in-place update (destination first), with their axes reordered by the
@@ -208,6 +227,38 @@ mod tests {
         // c128 (one element per vector) is aligned or never vectorised.
         assert_eq!(vector_head(&[(32, 16)], 9, 1), 0);
         assert_eq!(vector_head(&[(40, 16)], 9, 1), 9);
+    }
+
+    #[test]
+    fn the_tiled_kernel_takes_two_axes_with_a_transposed_operand() {
+        let view = |l: &Layout| crate::launch::coalesce("t", &[l]).unwrap()[0];
+        let both = |a: &Layout, b: &Layout| crate::launch::coalesce("t", &[a, b]).unwrap();
+        let c = Layout::contiguous(&[64, 48]);
+        let t = Layout::contiguous(&[48, 64]).transposed();
+        assert!(tile_transposed(&both(&c, &t)[1]));
+        assert!(tiled_pays(&both(&c, &t)));
+        assert!(tiled_pays(&[view(&t)]));
+        // Row-major operands, a broadcast row or column: the strided kernel.
+        assert!(!tiled_pays(&[view(&c)]));
+        let row = Layout::contiguous(&[1, 48])
+            .broadcast_to("t", &[64, 48])
+            .unwrap();
+        let col = Layout::contiguous(&[64, 1])
+            .broadcast_to("t", &[64, 48])
+            .unwrap();
+        let every_other = Layout::new(vec![64, 48], vec![96, 2], 0);
+        assert!(!tiled_pays(&both(&every_other, &row)));
+        assert!(!tile_transposed(&both(&every_other, &col)[1]));
+        // A reversed transposed operand still walks axis 0 fastest.
+        let rt = Layout::new(vec![64, 48], vec![-1, 64], 63);
+        assert!(tiled_pays(&both(&c, &rt)));
+        // Fewer than a tile along an axis, or three axes: the strided kernel.
+        let thin = Layout::contiguous(&[48, 16]).transposed();
+        assert!(!tiled_pays(&[view(&thin)]));
+        let t3 = Layout::contiguous(&[4, 48, 64])
+            .permute("t", &[0, 2, 1])
+            .unwrap();
+        assert!(!tiled_pays(&[view(&t3)]));
     }
 
     #[test]

@@ -278,7 +278,7 @@ fn tiled<T: Copy>(vals: &[T], n: usize) -> Vec<T> {
         .collect()
 }
 
-/// Views to read through, over a buffer of `n >= 300` elements.
+/// Views to read through, over a buffer of `n >= 1100` elements.
 fn read_views(n: usize) -> Vec<(&'static str, Layout)> {
     vec![
         ("contiguous", Layout::contiguous(&[n])),
@@ -289,6 +289,15 @@ fn read_views(n: usize) -> Vec<(&'static str, Layout)> {
         ),
         ("reversed", Layout::new(vec![n], vec![-1], n - 1)),
         ("transposed", Layout::contiguous(&[20, n / 20]).transposed()),
+        // Two axes of at least 32, one a partial tile: the tiled kernel.
+        (
+            "transposed, tiles",
+            Layout::new(vec![33, 33], vec![1, 33], 5),
+        ),
+        (
+            "reversed transposed, tiles",
+            Layout::new(vec![34, 32], vec![-1, 34], 33),
+        ),
         (
             "stepped 3-d",
             Layout::new(vec![3, 4, 5], vec![100, -20, 3], 80),
@@ -422,7 +431,7 @@ fn pairs<T: TestElem>() -> (Vec<T>, Vec<T>, Vec<T>) {
     (v, a, b)
 }
 
-/// Checks `binary` (contiguous, offsets, broadcast, reversed, 0-d, empty) and
+/// Checks `binary` (contiguous, offsets, broadcast, reversed, 0-d, empty, transposed in tiles) and
 /// `binary_scalar` in both orders.
 pub(super) fn check_binary<T: TestElem, O: TestElem>(
     dev: &Cuda,
@@ -500,7 +509,32 @@ pub(super) fn check_binary<T: TestElem, O: TestElem>(
             Layout::contiguous(&[0]),
         ),
     ];
-    for (what, ba, la, bb, lb) in cases {
+    // Two axes of at least 32 with partial tiles and a transposed operand: the tiled kernel.
+    let (ta, tb) = (upload(dev, &tiled(&a, 3100)), upload(dev, &tiled(&b, 3100)));
+    let tiles: Vec<Case<T>> = vec![
+        (
+            "b transposed (tiles)",
+            ta.clone(),
+            Layout::contiguous(&[67, 45]),
+            tb.clone(),
+            Layout::new(vec![67, 45], vec![1, 67], 7),
+        ),
+        (
+            "a reversed and transposed, b a broadcast column (tiles)",
+            ta.clone(),
+            Layout::new(vec![67, 45], vec![-1, 67], 66),
+            tb.clone(),
+            Layout::new(vec![67, 45], vec![1, 0], 0),
+        ),
+        (
+            "both transposed (tiles)",
+            ta,
+            Layout::new(vec![40, 50], vec![1, 40], 0),
+            tb,
+            Layout::new(vec![40, 50], vec![1, 41], 3),
+        ),
+    ];
+    for (what, ba, la, bb, lb) in cases.into_iter().chain(tiles) {
         let (ha, hb) = (
             dev.download(&ba).expect("download"),
             dev.download(&bb).expect("download"),

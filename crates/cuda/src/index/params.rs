@@ -33,6 +33,8 @@ kernel_params! {
         m: i64,
         q: i64,
         total: i64,
+        /// `u64*`: the smallest position of an index out of range (all ones: none).
+        first: u64,
     }
 }
 
@@ -50,6 +52,8 @@ kernel_params! {
         sax: i64,
         n: i64,
         total: i64,
+        /// `u64*`: the smallest position of an index out of range (all ones: none).
+        first: u64,
     }
 }
 
