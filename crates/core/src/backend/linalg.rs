@@ -79,6 +79,25 @@ pub trait LinalgOps: BackendBase {
         nrhs: usize,
     ) -> Result<Self::Buffer<T>>;
 
+    /// The inverses of `batch` `n x n` matrices from [`LinalgOps::lu_factor`]'s output
+    /// (LAPACK `getri`), in the same order. Every `U` has a non-zero diagonal (core checks).
+    /// The default solves against the identity (`getrs`, as NumPy's `inv` does); a backend
+    /// may invert the triangles instead.
+    fn lu_inverse<T: Inexact>(
+        &self,
+        lu: &Self::Buffer<T>,
+        ipiv: &Self::Buffer<i32>,
+        batch: usize,
+        n: usize,
+    ) -> Result<Self::Buffer<T>>
+    where
+        Self: crate::backend::ArrayBackend,
+    {
+        let eye = crate::Array::<T, Self>::eye(n, None, 0, self)?.broadcast_to(&[batch, n, n])?;
+        let eye = self.copy(eye.buffer(), eye.layout())?;
+        self.lu_solve(lu, ipiv, &eye, batch, n, n)
+    }
+
     /// Cholesky factor `L` of Hermitian positive-definite matrices (LAPACK `potrf`, reading
     /// the lower triangle): `A = L L^H` with the strict upper triangle of `L` zero. `info`
     /// is `k > 0` when the leading minor of order `k` is not positive definite (`L` is then

@@ -133,9 +133,7 @@ impl<T: Inexact, B: ArrayBackend> Array<T, B> {
             return Array::zeros(self.shape(), dev);
         }
         let (lu, ipiv) = self.lu_checked(OP)?;
-        let eye = Array::<T, B>::eye(n, None, 0, dev)?;
-        let eye = eye.broadcast_to(&with_tail(&lead, &[n, n]))?.to_batch(OP)?;
-        let x = dev.lu_solve(&lu.buf, &ipiv, &eye.buf, lu.count(), n, n)?;
+        let x = dev.lu_inverse(&lu.buf, &ipiv, lu.count(), n)?;
         from_batch(x, &lead, n, n, dev)
     }
 
