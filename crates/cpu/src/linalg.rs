@@ -167,6 +167,15 @@ fn per_matrix<F: Field, X: Send, const K: usize>(
     (outs, xs, info)
 }
 
+/// The outputs of a batch's matrices, in order: one matrix's is moved, not copied.
+fn joined<F: Clone>(mut parts: Vec<Vec<F>>) -> Vec<F> {
+    if parts.len() == 1 {
+        parts.pop().unwrap_or_default()
+    } else {
+        parts.concat()
+    }
+}
+
 /// LAPACK's pivot sequence for the row permutation `fwd` (row `i` of `P A` is row `fwd[i]`
 /// of `A`): `ipiv[i] - 1` is the row swapped with row `i` at step `i`.
 fn ipiv_of(fwd: &[usize]) -> Vec<i32> {
@@ -324,24 +333,15 @@ fn lu_solve_imp<T: Inexact, F: Field>(
     };
     // One system per rayon task, even a single one (see `per_matrix`).
     let parts: Vec<Vec<F>> = (0..batch).into_par_iter().map(one).collect();
-    back(CpuBuffer::new(parts.concat()), OP)
-}
-
-/// The row permutation of 1-based LAPACK pivots: `fwd[i]` is the row of `A` that the
-/// interchanges bring to row `i` of `P A` (the inverse of [`ipiv_of`]).
-fn perm_of(ipiv: &[i32]) -> Vec<usize> {
-    let mut fwd: Vec<usize> = (0..ipiv.len()).collect();
-    for (i, &p) in ipiv.iter().enumerate() {
-        fwd.swap(i, (p - 1) as usize);
-    }
-    fwd
+    back(CpuBuffer::new(joined(parts)), OP)
 }
 
 /// `A^-1 = U^-1 L^-1 P` from the packed factors (LAPACK's `getri`): `L^-1` by faer's
 /// recursive triangular inverse (n^3/3 flops), then the upper solve against it (n^3), then
-/// the columns permuted. Solving against the identity instead costs 2n^3, and faer's own
-/// `inverse` (both triangles inverted, then their product) ran slower on 16 threads at order
-/// 1000 (13.7 ms against 9.2 for the two solves and 8.8 for this; at 2000: 54, 53, 39).
+/// the pivots' column interchanges in reverse order. Solving against the identity instead
+/// costs 2n^3, and faer's own `inverse` (both triangles inverted, then their product) ran
+/// slower on 16 threads at order 1000 (13.7 ms against 9.2 for the two solves and 8.8 for
+/// this; at 2000: 54, 53, 39).
 fn lu_inverse_imp<T: Inexact, F: Field>(
     lu: &CpuBuffer<T>,
     ipiv: &CpuBuffer<i32>,
@@ -355,32 +355,28 @@ fn lu_inverse_imp<T: Inexact, F: Field>(
     let par = par_for(batch, n);
     let one = |k: usize| {
         let f = MatRef::from_column_major_slice(&lu[k * nn..(k + 1) * nn], n, n);
-        let mut y = vec![F::zero(); nn];
-        let mut ym = MatMut::from_column_major_slice_mut(&mut y, n, n);
+        let mut x = vec![F::zero(); nn];
+        let mut xm = MatMut::from_column_major_slice_mut(&mut x, n, n);
         // L^-1 (unit lower triangular; only its strict lower part is written).
-        invert_unit_lower_triangular(ym.as_mut(), f, par);
+        invert_unit_lower_triangular(xm.as_mut(), f, par);
         for j in 0..n {
-            ym[(j, j)] = F::one();
+            xm[(j, j)] = F::one();
         }
         // U^-1 L^-1: the upper solve reads the packed factors on and above the diagonal.
-        solve_upper_triangular_in_place(f, ym.as_mut(), par);
-        // Times P: column fwd[i] of the inverse is column i of U^-1 L^-1, fwd[i] being the
-        // row of A that the interchanges bring to row i.
-        let fwd = perm_of(&ipiv[k * n..(k + 1) * n]);
-        let mut x = vec![F::zero(); nn];
-        for (i, &c) in fwd.iter().enumerate() {
-            x[c * n..(c + 1) * n].copy_from_slice(&y[i * n..(i + 1) * n]);
+        solve_upper_triangular_in_place(f, xm.as_mut(), par);
+        // Times P = P_{n-1} ... P_0: column j swapped with column ipiv[j] - 1, last first.
+        for (j, &p) in ipiv[k * n..(k + 1) * n].iter().enumerate().rev() {
+            let (lo, hi) = (j.min(p as usize - 1), j.max(p as usize - 1));
+            if lo != hi {
+                let (left, right) = x.split_at_mut(hi * n);
+                left[lo * n..(lo + 1) * n].swap_with_slice(&mut right[..n]);
+            }
         }
         x
     };
     // One matrix per rayon task, even a single one (see `per_matrix`).
-    let mut parts: Vec<Vec<F>> = (0..batch).into_par_iter().map(one).collect();
-    let x = if parts.len() == 1 {
-        parts.pop().unwrap_or_default()
-    } else {
-        parts.concat()
-    };
-    back(CpuBuffer::new(x), OP)
+    let parts: Vec<Vec<F>> = (0..batch).into_par_iter().map(one).collect();
+    back(CpuBuffer::new(joined(parts)), OP)
 }
 
 fn cholesky_imp<T: Inexact, F: Field>(
@@ -732,13 +728,13 @@ impl LinalgOps for Cpu {
 
 #[cfg(test)]
 mod tests {
-    use super::{ipiv_of, perm_of};
+    use super::ipiv_of;
     use crate::{Cpu, CpuBuffer};
     use cuprite_core::backend::LinalgOps;
     use cuprite_core::c128;
 
     /// Column-major matrices with entries in [-0.5, 0.5) (an LCG).
-    fn random(len: usize, seed: u64) -> Vec<f64> {
+    pub(super) fn random(len: usize, seed: u64) -> Vec<f64> {
         let mut s = seed;
         (0..len)
             .map(|_| {
@@ -838,7 +834,6 @@ mod tests {
                 rows.swap(i, (p - 1) as usize);
             }
             assert_eq!(rows, fwd);
-            assert_eq!(perm_of(&ipiv), fwd);
         }
     }
 }

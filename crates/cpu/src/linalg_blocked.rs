@@ -161,23 +161,12 @@ pub(super) fn qr<F: ComplexField>(a: &mut Mat<F>, par: Par) -> Option<Mat<F>> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::random;
     use super::*;
     use faer::linalg::householder::{
         apply_block_householder_sequence_on_the_left_in_place_scratch,
         apply_block_householder_sequence_on_the_left_in_place_with_conj,
     };
-
-    fn random(len: usize, seed: u64) -> Vec<f64> {
-        let mut s = seed;
-        (0..len)
-            .map(|_| {
-                s = s
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                (s >> 11) as f64 / (1u64 << 53) as f64 - 0.5
-            })
-            .collect()
-    }
 
     /// `P A = L U` within rounding, with `P` the pivots' permutation, on an order that is
     /// not a multiple of the panel width (three panels, the last one partial).

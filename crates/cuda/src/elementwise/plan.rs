@@ -1,7 +1,8 @@
 //! Host-side planning of element-wise launches: op parameters as kernel arguments, the
-//! vector width and aligned head of the contiguous kernels, when the tiled kernel pays, bounds
-//! checks of views, and the axis order of in-place updates (any order works when every element is independent, so the
-//! destination's memory order is used, which makes transposed and reversed views contiguous).
+//! vector width and aligned head of the contiguous kernels, when the tiled kernel pays,
+//! bounds checks of views, and the axis order of in-place updates (any order works when
+//! every element is independent, so the destination's memory order is used, which makes
+//! transposed and reversed views contiguous).
 
 use crate::launch::Strided;
 use cuprite_core::{Element, Error, Layout, Result, Scalar};
