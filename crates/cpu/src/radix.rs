@@ -7,7 +7,8 @@
 //! digit at once; a pass whose digit is the same for every item is skipped; each remaining
 //! pass is a stable counting scatter, split over rayon threads above [`PAR_RADIX_MIN`] items
 //! (each thread scatters its part of the input into its own disjoint runs of the output, so
-//! the scatter stays safe code).
+//! the scatter stays safe code). Runs too short for 2048 buckets finish with 8-bit passes
+//! over the bytes that vary ([`short_lsd`]), the shortest with a comparison sort.
 
 use rayon::prelude::*;
 
@@ -26,6 +27,8 @@ pub(crate) trait RadixKey: Copy + Send + Sync + Ord {
     const PASSES: usize;
     /// Digit `pass` (0 = least significant).
     fn digit(self, pass: usize) -> usize;
+    /// The key's bits, widened.
+    fn bits(self) -> u64;
 }
 
 impl RadixKey for u32 {
@@ -34,6 +37,10 @@ impl RadixKey for u32 {
     fn digit(self, pass: usize) -> usize {
         ((self >> (pass as u32 * DIGIT_BITS)) as usize) & (BUCKETS - 1)
     }
+    #[inline(always)]
+    fn bits(self) -> u64 {
+        self as u64
+    }
 }
 
 impl RadixKey for u64 {
@@ -41,6 +48,10 @@ impl RadixKey for u64 {
     #[inline(always)]
     fn digit(self, pass: usize) -> usize {
         ((self >> (pass as u32 * DIGIT_BITS)) as usize) & (BUCKETS - 1)
+    }
+    #[inline(always)]
+    fn bits(self) -> u64 {
+        self
     }
 }
 
@@ -205,10 +216,14 @@ fn finish<E: Copy + Send + Sync + Default, K: RadixKey>(
         d.copy_from_slice(s);
         return;
     }
-    if n < RADIX_MIN {
-        // Too short for 2048-bucket passes: a stable comparison sort of the keys.
+    if n < SHORT_RUN {
+        // A stable comparison sort of the keys.
         d.copy_from_slice(s);
         d.sort_by_key(|x| key(x));
+        return;
+    }
+    if n < RADIX_MIN {
+        short_lsd(s, d, digit, key);
         return;
     }
     if n <= small {
@@ -236,6 +251,54 @@ fn finish<E: Copy + Send + Sync + Default, K: RadixKey>(
             finish(dd, ss, tmp, dg, small, key)
         });
     par_copy(d, s);
+}
+
+/// Runs shorter than this finish with a comparison sort, longer ones (below [`RADIX_MIN`])
+/// with [`short_lsd`].
+const SHORT_RUN: usize = 64;
+
+/// Sorts the run `s` (shorter than [`RADIX_MIN`], too short for 2048-bucket passes) stably
+/// into `d` by the key bits below digit `digit`: LSD passes of 8-bit digits with their
+/// counts on the stack, only over the bytes in which some keys differ. `s` may be
+/// overwritten.
+fn short_lsd<E: Copy, K: RadixKey>(s: &mut [E], d: &mut [E], digit: usize, key: &impl Fn(&E) -> K) {
+    let (mut any, mut all) = (0u64, !0u64);
+    for x in s.iter() {
+        let k = key(x).bits();
+        any |= k;
+        all &= k;
+    }
+    let width = (digit as u32 * DIGIT_BITS).min(64);
+    let low = if width == 64 { !0 } else { (1u64 << width) - 1 };
+    let varying = (any ^ all) & low;
+    let shifts: Vec<u32> = (0..width)
+        .step_by(8)
+        .filter(|&sh| (varying >> sh) & 0xFF != 0)
+        .collect();
+    // Passes alternate s -> d -> s ...; an even count ends in `s`, copied over at the end.
+    let (mut a, mut b) = (s, d);
+    for &sh in &shifts {
+        let mut pos = [0usize; 256];
+        for x in a.iter() {
+            pos[((key(x).bits() >> sh) & 0xFF) as usize] += 1;
+        }
+        let mut acc = 0;
+        for p in pos.iter_mut() {
+            let c = *p;
+            *p = acc;
+            acc += c;
+        }
+        for x in a.iter() {
+            let k = ((key(x).bits() >> sh) & 0xFF) as usize;
+            b[pos[k]] = *x;
+            pos[k] += 1;
+        }
+        std::mem::swap(&mut a, &mut b);
+    }
+    // `a` holds the sorted run; it is `d` after an odd number of passes.
+    if shifts.len().is_multiple_of(2) {
+        b.copy_from_slice(a);
+    }
 }
 
 /// `dst.copy_from_slice(src)`, in parallel chunks for long slices.
@@ -349,6 +412,41 @@ mod tests {
             let mut expect = src.clone();
             expect.sort_by_key(|e| e.0);
             assert_eq!(dst, expect);
+        }
+    }
+
+    #[test]
+    fn short_runs_sort_stably_by_the_low_digits() {
+        // Runs of every length class (comparison sort, short LSD, full passes) after an MSD
+        // split: keys share their top digits in few groups, and their low bits repeat.
+        for (n, groups) in [(300_000usize, 4u64), (300_000, 400), (200_000, 20_000)] {
+            let src: Vec<(u64, u32)> = (0..n as u64)
+                .map(|i| {
+                    let g = i.wrapping_mul(0x9E37_79B9_7F4A_7C15) % groups;
+                    let low = i.wrapping_mul(2654435761) % 5000;
+                    ((g << 40) | low, i as u32)
+                })
+                .collect();
+            let mut dst = vec![(0, 0); n];
+            let mut scratch = vec![(0, 0); n];
+            radix_sort(&src, &mut dst, &mut scratch, |e| e.0);
+            let mut expect = src.clone();
+            expect.sort_by_key(|e| e.0);
+            assert_eq!(dst, expect, "n {n}, {groups} groups");
+        }
+        // short_lsd itself, on every run length around its bounds and on keys that differ
+        // only in a high byte.
+        for n in [SHORT_RUN, 100, 1000, RADIX_MIN - 1] {
+            for spread in [3u64, 1 << 20, 1 << 50] {
+                let mut s: Vec<(u64, u32)> = (0..n as u64)
+                    .map(|i| ((i.wrapping_mul(2654435761) % 7) * spread, i as u32))
+                    .collect();
+                let mut expect = s.clone();
+                expect.sort_by_key(|e| e.0);
+                let mut d = vec![(0, 0); n];
+                short_lsd(&mut s, &mut d, 6, &|e: &(u64, u32)| e.0);
+                assert_eq!(d, expect, "n {n}, spread {spread}");
+            }
         }
     }
 }
