@@ -182,6 +182,27 @@ fn take_cases() -> Vec<(Layout, usize, Vec<i64>, Layout)> {
             index_buffer(5000, BASE, 14, &[4999]),
             Layout::contiguous(&[5000]),
         ),
+        // One element around the taken axis: a strided source behind unit axes with a
+        // reversed index view, several bad indices (the first in C order is reported), and
+        // an empty source axis.
+        (
+            Layout::new(vec![1, BASE / 2, 1], vec![BASE as isize, 2, 1], 1),
+            1,
+            indices(9000, BASE / 2, 15),
+            Layout::new(vec![4500], vec![-2], 8999),
+        ),
+        (
+            Layout::contiguous(&[BASE]),
+            0,
+            index_buffer(20000, BASE, 16, &[19000, 16000, 9000, 12000]),
+            Layout::contiguous(&[20000]),
+        ),
+        (
+            Layout::contiguous(&[0]),
+            0,
+            vec![0, 0],
+            Layout::contiguous(&[2]),
+        ),
     ]
 }
 
