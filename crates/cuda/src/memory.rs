@@ -85,6 +85,15 @@ impl BackendBase for Cuda {
         Ok(out)
     }
 
+    fn copy_to_peer<T: Element>(
+        &self,
+        buf: &CudaBuffer<T>,
+        layout: &Layout,
+        dst: &Cuda,
+    ) -> Result<Option<CudaBuffer<T>>> {
+        self.peer_copy(buf, layout, dst).map(Some)
+    }
+
     fn assign<T: Element>(
         &self,
         dst: &mut CudaBuffer<T>,

@@ -250,8 +250,24 @@ impl<T: Element, B: BackendBase> Array<T, B> {
         Ok(self.to_vec()?[0])
     }
 
-    /// Copies the array to another device (of any backend). Always an explicit copy.
+    /// Copies the array to another device (of any backend). Always an explicit copy: on
+    /// the same device a device copy, between two devices of one backend (two GPUs) the
+    /// backend's direct path where it has one, otherwise through host memory.
     pub fn to_device<B2: ArrayBackend>(&self, dev: &B2) -> Result<Array<T, B2>> {
+        if let Some(same) = (dev as &dyn std::any::Any).downcast_ref::<B>() {
+            let buf = if *same == self.device {
+                Some(self.device.copy(&self.buf, &self.layout)?)
+            } else {
+                self.device.copy_to_peer(&self.buf, &self.layout, same)?
+            };
+            if let Some(buf) = buf {
+                let moved: Box<dyn std::any::Any> =
+                    Box::new(Array::from_contiguous(buf, self.shape(), same));
+                if let Ok(a) = moved.downcast::<Array<T, B2>>() {
+                    return Ok(*a);
+                }
+            }
+        }
         let data = self.to_vec()?;
         let buf = dev.from_vec(data)?;
         Ok(Array::from_contiguous(buf, self.shape(), dev))

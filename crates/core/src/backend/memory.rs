@@ -48,6 +48,18 @@ pub trait BackendBase: Clone + Send + Sync + Debug + PartialEq + 'static {
     fn to_vec<T: Element>(&self, buf: &Self::Buffer<T>, layout: &Layout) -> Result<Vec<T>>;
     /// A new C-contiguous buffer holding the elements of a view.
     fn copy<T: Element>(&self, buf: &Self::Buffer<T>, layout: &Layout) -> Result<Self::Buffer<T>>;
+    /// A C-contiguous copy of a view on `dst`, another device of the same backend (another
+    /// GPU), moved between the two devices directly: `Some` buffer of `dst`, or `None` (the
+    /// default) where the backend has no direct path, and `Array::to_device` goes through
+    /// host memory instead.
+    fn copy_to_peer<T: Element>(
+        &self,
+        _buf: &Self::Buffer<T>,
+        _layout: &Layout,
+        _dst: &Self,
+    ) -> Result<Option<Self::Buffer<T>>> {
+        Ok(None)
+    }
     /// Writes the view `src` into the view `dst` (same shape; `dst` has no overlapping
     /// elements and is not shared, see [`BackendBase::make_unique`]).
     fn assign<T: Element>(

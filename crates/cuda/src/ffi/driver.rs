@@ -381,6 +381,26 @@ pub(crate) fn dtod(
     unsafe { result::memcpy_dtod_async(dst, src, bytes, stream) }.map_err(err("copy"))
 }
 
+/// Asynchronous copy of `bytes` bytes from `src` in context `src_ctx` to `dst` in
+/// `dst_ctx` (`cuMemcpyPeerAsync`: direct over NVLink or PCIe where the devices can reach
+/// each other, staged by the driver otherwise), queued on `stream`.
+pub(crate) fn dtod_peer(
+    dst: CUdeviceptr,
+    dst_ctx: CUcontext,
+    src: CUdeviceptr,
+    src_ctx: CUcontext,
+    bytes: usize,
+    stream: CUstream,
+) -> Result<()> {
+    if bytes == 0 {
+        return Ok(());
+    }
+    // SAFETY: both ranges are valid device memory of their contexts, of at least `bytes`
+    // bytes; `stream` is a live stream.
+    unsafe { result::memcpy_peer_async(dst_ctx, dst, src_ctx, src, bytes, stream) }
+        .map_err(err("to_device"))
+}
+
 /// Asynchronous byte fill.
 pub(crate) fn memset_u8(dst: CUdeviceptr, value: u8, bytes: usize, stream: CUstream) -> Result<()> {
     if bytes == 0 {
