@@ -14,8 +14,9 @@ const TEMPLATE: &str = r##"#!/usr/bin/env bash
 #   LOG_DIR   where the logs go (default: $OUT, else ./logs); one <name>.log per binary,
 #             summary.txt with the lines printed here, compare.{log,md,json},
 #             crossover_OP.{log,md,png,svg}
-#   PART      tests | compare | crossover | examples | criterion | all
-#             (default: tests compare examples; quickstart runs that example alone)
+#   PART      tests | compare | crossover | examples | criterion | multigpu | all
+#             (default: tests compare examples; quickstart runs that example alone;
+#             multigpu runs the multi-GPU test binary alone, with NCCL's warnings on)
 #
 # Environment:
 #   TEST_FILTER      only test binaries whose name contains this (e.g. cuprite.test.)
@@ -51,7 +52,7 @@ PARTS=()
 LOG=""
 for a in "$@"; do
     case "$a" in
-        tests|compare|crossover|examples|quickstart|criterion|all) PARTS+=("$a") ;;
+        tests|compare|crossover|examples|quickstart|criterion|multigpu|all) PARTS+=("$a") ;;
         -h|--help) usage; exit 0 ;;
         *)
             if [ -z "$LOG" ]; then LOG="$a"; else
@@ -248,7 +249,12 @@ run_criterion() {
     done
 }
 
-if want tests; then run_tests; fi
+if want tests; then
+    run_tests
+elif want multigpu; then
+    # Its tests need two or more GPUs (they say so and pass on fewer).
+    NCCL_DEBUG="${NCCL_DEBUG:-WARN}" TEST_FILTER="${TEST_FILTER:-multi_gpu}" run_tests
+fi
 if want compare; then run_compare; fi
 if want crossover; then run_crossover; fi
 if want examples; then
@@ -371,6 +377,23 @@ mod tests {
         assert!(text.contains("== crossover of add"), "{text}");
         assert!(text.contains("PASS  crossover sum"), "{text}");
         assert!(dir.join("logs/crossover_sum.md").is_file());
+
+        // The multi-GPU part runs that binary alone, with NCCL's warnings on.
+        write_exe(
+            &dir.join("tests/cuprite-cuda.test.multi_gpu"),
+            "#!/bin/sh\n[ \"$NCCL_DEBUG\" = WARN ] || exit 9\n\
+             echo 'test result: ok. 4 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.01s'\n",
+        );
+        let out = bash()
+            .arg(dir.join("run.sh"))
+            .arg(dir.join("logs"))
+            .arg("multigpu")
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{text}");
+        assert!(text.contains("tests: 1 binaries, 4 passed, 0 failed"), "{text}");
+        std::fs::remove_file(dir.join("tests/cuprite-cuda.test.multi_gpu")).unwrap();
 
         // The same binaries packed into payload.tar.xz.
         let st = Command::new("tar")

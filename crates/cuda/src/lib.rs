@@ -15,6 +15,9 @@
 //!   queue work on streams of their own ([`Stream`], [`Cuda::with_stream`], [`CudaEvent`]).
 //! - Page-locked host memory ([`PinnedBuffer`]) makes uploads and downloads asynchronous
 //!   ([`PinnedExt`]), so transfers overlap with kernels of other streams.
+//! - Several GPUs: `to_device` between two GPUs copies device to device, and [`dist`] holds
+//!   NCCL communicators, their collectives on arrays, and the rendezvous of a job of one
+//!   process per GPU.
 //!
 //! The crate builds on machines without CUDA (the driver is loaded at run time); there
 //! [`Cuda::new`] returns [`cuprite_core::Error::BackendUnavailable`] saying why.
@@ -25,6 +28,7 @@ mod ffi;
 mod buffer;
 mod ctype;
 mod device;
+pub mod dist;
 pub mod dlpack;
 mod elementwise;
 mod fft;
@@ -38,6 +42,7 @@ mod matmul;
 mod memory;
 mod modules;
 pub mod nvrtc;
+mod peer;
 mod pinned;
 mod random;
 mod reduce;
@@ -52,6 +57,7 @@ use ffi::driver;
 
 pub use buffer::CudaBuffer;
 pub use device::Cuda;
+pub use peer::with_device;
 pub use pinned::{PinnedBuffer, PinnedExt};
 pub use stream::{Stream, StreamExt};
 pub use timer::CudaEvent;

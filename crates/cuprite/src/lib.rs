@@ -29,13 +29,14 @@ pub use cuprite_cuda::Cuda;
 
 /// The CUDA backend's own items: the device handle, its buffer type, streams and events,
 /// page-locked host buffers and the asynchronous transfers through them, the NVRTC compiler
-/// with its disk cache, and DLPack on the GPU ([`cuda::dlpack`]: `Array<T, Cuda>` to and
-/// from `kDLCUDA` tensors without copying, with the stream handshake).
+/// with its disk cache, DLPack on the GPU ([`cuda::dlpack`]: `Array<T, Cuda>` to and
+/// from `kDLCUDA` tensors without copying, with the stream handshake), and more than one GPU
+/// ([`cuda::dist`]: NCCL communicators and collectives; [`cuda::with_device`]).
 #[cfg(feature = "cuda")]
 pub mod cuda {
     pub use cuprite_cuda::{
-        dlpack, kernel, nvrtc, Cuda, CudaBuffer, CudaEvent, PinnedBuffer, PinnedExt, Stream,
-        StreamExt,
+        dist, dlpack, kernel, nvrtc, with_device, Cuda, CudaBuffer, CudaEvent, PinnedBuffer,
+        PinnedExt, Stream, StreamExt,
     };
 }
 
