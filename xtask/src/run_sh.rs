@@ -392,7 +392,10 @@ mod tests {
             .unwrap();
         let text = String::from_utf8_lossy(&out.stdout);
         assert_eq!(out.status.code(), Some(0), "{text}");
-        assert!(text.contains("tests: 1 binaries, 4 passed, 0 failed"), "{text}");
+        assert!(
+            text.contains("tests: 1 binaries, 4 passed, 0 failed"),
+            "{text}"
+        );
         std::fs::remove_file(dir.join("tests/cuprite-cuda.test.multi_gpu")).unwrap();
 
         // The same binaries packed into payload.tar.xz.
