@@ -399,6 +399,16 @@ pub(crate) fn advise_huge_pages<E>(buf: &mut [E]) {
 mod tests {
     use super::*;
 
+    /// `radix_sort` of `src` by the first field equals the standard library's stable sort.
+    fn sorts_like_std<K: RadixKey + Default + std::fmt::Debug>(src: &[(K, u32)], what: &str) {
+        let mut dst = vec![(K::default(), 0); src.len()];
+        let mut scratch = dst.clone();
+        radix_sort(src, &mut dst, &mut scratch, |e| e.0);
+        let mut expect = src.to_vec();
+        expect.sort_by_key(|e| e.0);
+        assert_eq!(dst, expect, "{what}");
+    }
+
     #[test]
     fn sorts_stably_serial_and_parallel() {
         for n in [3000usize, PAR_RADIX_MIN + 12345] {
@@ -406,12 +416,7 @@ mod tests {
             let src: Vec<(u32, u32)> = (0..n as u32)
                 .map(|i| (i.wrapping_mul(2654435761) % 1000, i))
                 .collect();
-            let mut dst = vec![(0, 0); n];
-            let mut scratch = vec![(0, 0); n];
-            radix_sort(&src, &mut dst, &mut scratch, |e| e.0);
-            let mut expect = src.clone();
-            expect.sort_by_key(|e| e.0);
-            assert_eq!(dst, expect);
+            sorts_like_std(&src, &format!("n {n}"));
         }
     }
 
@@ -427,12 +432,7 @@ mod tests {
                     ((g << 40) | low, i as u32)
                 })
                 .collect();
-            let mut dst = vec![(0, 0); n];
-            let mut scratch = vec![(0, 0); n];
-            radix_sort(&src, &mut dst, &mut scratch, |e| e.0);
-            let mut expect = src.clone();
-            expect.sort_by_key(|e| e.0);
-            assert_eq!(dst, expect, "n {n}, {groups} groups");
+            sorts_like_std(&src, &format!("n {n}, {groups} groups"));
         }
         // short_lsd itself, on every run length around its bounds and on keys that differ
         // only in a high byte.

@@ -337,21 +337,12 @@ impl Communicator {
         Ok(())
     }
 
-    fn check_root(&self, op: &'static str, root: usize) -> Result<()> {
-        if root >= self.world {
+    /// Checks that `rank` (a root or a peer, as `role` says) is a rank of the world.
+    fn check_rank(&self, op: &'static str, role: &str, rank: usize) -> Result<()> {
+        if rank >= self.world {
             return Err(Error::invalid(
                 op,
-                format!("root {root} is not a rank of {}", self.world),
-            ));
-        }
-        Ok(())
-    }
-
-    fn check_peer(&self, op: &'static str, peer: usize) -> Result<()> {
-        if peer >= self.world {
-            return Err(Error::invalid(
-                op,
-                format!("peer {peer} is not a rank of {}", self.world),
+                format!("{role} {rank} is not a rank of {}", self.world),
             ));
         }
         Ok(())
@@ -502,7 +493,7 @@ impl Communicator {
     /// failures, and with checks on, ranks that disagree.
     pub fn broadcast<T: Element>(&self, x: &Array<T, Cuda>, root: usize) -> Result<Array<T, Cuda>> {
         const OP: &str = "broadcast";
-        self.check_root(OP, root)?;
+        self.check_rank(OP, "root", root)?;
         let x = if self.rank == root {
             self.input(OP, x)?
         } else {
@@ -546,7 +537,7 @@ impl Communicator {
     ) -> Result<Option<Array<T, Cuda>>> {
         const OP: &str = "reduce";
         let (t, per) = reduce_type::<T>(OP, op)?;
-        self.check_root(OP, root)?;
+        self.check_rank(OP, "root", root)?;
         let x = self.input(OP, x)?;
         self.agree::<T>(OP, 0x300 | (op as u64) << 32 | root as u64, x.shape())?;
         let out = if self.rank == root {
@@ -713,7 +704,7 @@ impl Communicator {
     /// failures.
     pub fn send<T: Element>(&self, x: &Array<T, Cuda>, peer: usize) -> Result<()> {
         const OP: &str = "send";
-        self.check_peer(OP, peer)?;
+        self.check_rank(OP, "peer", peer)?;
         let x = self.input(OP, x)?;
         let bytes = x.size() * std::mem::size_of::<T>();
         if bytes == 0 {
@@ -738,7 +729,7 @@ impl Communicator {
     /// A peer outside the world, an aborted communicator, NCCL's failures.
     pub fn recv<T: Element>(&self, shape: &[usize], peer: usize) -> Result<Array<T, Cuda>> {
         const OP: &str = "recv";
-        self.check_peer(OP, peer)?;
+        self.check_rank(OP, "peer", peer)?;
         self.usable(OP)?;
         let n = cuprite_core::layout::check_shape(OP, shape, std::mem::size_of::<T>())?;
         let out = self.dev.alloc::<T>(n)?;
