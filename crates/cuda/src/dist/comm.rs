@@ -324,6 +324,12 @@ impl Communicator {
         x.to_contiguous()
     }
 
+    /// The device address of the first element of `x` (a view's offset included), ordered
+    /// for work on the communicator's stream.
+    fn addr<T: Element>(&self, x: &Array<T, Cuda>) -> Result<u64> {
+        Ok(self.dev.ptr(x.buffer())? + (x.layout().offset() * std::mem::size_of::<T>()) as u64)
+    }
+
     /// Checks that the communicator is usable and `x` lives on its GPU.
     fn on_device<T: Element>(&self, op: &'static str, x: &Array<T, Cuda>) -> Result<()> {
         self.usable(op)?;
@@ -428,7 +434,7 @@ impl Communicator {
         if x.size() > 0 {
             self.launch(OP, "ncclAllReduce", |s| unsafe {
                 Ok(sys::ncclAllReduce(
-                    self.dev.ptr(x.buffer())? as *const c_void,
+                    self.addr(&x)? as *const c_void,
                     self.dev.ptr(&out)? as *mut c_void,
                     x.size() * per,
                     t,
@@ -506,7 +512,7 @@ impl Communicator {
         if bytes > 0 {
             self.launch(OP, "ncclBroadcast", |s| unsafe {
                 let send = if self.rank == root {
-                    self.dev.ptr(x.buffer())? as *const c_void
+                    self.addr(&x)? as *const c_void
                 } else {
                     std::ptr::null()
                 };
@@ -552,7 +558,7 @@ impl Communicator {
                     None => std::ptr::null_mut(),
                 };
                 Ok(sys::ncclReduce(
-                    self.dev.ptr(x.buffer())? as *const c_void,
+                    self.addr(&x)? as *const c_void,
                     recv,
                     x.size() * per,
                     t,
@@ -582,7 +588,7 @@ impl Communicator {
         if bytes > 0 {
             self.launch(OP, "ncclAllGather", |s| unsafe {
                 Ok(sys::ncclAllGather(
-                    self.dev.ptr(x.buffer())? as *const c_void,
+                    self.addr(&x)? as *const c_void,
                     self.dev.ptr(&out)? as *mut c_void,
                     bytes,
                     sys::ncclDataType_t::ncclUint8,
@@ -618,7 +624,7 @@ impl Communicator {
         if n > 0 {
             self.launch(OP, "ncclReduceScatter", |s| unsafe {
                 Ok(sys::ncclReduceScatter(
-                    self.dev.ptr(x.buffer())? as *const c_void,
+                    self.addr(&x)? as *const c_void,
                     self.dev.ptr(&out)? as *mut c_void,
                     n * per,
                     t,
@@ -646,7 +652,7 @@ impl Communicator {
         let out = self.dev.alloc::<T>(x.size())?;
         let bytes = block_shape.iter().product::<usize>() * std::mem::size_of::<T>();
         if bytes > 0 {
-            let (xp, op_) = (self.dev.ptr(x.buffer())?, self.dev.ptr(&out)?);
+            let (xp, op_) = (self.addr(&x)?, self.dev.ptr(&out)?);
             group(|| {
                 for peer in 0..self.world {
                     let at = (peer * bytes) as u64;
@@ -712,7 +718,7 @@ impl Communicator {
         }
         self.launch(OP, "ncclSend", |s| unsafe {
             Ok(sys::ncclSend(
-                self.dev.ptr(x.buffer())? as *const c_void,
+                self.addr(&x)? as *const c_void,
                 bytes,
                 sys::ncclDataType_t::ncclUint8,
                 peer as i32,

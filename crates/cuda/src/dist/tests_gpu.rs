@@ -45,10 +45,12 @@ fn check_type<T: Element>(c: &mut Communicator) -> Result<()> {
     let dev = c.device().clone();
     let data = vals::<T>(4 * 37, 3);
     let base = Array::<T, Cuda>::from_vec(data, &[4, 37], &dev)?;
-    // Contiguous, transposed (the same elements in another order) and empty inputs.
+    // Contiguous, transposed, offset and empty inputs.
     let inputs = [
         base.clone(),
         base.t().slice(&s![1..;2, ..;-1])?,
+        // Contiguous, but starting inside its buffer.
+        base.slice(&s![2.., ..])?,
         Array::<T, Cuda>::from_vec(vec![], &[0, 5], &dev)?,
     ];
     for (k, x) in inputs.iter().enumerate() {
