@@ -5,14 +5,16 @@
 // the output type.
 //
 // Kernels:
-//   random_uniform(T* out, i64 n, u32 k0, u32 k1, u64 base, T low, T high)
+//   random_uniform(T* out, i64 n, u32 k0, u32 k1, u64 base, u64 first, T low, T high)
 //       block stream; each thread computes one Philox block per step and stores its outputs
 //       (4 floats or 2 doubles) with one 16-byte store.
-//   random_float(T* out, i64 n, u32 k0, u32 k1, u64 base, int dist, double a, double b,
-//                double c)
-//   random_int(T* out, i64 n, u32 k0, u32 k1, u64 base, int dist, i64 low, u64 range, double a,
-//              double b)
+//   random_float(T* out, i64 n, u32 k0, u32 k1, u64 base, u64 first, int dist, double a,
+//                double b, double c)
+//   random_int(T* out, i64 n, u32 k0, u32 k1, u64 base, u64 first, int dist, i64 low,
+//              u64 range, double a, double b)
 //       element streams; one element per thread per step (rejection loops inside).
+//   Output element i is element first + i of the draw (first is 0 but for a part of a draw,
+//   such as one GPU's shard of an array split over several).
 
 #define RD_NORMAL 0
 #define RD_LOGNORMAL 1
@@ -758,18 +760,25 @@ struct RandomUniformArgs {
     u32 k0;
     u32 k1;
     u64 base;
+    u64 first;
     Bytes16 low;
     Bytes16 high;
 };
 
 __device__ __forceinline__ void k_random_uniform(T* out, long long n, u32 k0, u32 k1, u64 base,
-                                                 T low, T high) {
+                                                 u64 first, T low, T high) {
     constexpr int per = (is_same<T, float>::value || is_half<T>::value) ? 4 : 2;
-    const long long blocks = (n + per - 1) / per;
+    // Output element i is element first + i of the draw: the blocks first / per up to the
+    // one holding element first + n - 1; a part that starts inside a block skips the words
+    // before it.
+    const long long skip = (long long)(first % per);
+    const u64 b0 = first / per;
+    const long long blocks = (n + skip + per - 1) / per;
     const T span = high - low;
     // Fresh pool allocations are 256-byte aligned; anything else takes scalar stores.
-    const bool aligned = ((u64)out & 15) == 0;
-    GRID_STRIDE(b, blocks) {
+    const bool aligned = ((u64)out & 15) == 0 && skip == 0;
+    GRID_STRIDE(bb, blocks) {
+        const u64 b = b0 + (u64)bb;
         uint4 c;
         c.x = (u32)b;
         c.y = (u32)((u64)b >> 32);
@@ -792,7 +801,7 @@ __device__ __forceinline__ void k_random_uniform(T* out, long long n, u32 k0, u3
             v[0] = low + span * f64_from_bits(((u64)w.y << 32) | w.x);
             v[1] = low + span * f64_from_bits(((u64)w.w << 32) | w.z);
         }
-        long long i0 = b * per;
+        long long i0 = bb * per - skip;
         if (is_half<T>::value && aligned && i0 + per <= n) {
             union {
                 T t[4];
@@ -814,14 +823,14 @@ __device__ __forceinline__ void k_random_uniform(T* out, long long n, u32 k0, u3
             // memory, whose traffic halved the kernel's store bandwidth.
 #pragma unroll
             for (int k = 0; k < per; ++k) {
-                if (i0 + k < n) out[i0 + k] = v[k];
+                if (i0 + k >= 0 && i0 + k < n) out[i0 + k] = v[k];
             }
         }
     }
 }
 
 extern "C" __global__ void random_uniform(RandomUniformArgs a) {
-    k_random_uniform((T*)a.out, a.n, a.k0, a.k1, a.base, from_bytes<T>(a.low), from_bytes<T>(a.high));
+    k_random_uniform((T*)a.out, a.n, a.k0, a.k1, a.base, a.first, from_bytes<T>(a.low), from_bytes<T>(a.high));
 }
 
 // Parameters of `random_float` (mirrored field for field by `RandomFloatArgs` in
@@ -832,6 +841,7 @@ struct RandomFloatArgs {
     u32 k0;
     u32 k1;
     u64 base;
+    u64 first;
     int dist;
     double a;
     double b;
@@ -839,9 +849,9 @@ struct RandomFloatArgs {
 };
 
 __device__ __forceinline__ void k_random_float(T* out, long long n, u32 k0, u32 k1, u64 base,
-                                               int dist, double a, double b, double c) {
+                                               u64 first, int dist, double a, double b, double c) {
     GRID_STRIDE(i, n) {
-        Stream s(k0, k1, base, (u64)i);
+        Stream s(k0, k1, base, first + (u64)i);
         double v;
         switch (dist) {
         case RD_NORMAL: v = a + b * snormal(s); break;
@@ -871,7 +881,7 @@ __device__ __forceinline__ void k_random_float(T* out, long long n, u32 k0, u32 
 }
 
 extern "C" __global__ void random_float(RandomFloatArgs a) {
-    k_random_float((T*)a.out, a.n, a.k0, a.k1, a.base, a.dist, a.a, a.b, a.c);
+    k_random_float((T*)a.out, a.n, a.k0, a.k1, a.base, a.first, a.dist, a.a, a.b, a.c);
 }
 
 // Parameters of `random_int` (mirrored field for field by `RandomIntArgs` in
@@ -882,6 +892,7 @@ struct RandomIntArgs {
     u32 k0;
     u32 k1;
     u64 base;
+    u64 first;
     int dist;
     long long low;
     u64 range;
@@ -890,10 +901,10 @@ struct RandomIntArgs {
 };
 
 __device__ __forceinline__ void k_random_int(T* out, long long n, u32 k0, u32 k1, u64 base,
-                                             int dist, long long low, u64 range, double a,
+                                             u64 first, int dist, long long low, u64 range, double a,
                                              double b) {
     GRID_STRIDE(i, n) {
-        Stream s(k0, k1, base, (u64)i);
+        Stream s(k0, k1, base, first + (u64)i);
         long long v;
         switch (dist) {
         case RI_INTEGERS: v = (long long)((u64)low + bounded(s, range)); break;
@@ -911,5 +922,5 @@ __device__ __forceinline__ void k_random_int(T* out, long long n, u32 k0, u32 k1
 }
 
 extern "C" __global__ void random_int(RandomIntArgs a) {
-    k_random_int((T*)a.out, a.n, a.k0, a.k1, a.base, a.dist, a.low, a.range, a.a, a.b);
+    k_random_int((T*)a.out, a.n, a.k0, a.k1, a.base, a.first, a.dist, a.low, a.range, a.a, a.b);
 }

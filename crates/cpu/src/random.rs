@@ -60,6 +60,23 @@ fn unit_chunk<T: Float>(d: &Draw, start: usize, out: &mut [MaybeUninit<T>], low:
     }
 }
 
+/// The uniform `[0, 1)` value of element `g` of the draw's block stream, one at a time (the
+/// same bits as [`unit_chunk`]'s blocks).
+fn unit_one<T: Float>(d: &Draw, g: u64) -> f64 {
+    match T::DTYPE {
+        DType::F16 | DType::BF16 => {
+            let bits = if T::DTYPE == DType::F16 { 11 } else { 8 };
+            half_from_bits(d.block(g / 4)[(g % 4) as usize], bits)
+        }
+        DType::F32 => f32_from_bits(d.block(g / 4)[(g % 4) as usize]) as f64,
+        _ => {
+            let w = d.block(g / 2);
+            let k = 2 * (g % 2) as usize;
+            f64_from_bits(((w[k + 1] as u64) << 32) | w[k] as u64)
+        }
+    }
+}
+
 /// [`float_blocks`] compiled for AVX2: the eight lanes of each Philox round are vector
 /// multiplies (`vpmuludq`). Its own function, not a closure through `simd::wide`: a body
 /// this large is not inlined into the AVX2 copy there, and would run compiled for the
@@ -154,10 +171,19 @@ impl RandomOps for Cpu {
         low: T,
         high: T,
     ) -> Result<CpuBuffer<T>> {
-        // SAFETY: `unit_chunk` writes every element of each chunk `fill_chunks` hands it.
+        // A part of a draw may start inside a Philox block: its first elements, up to the
+        // next multiple of four, are computed one by one, the rest block-aligned.
+        let first = d.first as usize;
+        let head = ((4 - first % 4) % 4).min(n);
+        let span = high - low;
+        // SAFETY: the head loop and `unit_chunk` write every element `fill_chunks` hands them.
         let out = unsafe {
             crate::alloc::written_vec::<T>(n, |o| {
-                fill_chunks(o, |i, c| unit_chunk(d, i, c, low, high))
+                let (h, rest) = o.split_at_mut(head);
+                for (k, v) in h.iter_mut().enumerate() {
+                    v.write(low + span * T::from_f64(unit_one::<T>(d, (first + k) as u64)));
+                }
+                fill_chunks(rest, |i, c| unit_chunk(d, first + head + i, c, low, high))
             })
         }?;
         Ok(CpuBuffer::new(out))
@@ -167,7 +193,7 @@ impl RandomOps for Cpu {
         let mut out = crate::alloc::zeroed_vec::<T>(n)?;
         fill_chunks(&mut out, |i, o| {
             for (j, v) in o.iter_mut().enumerate() {
-                *v = T::from_f64(dist.sample(d, (i + j) as u64));
+                *v = T::from_f64(dist.sample(d, d.first + (i + j) as u64));
             }
         });
         Ok(CpuBuffer::new(out))
@@ -180,7 +206,7 @@ impl RandomOps for Cpu {
         let mut out = crate::alloc::zeroed_vec::<T>(n)?;
         fill_chunks(&mut out, |i, o| {
             for (j, v) in o.iter_mut().enumerate() {
-                *v = narrow(dist.sample(d, (i + j) as u64));
+                *v = narrow(dist.sample(d, d.first + (i + j) as u64));
             }
         });
         Ok(CpuBuffer::new(out))
@@ -204,10 +230,7 @@ mod tests {
 
     #[test]
     fn uniform_fills_match_the_scalar_blocks() {
-        let d = Draw {
-            key: [0x1234_5678, 0x9abc_def0],
-            base: (1u64 << 32) + 5,
-        };
+        let d = Draw::new([0x1234_5678, 0x9abc_def0], (1u64 << 32) + 5);
         // Serial chunks, the parallel path, and lengths that end inside a lane group.
         for n in [1, 15, 33, 3 * par::CHUNK + 37, par::PAR_MIN + 1001] {
             let u = Cpu.random_uniform::<f64>(n, &d, 0.0, 1.0).unwrap();
@@ -226,5 +249,65 @@ mod tests {
             .unwrap();
         let w = d.block(9);
         assert_eq!(h.as_slice()[37].to_f64(), half_from_bits(w[1], 8));
+    }
+
+    #[test]
+    fn a_part_of_a_draw_is_that_slice_of_the_whole() {
+        let d = Draw::new([5, 6], 40);
+        let n = par::PAR_MIN + 77;
+        let whole64 = Cpu.random_uniform::<f64>(n, &d, -1.0, 1.0).unwrap();
+        let whole32 = Cpu.random_uniform::<f32>(n, &d, 0.0, 1.0).unwrap();
+        let whole16 = Cpu
+            .random_uniform::<bf16>(n, &d, bf16::ZERO, bf16::ONE)
+            .unwrap();
+        let normal = FloatDist::Normal {
+            loc: 1.0,
+            scale: 2.0,
+        };
+        let wholen = Cpu.random_float::<f64>(n, &d, normal).unwrap();
+        let ints = IntDist::Integers { low: -5, range: 11 };
+        let wholei = Cpu.random_int::<i32>(n, &d, ints).unwrap();
+        // Starts inside a block (every residue of four) and block-aligned; empty, short
+        // and long parts.
+        for (first, len) in [
+            (0, 5),
+            (1, 0),
+            (1, 2),
+            (2, 9),
+            (3, 70),
+            (4, 33),
+            (1001, n - 1001),
+        ] {
+            let p = d.starting_at(first as u64);
+            let r = first..first + len;
+            let got = Cpu.random_uniform::<f64>(len, &p, -1.0, 1.0).unwrap();
+            assert_eq!(
+                got.as_slice(),
+                &whole64.as_slice()[r.clone()],
+                "f64 at {first}"
+            );
+            let got = Cpu.random_uniform::<f32>(len, &p, 0.0, 1.0).unwrap();
+            assert_eq!(
+                got.as_slice(),
+                &whole32.as_slice()[r.clone()],
+                "f32 at {first}"
+            );
+            let got = Cpu
+                .random_uniform::<bf16>(len, &p, bf16::ZERO, bf16::ONE)
+                .unwrap();
+            assert_eq!(
+                got.as_slice(),
+                &whole16.as_slice()[r.clone()],
+                "bf16 at {first}"
+            );
+            let got = Cpu.random_float::<f64>(len, &p, normal).unwrap();
+            assert_eq!(
+                got.as_slice(),
+                &wholen.as_slice()[r.clone()],
+                "normal at {first}"
+            );
+            let got = Cpu.random_int::<i32>(len, &p, ints).unwrap();
+            assert_eq!(got.as_slice(), &wholei.as_slice()[r], "integers at {first}");
+        }
     }
 }

@@ -53,7 +53,7 @@ impl RandomOps for Cuda {
         };
         let grid = self.grid_for(n, per);
         let (ptr, n64, k0, k1, base) = (self.ptr(&out)?, n as i64, d.key[0], d.key[1], d.base);
-        // `random_uniform(T*, i64, u32, u32, u64, T, T)`; `out` holds `n` elements and
+        // `random_uniform(T*, i64, u32, u32, u64, u64, T, T)`; `out` holds `n` elements and
         // its allocation is 16-byte aligned, as the vector stores need.
         f.launch(
             (grid, 1, 1),
@@ -65,6 +65,7 @@ impl RandomOps for Cuda {
                 k0,
                 k1,
                 base,
+                first: d.first,
                 low: ArgBytes::of(low),
                 high: ArgBytes::of(high),
             },
@@ -81,7 +82,7 @@ impl RandomOps for Cuda {
         let (code, a, b, c) = dist.code();
         let grid = self.grid_for(n, 1);
         let (ptr, n64, k0, k1, base) = (self.ptr(&out)?, n as i64, d.key[0], d.key[1], d.base);
-        // `random_float(T*, i64, u32, u32, u64, int, double, double, double)`; `out` holds `n`
+        // `random_float(T*, i64, u32, u32, u64, u64, int, double, double, double)`; `out` holds `n`
         // elements.
         f.launch(
             (grid, 1, 1),
@@ -93,6 +94,7 @@ impl RandomOps for Cuda {
                 k0,
                 k1,
                 base,
+                first: d.first,
                 dist: code,
                 a,
                 b,
@@ -117,7 +119,7 @@ impl RandomOps for Cuda {
         let (code, low, range, a, b) = dist.code();
         let grid = self.grid_for(n, 1);
         let (ptr, n64, k0, k1, base) = (self.ptr(&out)?, n as i64, d.key[0], d.key[1], d.base);
-        // `random_int(T*, i64, u32, u32, u64, int, i64, u64, double, double)`; `out` holds
+        // `random_int(T*, i64, u32, u32, u64, u64, int, i64, u64, double, double)`; `out` holds
         // `n` elements.
         f.launch(
             (grid, 1, 1),
@@ -129,6 +131,7 @@ impl RandomOps for Cuda {
                 k0,
                 k1,
                 base,
+                first: d.first,
                 dist: code,
                 low,
                 range,

@@ -343,10 +343,7 @@ mod tests {
     use std::time::Instant;
 
     fn draw(base: u64) -> Draw {
-        Draw {
-            key: [0x1234_5678, 0x9abc_def0],
-            base,
-        }
+        Draw::new([0x1234_5678, 0x9abc_def0], base)
     }
 
     #[test]

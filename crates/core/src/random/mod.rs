@@ -146,10 +146,7 @@ impl Generator {
                 "the generator's stream is exhausted; spawn a new one",
             ));
         };
-        let d = Draw {
-            key: self.key,
-            base: self.calls,
-        };
+        let d = Draw::new(self.key, self.calls);
         self.calls = end;
         Ok(d)
     }

@@ -53,7 +53,7 @@ pub fn philox4x32_10(c: [u32; 4], k: [u32; 2]) -> [u32; 4] {
 ///
 /// ```
 /// use cuprite_core::random::{philox::blocks, Draw};
-/// let d = Draw { key: [7, 9], base: 3 };
+/// let d = Draw::new([7, 9], 3);
 /// let w = blocks::<4>(&d, 10);
 /// for l in 0..4 {
 ///     assert_eq!(w.map(|word| word[l]), d.block(10 + l as u64));
@@ -88,16 +88,36 @@ pub fn blocks<const L: usize>(d: &Draw, b: u64) -> [[u32; L]; 4] {
     c
 }
 
-/// What one draw of a generator may read: the key and the first reserved call number.
+/// What one draw of a generator may read: the key, the first reserved call number, and
+/// where in the draw a fill starts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Draw {
     /// The Philox key (the seed, low word first).
     pub key: [u32; 2],
     /// The first call number reserved for this draw (its block stream).
     pub base: u64,
+    /// The index in the draw of a fill's element 0: a fill of `n` elements writes elements
+    /// `first .. first + n` of the draw. 0 for a whole draw; a part of a draw (one GPU's
+    /// shard of an array split over several) starts further on, and its elements are the
+    /// same bits the whole draw has there.
+    pub first: u64,
 }
 
 impl Draw {
+    /// A whole draw: `first` is 0.
+    pub fn new(key: [u32; 2], base: u64) -> Draw {
+        Draw {
+            key,
+            base,
+            first: 0,
+        }
+    }
+
+    /// The same draw, its fills starting at element `first`.
+    pub fn starting_at(self, first: u64) -> Draw {
+        Draw { first, ..self }
+    }
+
     /// Call numbers a draw of `n` elements reserves: one block stream and one element-stream
     /// group per 2^32 elements.
     pub fn calls(n: usize) -> u64 {
@@ -231,7 +251,7 @@ mod tests {
     fn lanes_are_the_blocks_one_by_one() {
         // Lanes that cross a carry into the counter's high word, and the last blocks.
         for (key, base, b) in [([1, 2], 5u64, (1u64 << 32) - 3), ([!0, 0], !0, !0 - 7)] {
-            let d = Draw { key, base };
+            let d = Draw::new(key, base);
             let w = blocks::<8>(&d, b);
             let lanes: Vec<[u32; 4]> = (0..8).map(|l| w.map(|word| word[l])).collect();
             let one: Vec<[u32; 4]> = (0..8).map(|l| d.block(b.wrapping_add(l))).collect();
@@ -241,10 +261,7 @@ mod tests {
 
     #[test]
     fn element_streams_are_disjoint_from_the_block_stream() {
-        let d = Draw {
-            key: [1, 2],
-            base: 10,
-        };
+        let d = Draw::new([1, 2], 10);
         let mut s = d.element(3);
         let first = [s.next_u32(), s.next_u32(), s.next_u32(), s.next_u32()];
         assert_eq!(first, philox4x32_10([0, 3, 11, 0], [1, 2]));

@@ -405,10 +405,7 @@ mod tests {
     use super::*;
 
     fn draw() -> Draw {
-        Draw {
-            key: [7, 9],
-            base: 0,
-        }
+        Draw::new([7, 9], 0)
     }
 
     #[test]

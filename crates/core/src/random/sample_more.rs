@@ -388,10 +388,7 @@ mod tests {
 
     #[test]
     fn discrete_samplers_stay_in_their_support() {
-        let d = Draw {
-            key: [3, 4],
-            base: 0,
-        };
+        let d = Draw::new([3, 4], 0);
         for i in 0..3000 {
             let mut s = d.element(i);
             assert!(geometric(&mut s, 0.7) >= 1);

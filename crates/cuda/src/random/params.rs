@@ -12,6 +12,8 @@ kernel_params! {
         k0: u32,
         k1: u32,
         base: u64,
+        /// the draw's index of element 0
+        first: u64,
         low: ArgBytes,
         high: ArgBytes,
     }
@@ -26,6 +28,8 @@ kernel_params! {
         k0: u32,
         k1: u32,
         base: u64,
+        /// the draw's index of element 0
+        first: u64,
         dist: i32,
         a: f64,
         b: f64,
@@ -42,6 +46,8 @@ kernel_params! {
         k0: u32,
         k1: u32,
         base: u64,
+        /// the draw's index of element 0
+        first: u64,
         dist: i32,
         low: i64,
         range: u64,

@@ -197,10 +197,7 @@ fn assert_bits<T: Element>(got: &[T], want: &[T], what: &str) {
 const SIZES: [usize; 8] = [0, 1, 3, 5, 7, 1000, 4099, (1 << 20) + 3];
 
 fn draw(base: u64) -> Draw {
-    Draw {
-        key: [0x1234_5678, 0x9abc_def0],
-        base,
-    }
+    Draw::new([0x1234_5678, 0x9abc_def0], base)
 }
 
 fn check_floats<T: Float>(dev: &Cuda) {
@@ -229,7 +226,8 @@ fn check_floats<T: Float>(dev: &Cuda) {
     let dists: Vec<FloatDist> = dists.into_iter().chain(more_float_dists()).collect();
     for (k, &n) in SIZES.iter().enumerate() {
         let l = Layout::contiguous(&[n]);
-        let d = draw(k as u64 * 7);
+        // Parts of draws too: starting at every residue of a Philox block.
+        let d = draw(k as u64 * 7).starting_at((k as u64 * 5) % 11);
         let (lo, hi) = (T::from_f64(-2.5), T::from_f64(4.0));
         let want = cpu.random_uniform(n, &d, lo, hi).unwrap();
         let got = dev.random_uniform(n, &d, lo, hi).unwrap();
@@ -254,7 +252,10 @@ fn check_ints<T: Integer>(dev: &Cuda, dists: &[IntDist]) {
     let cpu = Cpu;
     for (k, &n) in SIZES.iter().enumerate() {
         let l = Layout::contiguous(&[n]);
-        let d = draw(1000 + k as u64);
+        // Parts of draws too, one of them crossing element 2^32 (the next element-stream
+        // group).
+        let first = if k == 6 { (1 << 32) - 100 } else { k as u64 };
+        let d = draw(1000 + k as u64).starting_at(first);
         for &dist in dists {
             let want = cpu.random_int::<T>(n, &d, dist).unwrap();
             let got = dev.random_int::<T>(n, &d, dist).unwrap();
