@@ -21,13 +21,27 @@ use crate::device::Cuda;
 use crate::driver::Event;
 use cudarc::nccl::sys;
 use cuprite_core::{Array, BackendBase, Element, Error, Layout, Result};
-use std::cell::Cell;
+use std::any::Any;
+use std::cell::{Cell, RefCell};
 use std::ffi::c_void;
 use std::time::{Duration, Instant};
 
 thread_local! {
     /// How many [`group`] calls enclose the current one on this thread.
     static GROUP_DEPTH: Cell<usize> = const { Cell::new(0) };
+    /// The arrays the calls of the open group read or write. NCCL queues a group's work
+    /// only at `ncclGroupEnd`, so a buffer freed before then (a contiguous copy made for
+    /// the call, a result the caller dropped) could be handed out again and overwritten
+    /// while the group still has to use it: they live until the group ends.
+    static GROUP_KEEP: RefCell<Vec<Box<dyn Any>>> = const { RefCell::new(Vec::new()) };
+}
+
+/// `a`, kept alive until the enclosing [`group`] ends (outside a group, just `a`).
+fn kept<T: Element>(a: Array<T, Cuda>) -> Array<T, Cuda> {
+    if in_group() {
+        GROUP_KEEP.with(|k| k.borrow_mut().push(Box::new(a.clone())));
+    }
+    a
 }
 
 /// Runs `f` as one NCCL group (`ncclGroupStart`/`ncclGroupEnd`): the collectives and
@@ -44,9 +58,16 @@ pub fn group<R>(f: impl FnOnce() -> Result<R>) -> Result<R> {
     check(OP, "ncclGroupStart", unsafe { sys::ncclGroupStart() })?;
     GROUP_DEPTH.with(|d| d.set(d.get() + 1));
     let r = f();
-    GROUP_DEPTH.with(|d| d.set(d.get() - 1));
+    let depth = GROUP_DEPTH.with(|d| {
+        d.set(d.get() - 1);
+        d.get()
+    });
     // SAFETY: matches the ncclGroupStart above.
     let end = check(OP, "ncclGroupEnd", unsafe { sys::ncclGroupEnd() });
+    if depth == 0 {
+        // The group's work is queued: its buffers may go back to the stream-ordered pool.
+        drop(GROUP_KEEP.with(|k| std::mem::take(&mut *k.borrow_mut())));
+    }
     let r = r?;
     end?;
     Ok(r)
@@ -321,7 +342,7 @@ impl Communicator {
     /// contiguous already), checked.
     fn input<T: Element>(&self, op: &'static str, x: &Array<T, Cuda>) -> Result<Array<T, Cuda>> {
         self.on_device(op, x)?;
-        x.to_contiguous()
+        Ok(kept(x.to_contiguous()?))
     }
 
     /// The device address of the first element of `x` (a view's offset included), ordered
@@ -444,7 +465,7 @@ impl Communicator {
                 ))
             })?;
         }
-        Array::from_raw_parts(out, Layout::contiguous(x.shape()), self.dev.clone())
+        Array::from_raw_parts(out, Layout::contiguous(x.shape()), self.dev.clone()).map(kept)
     }
 
     /// `x` reduced over all ranks in place (`x` must be C-contiguous and not shared, as for
@@ -527,7 +548,7 @@ impl Communicator {
                 ))
             })?;
         }
-        Array::from_raw_parts(out, Layout::contiguous(x.shape()), self.dev.clone())
+        Array::from_raw_parts(out, Layout::contiguous(x.shape()), self.dev.clone()).map(kept)
     }
 
     /// The reduction of `x` over all ranks, on rank `root` only (`reduce`): `Some` there,
@@ -569,8 +590,10 @@ impl Communicator {
                 ))
             })?;
         }
-        out.map(|o| Array::from_raw_parts(o, Layout::contiguous(x.shape()), self.dev.clone()))
-            .transpose()
+        out.map(|o| {
+            Array::from_raw_parts(o, Layout::contiguous(x.shape()), self.dev.clone()).map(kept)
+        })
+        .transpose()
     }
 
     /// Every rank's `x` stacked along a new first axis, on every rank (`all_gather`): shape
@@ -599,7 +622,7 @@ impl Communicator {
         }
         let mut shape = vec![self.world];
         shape.extend_from_slice(x.shape());
-        Array::from_raw_parts(out, Layout::contiguous(&shape), self.dev.clone())
+        Array::from_raw_parts(out, Layout::contiguous(&shape), self.dev.clone()).map(kept)
     }
 
     /// The reduction over all ranks of `x`, whose first axis splits into `world_size` equal
@@ -634,7 +657,7 @@ impl Communicator {
                 ))
             })?;
         }
-        Array::from_raw_parts(out, Layout::contiguous(&shape), self.dev.clone())
+        Array::from_raw_parts(out, Layout::contiguous(&shape), self.dev.clone()).map(kept)
     }
 
     /// `x`'s first axis split into `world_size` equal blocks, block `r` sent to rank `r`;
@@ -680,7 +703,7 @@ impl Communicator {
                 Ok(())
             })?;
         }
-        Array::from_raw_parts(out, Layout::contiguous(x.shape()), self.dev.clone())
+        Array::from_raw_parts(out, Layout::contiguous(x.shape()), self.dev.clone()).map(kept)
     }
 
     /// The shape of one of `world_size` blocks of the first axis of `shape`.
@@ -752,6 +775,6 @@ impl Communicator {
                 ))
             })?;
         }
-        Array::from_raw_parts(out, Layout::contiguous(shape), self.dev.clone())
+        Array::from_raw_parts(out, Layout::contiguous(shape), self.dev.clone()).map(kept)
     }
 }

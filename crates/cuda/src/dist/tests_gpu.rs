@@ -119,6 +119,34 @@ fn a_one_rank_communicator_runs_every_collective_on_every_type() -> Result<()> {
 
 #[test]
 #[ignore = "needs a CUDA device and NCCL"]
+fn a_group_keeps_its_buffers_until_it_ends() -> Result<()> {
+    let Some(c) = one_rank() else {
+        return Ok(());
+    };
+    let dev = c.device().clone();
+    let x = Array::<f32, Cuda>::from_vec(vals::<f32>(1 << 16, 1), &[256, 256], &dev)?;
+    let xt = x.t();
+    let want = xt.to_vec()?;
+    // The transposed input travels as a contiguous copy and one result is dropped at
+    // once; the arrays made after them in the group must not take their memory before
+    // NCCL, queued only when the group ends, has used it.
+    let (sum, gathered) = group(|| {
+        let _dropped = c.all_reduce(&xt, ReduceOp::Sum)?;
+        drop(_dropped);
+        let sum = c.all_reduce(&xt, ReduceOp::Sum)?;
+        let gathered = c.all_gather(&xt)?;
+        for _ in 0..4 {
+            drop(Array::<f32, Cuda>::full(&[256, 256], -7.0, &dev)?);
+        }
+        Ok((sum, gathered))
+    })?;
+    assert_same(&sum.to_vec()?, &want, "all_reduce in a group");
+    assert_same(&gathered.to_vec()?, &want, "all_gather in a group");
+    Ok(())
+}
+
+#[test]
+#[ignore = "needs a CUDA device and NCCL"]
 fn refusals_are_errors_naming_the_call() -> Result<()> {
     let Some(c) = one_rank() else {
         return Ok(());
