@@ -154,3 +154,69 @@ fn the_pipeline_across_gpus_matches_one_gpu() -> Result<()> {
     assert_allclose(&z.gather(dev)?, &want, 1e-9, 1e-9);
     Ok(())
 }
+
+/// One process per GPU (this test binary again, once per rank, with torchrun's
+/// variables): each holds one shard; the draw, the sort, a reduction and the gathers agree
+/// with one GPU's.
+#[test]
+#[ignore = "needs two or more NVIDIA GPUs and NCCL"]
+fn one_process_per_gpu_shards_sorts_and_reduces() -> Result<()> {
+    const NAME: &str = "one_process_per_gpu_shards_sorts_and_reduces";
+    if std::env::var("RANK").is_ok() {
+        return rank_main();
+    }
+    let Some((devs, _)) = mesh() else {
+        return Ok(());
+    };
+    let w = devs.len();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port");
+    let kids: Vec<_> = (0..w)
+        .map(|r| {
+            std::process::Command::new(std::env::current_exe().unwrap())
+                .args(["--exact", NAME, "--ignored", "--test-threads", "1"])
+                .env("RANK", r.to_string())
+                .env("LOCAL_RANK", r.to_string())
+                .env("WORLD_SIZE", w.to_string())
+                .env("MASTER_ADDR", "127.0.0.1")
+                .env("MASTER_PORT", port.to_string())
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .expect("the rank starts")
+        })
+        .collect();
+    for (r, k) in kids.into_iter().enumerate() {
+        let out = k.wait_with_output().expect("the rank ends");
+        let text = String::from_utf8_lossy(&out.stdout).into_owned()
+            + &String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "rank {r} of {w}: {text}");
+    }
+    Ok(())
+}
+
+fn rank_main() -> Result<()> {
+    let mesh = Mesh::from_env(std::time::Duration::from_secs(60))?;
+    assert!(!mesh.is_whole());
+    let dev = mesh.devices()[0].clone();
+    let n = 300_007;
+    let x = ShardedArray::<f64>::random(&mesh, &mut Generator::new(77), &[n], 0)?;
+    let sorted = x.sort(0)?;
+    let want = Generator::new(77).random::<f64, Cuda>(&[n], &dev)?;
+    assert_eq!(bits(&sorted.to_vec()?), bits(&want.sort(0)?.to_vec()?));
+    assert_allclose(&x.sum(None)?.gather(&dev)?, &want.sum()?, 1e-10, 1e-10);
+    assert!(
+        x.gather(&dev).is_err(),
+        "one rank cannot assemble the whole array"
+    );
+    // Shards of chosen lengths, assembled from what each process holds.
+    let r = mesh.ranks()[0];
+    let mine = Array::<f64, Cuda>::full(&[r + 1, 3], r as f64, &dev)?;
+    let s = ShardedArray::from_shards(&mesh, vec![mine], 0)?;
+    let w = mesh.world_size();
+    assert_eq!(s.shape(), &[w * (w + 1) / 2, 3]);
+    assert_eq!(s.rows_of(r).len(), r + 1);
+    Ok(())
+}

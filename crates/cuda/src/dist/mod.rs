@@ -33,7 +33,7 @@ mod tests_sharded;
 pub use comm::{group, Communicator};
 pub use env::DistEnv;
 pub use mesh::{even_split, Mesh};
-pub use nccl::{ReduceOp, UniqueId};
+pub use nccl::{nccl_version, ReduceOp, UniqueId};
 pub use rendezvous::{Rendezvous, MAX_PAYLOAD};
 pub use sharded::{Distributed, Replicated, ShardedArray};
 pub use sharded_ops::Operand;

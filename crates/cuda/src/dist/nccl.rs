@@ -39,6 +39,15 @@ pub(crate) fn loaded(op: &'static str) -> Result<i32> {
         .map_err(|reason| Error::Backend { op, msg: reason })
 }
 
+/// The version code of the NCCL library this process loads (`ncclGetVersion`: 22803 for
+/// 2.28.3), loading it on the first call.
+///
+/// # Errors
+/// No NCCL library, or one without `ncclGetVersion`.
+pub fn nccl_version() -> Result<i32> {
+    loaded("nccl_version")
+}
+
 /// The message of a failed NCCL call `what`: NCCL's text for the status, and its last error
 /// (which often names the cause) when it has one.
 pub(crate) fn check(op: &'static str, what: &str, r: sys::ncclResult_t) -> Result<()> {
