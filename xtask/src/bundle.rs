@@ -8,9 +8,12 @@
 //!   tests/        every test binary of the workspace, built with the facade's `cuda`
 //!                 feature (`cuprite.test.suite`, `cuprite-cuda.lib`, ...), except the
 //!                 proc-macro crate's (it needs the toolchain's shared libstd)
-//!   benches/      the criterion benches (`cuprite-benches.bench.reduce`, ...)
+//!   benches/      every bench target of cuprite-benches but numpy_compare: the criterion
+//!                 benches (`cuprite-benches.bench.reduce`, ...) and the side-by-side ones
+//!                 (`cuprite-benches.bench.dtypes`, `cuprite-benches.bench.multi_gpu`)
 //!   bin/          numpy_compare (the comparison runner) and every example of the facade
-//! scripts/        bench_numpy.py, bench_cupy.py (run.sh points numpy_compare at them)
+//! scripts/        the Python references: bench_numpy.py, bench_cupy.py,
+//!                 multi_gpu_reference.py, ... (run.sh points the benches at them)
 //! fixtures/       the NumPy-made test fixtures (run.sh exports CUPRITE_FIXTURES_DIR)
 //! ```
 //!

@@ -1,6 +1,7 @@
 //! The `run.sh` of a bundle: runs every test binary (GPU tests included), the comparison,
-//! the examples and, on request, the criterion benches, on a host without a Rust toolchain,
-//! with one log per binary and a one-line summary per binary.
+//! the examples and, on request, the criterion benches and the multi-GPU test binary and
+//! benchmark, on a host without a Rust toolchain, with one log per binary and a one-line
+//! summary per binary.
 
 /// The script; `@BUILD_INFO@` becomes a comment line saying how the bundle was built.
 const TEMPLATE: &str = r##"#!/usr/bin/env bash
@@ -13,10 +14,13 @@ const TEMPLATE: &str = r##"#!/usr/bin/env bash
 # usage: ./run.sh [LOG_DIR] [PART...]
 #   LOG_DIR   where the logs go (default: $OUT, else ./logs); one <name>.log per binary,
 #             summary.txt with the lines printed here, compare.{log,md,json},
-#             crossover_OP.{log,md,png,svg}
+#             crossover_OP.{log,md,png,svg}, multi_gpu_bench.log and multi_gpu.md
 #   PART      tests | compare | crossover | examples | criterion | multigpu | all
 #             (default: tests compare examples; quickstart runs that example alone;
-#             multigpu runs the multi-GPU test binary alone, with NCCL's warnings on)
+#             multigpu runs the multi-GPU test binary alone, then the multi-GPU
+#             benchmark (copies between GPUs beside CuPy, all_reduce beside
+#             torch.distributed), both with NCCL's warnings on; criterion leaves that
+#             benchmark to it)
 #
 # Environment:
 #   TEST_FILTER      only test binaries whose name contains this (e.g. cuprite.test.)
@@ -35,7 +39,11 @@ const TEMPLATE: &str = r##"#!/usr/bin/env bash
 #   EXAMPLE_ARGS     arguments of every example (default "--backend cuda")
 #   QUICKSTART_ARGS  arguments of the quickstart (default: EXAMPLE_ARGS)
 #   CRITERION_ARGS   extra arguments of every criterion bench (e.g. a name filter: cuda_)
-#   PYTHON           the interpreter with numpy and cupy (default python3)
+#   MULTIGPU_ARGS    extra arguments of the multi-GPU benchmark (e.g. "--max-bytes 256M
+#                    --gpus 2 --runs 5"; default: every GPU, 1 MiB to 4 GiB)
+#   MULTIGPU_TIMEOUT seconds for the multi-GPU benchmark (default 1800; needs `timeout`)
+#   PYTHON           the interpreter with numpy and cupy, and torch for the multi-GPU
+#                    benchmark (default python3)
 #
 # Doc tests are not in the bundle: rustdoc compiles them when they run, which needs a Rust
 # toolchain. Run `cargo test --doc --features cuprite/cuda` on a machine that has one.
@@ -234,6 +242,8 @@ run_criterion() {
     for b in "$R"/benches/*; do
         [ -f "$b" ] && [ -x "$b" ] || continue
         name="$(basename "$b")"
+        # The multigpu part runs this one, with its own options and logs.
+        case "$name" in *.multi_gpu) continue ;; esac
         log="$LOG/criterion.$name.log"
         # shellcheck disable=SC2086
         (cd "$WORK" && CARGO_TARGET_DIR="$WORK/target" "$b" --bench ${CRITERION_ARGS:-}) \
@@ -249,12 +259,42 @@ run_criterion() {
     done
 }
 
+run_multigpu_bench() {
+    local b="$R/benches/cuprite-benches.bench.multi_gpu" start rc to=()
+    say ""
+    say "== multi-GPU benchmark: copies between GPUs vs CuPy, all_reduce vs torch.distributed ${MULTIGPU_ARGS:-}"
+    if [ ! -f "$b" ] || [ ! -x "$b" ]; then
+        FAILED+=(multi_gpu_bench)
+        say "FAIL  multi_gpu bench: benches/$(basename "$b") is not in the bundle"
+        return
+    fi
+    if command -v timeout >/dev/null 2>&1; then to=(timeout "${MULTIGPU_TIMEOUT:-1800}"); fi
+    rm -f "$LOG/multi_gpu.md"
+    start="$(now)"
+    # shellcheck disable=SC2086
+    (cd "$WORK" && NCCL_DEBUG="${NCCL_DEBUG:-WARN}" ${to[@]+"${to[@]}"} "$b" --bench \
+        --python "$PY" --markdown "$LOG/multi_gpu.md" ${MULTIGPU_ARGS:-}) \
+        >"$LOG/multi_gpu_bench.log" 2>&1
+    rc=$?
+    if [ -f "$LOG/multi_gpu.md" ]; then tee -a "$SUMMARY" <"$LOG/multi_gpu.md"; fi
+    grep -E '^(FAILED|multi_gpu: nothing to measure)' "$LOG/multi_gpu_bench.log" |
+        tee -a "$SUMMARY"
+    if [ "$rc" -eq 0 ]; then
+        say "PASS  multi_gpu bench ($(since "$start")s)"
+    else
+        FAILED+=(multi_gpu_bench)
+        say "FAIL  multi_gpu bench: exit $rc after $(since "$start")s (see multi_gpu_bench.log); last lines:"
+        tail -n 8 "$LOG/multi_gpu_bench.log" | sed 's/^/        /' | tee -a "$SUMMARY"
+    fi
+}
+
 if want tests; then
     run_tests
 elif want multigpu; then
     # Its tests need two or more GPUs (they say so and pass on fewer).
     NCCL_DEBUG="${NCCL_DEBUG:-WARN}" TEST_FILTER="${TEST_FILTER:-multi_gpu}" run_tests
 fi
+if want multigpu; then run_multigpu_bench; fi
 if want compare; then run_compare; fi
 if want crossover; then run_crossover; fi
 if want examples; then
@@ -303,6 +343,8 @@ mod tests {
             "EXAMPLE_ARGS",
             "QUICKSTART_ARGS",
             "CRITERION_ARGS",
+            "MULTIGPU_ARGS",
+            "MULTIGPU_TIMEOUT",
             "PYTHON",
         ] {
             c.env_remove(v);
@@ -321,7 +363,7 @@ mod tests {
     fn run_sh_summarises_and_fails() {
         let dir = std::env::temp_dir().join(format!("xtask-runsh-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
-        for d in ["tests", "bin", "logs"] {
+        for d in ["tests", "benches", "bin", "logs"] {
             std::fs::create_dir_all(dir.join(d)).unwrap();
         }
         write_exe(&dir.join("run.sh"), &script("for a test"));
@@ -378,11 +420,18 @@ mod tests {
         assert!(text.contains("PASS  crossover sum"), "{text}");
         assert!(dir.join("logs/crossover_sum.md").is_file());
 
-        // The multi-GPU part runs that binary alone, with NCCL's warnings on.
+        // The multi-GPU part runs that binary alone, then the multi-GPU benchmark (which
+        // the criterion part leaves out), both with NCCL's warnings on.
         write_exe(
             &dir.join("tests/cuprite-cuda.test.multi_gpu"),
             "#!/bin/sh\n[ \"$NCCL_DEBUG\" = WARN ] || exit 9\n\
              echo 'test result: ok. 4 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.01s'\n",
+        );
+        write_exe(
+            &dir.join("benches/cuprite-benches.bench.multi_gpu"),
+            "#!/bin/sh\n[ \"$1\" = --bench ] && [ \"$NCCL_DEBUG\" = WARN ] || exit 9\n\
+             echo 'the tables'\n\
+             while [ $# -gt 0 ]; do case $1 in --markdown) echo '| multi |' > $2;; esac; shift; done\n",
         );
         let out = bash()
             .arg(dir.join("run.sh"))
@@ -396,7 +445,34 @@ mod tests {
             text.contains("tests: 1 binaries, 4 passed, 0 failed"),
             "{text}"
         );
+        assert!(
+            text.contains("| multi |") && text.contains("PASS  multi_gpu bench"),
+            "{text}"
+        );
+        assert!(dir.join("logs/multi_gpu_bench.log").is_file());
+        assert!(dir.join("logs/multi_gpu.md").is_file());
+
+        // A failing benchmark fails the part; the criterion part leaves it out.
+        write_exe(
+            &dir.join("benches/cuprite-benches.bench.multi_gpu"),
+            "#!/bin/sh\necho 'FAILED: all_reduce x2'\nexit 1\n",
+        );
+        let out = bash()
+            .arg(dir.join("run.sh"))
+            .arg(dir.join("logs"))
+            .args(["multigpu", "criterion"])
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(1), "{text}");
+        assert!(text.contains("FAILED: all_reduce x2"), "{text}");
+        assert!(text.contains("FAIL  multi_gpu bench: exit 1"), "{text}");
+        assert!(text.contains("FAILED: multi_gpu_bench"), "{text}");
+        assert!(!dir
+            .join("logs/criterion.cuprite-benches.bench.multi_gpu.log")
+            .exists());
         std::fs::remove_file(dir.join("tests/cuprite-cuda.test.multi_gpu")).unwrap();
+        std::fs::remove_file(dir.join("benches/cuprite-benches.bench.multi_gpu")).unwrap();
 
         // The same binaries packed into payload.tar.xz.
         let st = Command::new("tar")
