@@ -2,8 +2,9 @@
 //! "current device" convenience [`with_device`].
 //!
 //! The copy is one `cuMemcpyPeerAsync` on the destination's stream: direct over NVLink or
-//! PCIe where the two devices can reach each other, staged through host memory by the
-//! driver where they cannot, never through a host `Vec`. It is ordered on both streams: it
+//! PCIe where the two devices can reach each other (the first copy between two GPUs enables
+//! their peer access, for their contexts and their memory pools), staged through host
+//! memory by the driver where they cannot, never through a host `Vec`. It is ordered on both streams: it
 //! starts after the work that produced the source (an event of the source's stream), and the
 //! source stream waits for it before anything there may free or overwrite the source.
 
@@ -11,6 +12,8 @@ use crate::buffer::CudaBuffer;
 use crate::device::Cuda;
 use crate::driver::{self, Event};
 use cuprite_core::{BackendBase, Element, Layout, Result};
+use std::collections::BTreeSet;
+use std::sync::Mutex;
 
 const OP: &str = "to_device";
 
@@ -28,6 +31,7 @@ impl Cuda {
         } else {
             (self.copy(buf, layout)?, 0)
         };
+        self.reach(dst)?;
         let n = layout.size();
         let bytes = n * std::mem::size_of::<T>();
         let out = dst.alloc::<T>(n)?;
@@ -57,6 +61,25 @@ impl Cuda {
         self.bind()?;
         copied.wait_on(self.stream())?;
         Ok(out)
+    }
+}
+
+impl Cuda {
+    /// Enables direct access between this GPU and `other` (once per pair and process), so
+    /// that copies between them go over NVLink or PCIe peer to peer instead of through host
+    /// memory; pairs that cannot reach each other keep the driver's staged copy.
+    fn reach(&self, other: &Cuda) -> Result<()> {
+        static DONE: Mutex<BTreeSet<(usize, usize)>> = Mutex::new(BTreeSet::new());
+        let (a, b) = (self.ordinal(), other.ordinal());
+        let key = (a.min(b), a.max(b));
+        let mut done = DONE.lock().unwrap_or_else(|p| p.into_inner());
+        if a == b || done.contains(&key) {
+            return Ok(());
+        }
+        let side = |d: &Cuda| (d.inner.dev, d.inner.ctx.0, d.inner.pool.0);
+        driver::enable_peer_access(side(self), side(other))?;
+        done.insert(key);
+        Ok(())
     }
 }
 

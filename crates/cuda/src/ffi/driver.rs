@@ -401,6 +401,65 @@ pub(crate) fn dtod_peer(
         .map_err(err("to_device"))
 }
 
+/// Lets device `dev` (context `ctx`, default pool `pool`) and device `peer` (`peer_ctx`,
+/// `peer_pool`) reach each other's memory directly where the hardware allows it (NVLink or
+/// PCIe peer to peer): each context enables access to the other's, and each default pool
+/// grants the other device read and write access to its allocations (pool memory ignores
+/// context peer access). Without this, a copy between the two is staged through host
+/// memory by the driver. Returns whether the devices can reach each other; called once per
+/// pair.
+pub(crate) fn enable_peer_access(
+    (dev, ctx, pool): (sys::CUdevice, CUcontext, sys::CUmemoryPool),
+    (peer, peer_ctx, peer_pool): (sys::CUdevice, CUcontext, sys::CUmemoryPool),
+) -> Result<bool> {
+    const OP: &str = "to_device";
+    let check = |r: sys::CUresult, what: &str| -> Result<()> {
+        match r {
+            sys::CUresult::CUDA_SUCCESS | sys::CUresult::CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED => {
+                Ok(())
+            }
+            other => Err(Error::Backend {
+                op: OP,
+                msg: format!("{what}: {other:?}"),
+            }),
+        }
+    };
+    for (a, b) in [(dev, peer), (peer, dev)] {
+        let mut can = 0;
+        // SAFETY: writes one int; both devices are valid ordinals.
+        check(
+            unsafe { sys::cuDeviceCanAccessPeer(&mut can, a, b) },
+            "cuDeviceCanAccessPeer",
+        )?;
+        if can == 0 {
+            return Ok(false);
+        }
+    }
+    for (here, there, there_dev, pool_here) in
+        [(ctx, peer_ctx, peer, pool), (peer_ctx, ctx, dev, peer_pool)]
+    {
+        make_current(here)?;
+        // SAFETY: both contexts are retained primary contexts.
+        check(
+            unsafe { sys::cuCtxEnablePeerAccess(there, 0) },
+            "cuCtxEnablePeerAccess",
+        )?;
+        let desc = sys::CUmemAccessDesc {
+            location: sys::CUmemLocation {
+                type_: sys::CUmemLocationType::CU_MEM_LOCATION_TYPE_DEVICE,
+                id: there_dev,
+            },
+            flags: sys::CUmemAccess_flags::CU_MEM_ACCESS_FLAGS_PROT_READWRITE,
+        };
+        // SAFETY: one valid descriptor for a device's default pool.
+        check(
+            unsafe { sys::cuMemPoolSetAccess(pool_here, &desc, 1) },
+            "cuMemPoolSetAccess",
+        )?;
+    }
+    Ok(true)
+}
+
 /// Asynchronous byte fill.
 pub(crate) fn memset_u8(dst: CUdeviceptr, value: u8, bytes: usize, stream: CUstream) -> Result<()> {
     if bytes == 0 {
