@@ -246,30 +246,60 @@ fn one_process_per_gpu_meets_and_reduces() -> Result<()> {
             .and_then(|l| l.local_addr())
             .map(|a| a.port())
             .expect("a free port");
+        let logs: Vec<std::path::PathBuf> = (0..w)
+            .map(|r| {
+                std::env::temp_dir().join(format!("cuprite-rank-{}-{r}.log", std::process::id()))
+            })
+            .collect();
         let kids: Vec<_> = (0..w)
             .map(|r| {
+                let log = std::fs::File::create(&logs[r]).expect("a log file");
                 let mut c = std::process::Command::new(std::env::current_exe().unwrap());
-                c.args(["--exact", NAME, "--ignored", "--test-threads", "1"])
-                    .env("RANK", r.to_string())
-                    .env("LOCAL_RANK", r.to_string())
-                    .env("WORLD_SIZE", w.to_string())
-                    .env("MASTER_ADDR", "127.0.0.1")
-                    .env("MASTER_PORT", port.to_string())
-                    .stdout(std::process::Stdio::piped())
-                    .stderr(std::process::Stdio::piped());
+                c.args([
+                    "--exact",
+                    NAME,
+                    "--ignored",
+                    "--test-threads",
+                    "1",
+                    "--nocapture",
+                ])
+                .env("RANK", r.to_string())
+                .env("LOCAL_RANK", r.to_string())
+                .env("WORLD_SIZE", w.to_string())
+                .env("MASTER_ADDR", "127.0.0.1")
+                .env("MASTER_PORT", port.to_string())
+                .stdout(log.try_clone().expect("a log file"))
+                .stderr(log);
                 if die {
                     c.env(DIE, "1");
                 }
                 c.spawn().expect("the rank starts")
             })
             .collect();
-        for (r, k) in kids.into_iter().enumerate() {
-            let out = k.wait_with_output().expect("the rank ends");
-            let text = String::from_utf8_lossy(&out.stdout).into_owned()
-                + &String::from_utf8_lossy(&out.stderr);
+        // A rank that hangs is killed after the deadline, and the test fails with its log.
+        let deadline = std::time::Instant::now() + Duration::from_secs(120);
+        for (r, mut k) in kids.into_iter().enumerate() {
+            let status = loop {
+                if let Some(s) = k.try_wait().expect("the rank's status") {
+                    break Some(s);
+                }
+                if std::time::Instant::now() > deadline {
+                    let _ = k.kill();
+                    let _ = k.wait();
+                    break None;
+                }
+                std::thread::sleep(Duration::from_millis(50));
+            };
+            let text = std::fs::read_to_string(&logs[r]).unwrap_or_default();
+            let _ = std::fs::remove_file(&logs[r]);
             assert!(
-                out.status.success(),
-                "rank {r} of {w} (a rank dies: {die}): {text}"
+                status.is_some_and(|s| s.success()),
+                "rank {r} of {w} (a rank dies: {die}) {}: {text}",
+                if status.is_none() {
+                    "hung and was killed"
+                } else {
+                    "failed"
+                }
             );
         }
     }
@@ -282,12 +312,19 @@ fn child() -> Result<()> {
     let mut comm = Communicator::from_dist_env(&env, &dev, Duration::from_secs(60))?;
     let w = comm.world_size();
     let dies = std::env::var("CUPRITE_MULTI_GPU_DIE").is_ok();
+    let x = Array::<f64, Cuda>::full(&[1000], comm.rank() as f64, &dev)?;
+    // A first collective connects the ranks (NCCL connects lazily, inside the first call
+    // between two ranks); then rank 1 dies mid-job, and the next collective's wait ends.
+    comm.all_reduce(&x, ReduceOp::Sum)?;
+    comm.wait(Duration::from_secs(60))?;
     if dies && comm.rank() == 1 {
         std::process::exit(0);
     }
-    let x = Array::<f64, Cuda>::full(&[1000], comm.rank() as f64, &dev)?;
     let y = comm.all_reduce(&x, ReduceOp::Sum)?;
-    match comm.wait(Duration::from_secs(20)) {
+    eprintln!("rank {}: all_reduce queued", comm.rank());
+    let waited = comm.wait(Duration::from_secs(20));
+    eprintln!("rank {}: wait returned {waited:?}", comm.rank());
+    match waited {
         Ok(()) => {
             let want = (w * (w - 1) / 2) as f64;
             assert!(y.to_vec()?.iter().all(|&v| v == want));
