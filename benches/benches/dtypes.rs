@@ -326,23 +326,7 @@ pub fn semantics_notes(sizes: &Sizes, found: &Found, r: Option<&Reference>) -> V
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    if args.iter().any(|a| a == "--help" || a == "-h") {
-        println!("{USAGE}");
-        return;
-    }
-    if !args.iter().any(|a| a == "--bench") {
-        let ours = |a: &&String| a.starts_with('-') && !tests::is_libtest_flag(a);
-        if let Some(o) = args.iter().find(ours) {
-            eprintln!(
-                "dtypes: {o} without --bench: without it the binary runs its unit tests \
-                 (add --bench to run the bench)\n\n{USAGE}"
-            );
-            std::process::exit(2);
-        }
-        let filter = args.iter().find(|a| !a.starts_with('-'));
-        std::process::exit(tests::run(filter.map(String::as_str)));
-    }
+    let args = cuprite_benches::selftest::bench_args("dtypes", USAGE, &tests::TESTS);
     let opts = match parse_args(&args) {
         Ok(o) => o,
         Err(e) => {

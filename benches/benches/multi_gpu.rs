@@ -83,23 +83,7 @@ Environment: CUPRITE_PYTHON, CUPRITE_BENCH_SCRIPTS; NCCL's own (NCCL_DEBUG=WARN,
 reach both cuprite's and torch's NCCL.";
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    if args.iter().any(|a| a == "--help" || a == "-h") {
-        println!("{USAGE}");
-        return;
-    }
-    if !args.iter().any(|a| a == "--bench") {
-        let ours = |a: &&String| a.starts_with('-') && !tests::is_libtest_flag(a);
-        if let Some(o) = args.iter().find(ours) {
-            eprintln!(
-                "multi_gpu: {o} without --bench: without it the binary runs its unit tests \
-                 (add --bench to run the bench)\n\n{USAGE}"
-            );
-            std::process::exit(2);
-        }
-        let filter = args.iter().find(|a| !a.starts_with('-'));
-        std::process::exit(tests::run(filter.map(String::as_str)));
-    }
+    let args = cuprite_benches::selftest::bench_args("multi_gpu", USAGE, &tests::TESTS);
     let opts = match parse_args(&args) {
         Ok(o) => o,
         Err(e) => {

@@ -24,6 +24,7 @@ pub mod plot;
 pub mod progress;
 pub mod python;
 pub mod report;
+pub mod selftest;
 pub mod workloads;
 
 pub use cases::{prepare, Case};

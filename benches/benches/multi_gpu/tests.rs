@@ -13,27 +13,10 @@ use crate::table::{
     bus_factor, copy_failed, copy_section, gbps, rate, reduce_failed, reduce_section, CopyRow,
     ReduceRow, Time,
 };
+use cuprite_benches::selftest::Test;
 
-/// libtest's flags, accepted and ignored (`cargo test --bench multi_gpu -- --nocapture`).
-const LIBTEST_FLAGS: [&str; 8] = [
-    "--nocapture",
-    "--show-output",
-    "--quiet",
-    "-q",
-    "--exact",
-    "--include-ignored",
-    "--ignored",
-    "--test",
-];
-
-/// Whether `arg` is a flag of libtest rather than of the bench.
-pub fn is_libtest_flag(arg: &str) -> bool {
-    LIBTEST_FLAGS.contains(&arg) || arg.starts_with("--test-threads") || arg.starts_with("--color")
-}
-
-type Test = (&'static str, fn());
-
-const TESTS: [Test; 12] = [
+/// Every unit test of the bench.
+pub const TESTS: [Test; 12] = [
     ("options_parse", options_parse),
     ("options_reject_bad_values", options_reject_bad_values),
     ("byte_sizes", byte_sizes),
@@ -47,44 +30,6 @@ const TESTS: [Test; 12] = [
     ("copy_table", copy_table),
     ("all_reduce_table", all_reduce_table),
 ];
-
-/// Runs the tests whose name contains `filter`, libtest style; 0 when all pass, else 101.
-pub fn run(filter: Option<&str>) -> i32 {
-    let chosen: Vec<&Test> = TESTS
-        .iter()
-        .filter(|(name, _)| filter.is_none_or(|f| name.contains(f)))
-        .collect();
-    println!("\nrunning {} tests", chosen.len());
-    let mut failed = Vec::new();
-    for (name, f) in &chosen {
-        match std::panic::catch_unwind(*f) {
-            Ok(()) => println!("test {name} ... ok"),
-            Err(_) => {
-                println!("test {name} ... FAILED");
-                failed.push(*name);
-            }
-        }
-    }
-    if !failed.is_empty() {
-        println!("\nfailures:");
-        for name in &failed {
-            println!("    {name}");
-        }
-    }
-    println!(
-        "\ntest result: {}. {} passed; {} failed; 0 ignored; 0 measured; {} filtered out\n\
-         (the multi_gpu bench's unit tests; pass --bench to run the bench)",
-        if failed.is_empty() { "ok" } else { "FAILED" },
-        chosen.len() - failed.len(),
-        failed.len(),
-        TESTS.len() - chosen.len()
-    );
-    if failed.is_empty() {
-        0
-    } else {
-        101
-    }
-}
 
 fn args(v: &[&str]) -> Vec<String> {
     v.iter().map(|s| s.to_string()).collect()

@@ -50,10 +50,8 @@ mod run {
         let z = timed(devs, "reshape, normalise (axis 0 is split)", || {
             let m = sorted.reshape(&[-1, 1000])?;
             let mean = m.mean(Some(0))?.into_replicated()?;
-            let d = m.sub(&mean)?;
-            let var = d.mul(&d)?.mean(Some(0))?.into_replicated()?;
-            let std = var.map(|v| v.sqrt())?;
-            d.div(&std)
+            let std = m.std(Some(0), 0.0)?.into_replicated()?;
+            m.sub(&mean)?.div(&std)
         })?;
         Ok((sorted, z))
     }

@@ -8,13 +8,15 @@
 //!   split axis, or over everything, each rank reduces its shard and the partial results
 //!   meet: sums through an NCCL all-reduce; maxima and minima through an all-gather of
 //!   the partials and the single-GPU reduction of them, so NaN propagates as on one GPU
-//!   (NCCL's max does not) and ranks with empty shards take no part.
+//!   (NCCL's max does not) and ranks with empty shards take no part. `var` and `std`
+//!   all-reduce the mean, broadcast it back to the shards, and all-reduce the squared
+//!   deviations.
 
 use super::nccl::ReduceOp;
 use super::sharded::{rows, with_axis, Distributed, Replicated, ShardedArray};
 use crate::device::Cuda;
 use cuprite_core::{
-    broadcast_shapes, Array, Element, Error, Numeric, Real, Result, Scalar, TrueDivide,
+    broadcast_shapes, Array, Element, Error, Float, Numeric, Real, Result, Scalar, TrueDivide,
 };
 use std::rc::Rc;
 
@@ -367,6 +369,60 @@ impl<T: Real> ShardedArray<T> {
             mesh: self.mesh.clone(),
             copies,
         }))
+    }
+}
+
+impl<T: Float + TrueDivide> ShardedArray<T> {
+    /// The variance along `axis` or of everything, with `ddof` delta degrees of freedom
+    /// (NumPy's `var`): local along an axis that is not split; else the all-reduced mean,
+    /// broadcast back to every shard, and the all-reduced mean of the squared deviations.
+    ///
+    /// # Errors
+    /// `axis` out of range; NCCL's failures.
+    pub fn var(&self, axis: Option<usize>, ddof: f64) -> Result<Distributed<T>> {
+        const OP: &str = "ShardedArray::var";
+        if let Some(k) = axis.filter(|&k| k != self.axis) {
+            self.check_reduce_axis(OP, k)?;
+            return self.local_reduce(k, |x| x.var_axes(k, ddof, false));
+        }
+        let count = match axis {
+            Some(k) => self.shape[k],
+            None => self.shape.iter().product(),
+        };
+        // The mean with the reduced axes kept (as length 1), so that it broadcasts.
+        let mut kept: Vec<isize> = self.shape.iter().map(|&d| d as isize).collect();
+        match axis {
+            Some(k) => kept[k] = 1,
+            None => kept.iter_mut().for_each(|d| *d = 1),
+        }
+        let mean = match self.mean(axis)? {
+            Distributed::Replicated(r) => r.map(|m| m.reshape(&kept))?,
+            Distributed::Sharded(_) => {
+                return Err(Error::invalid(OP, "the mean over the split axis is whole"))
+            }
+        };
+        let d = self.sub(&mean)?;
+        let squares = d.mul(&d)?;
+        let sum = squares.summed_over_ranks(axis, |x, ax| match ax {
+            None => x.sum(),
+            Some(k) => x.sum_axes(k, false),
+        })?;
+        let scale = T::from_f64(1.0 / (count as f64 - ddof));
+        Ok(Distributed::Replicated(
+            sum.map(|v| v.scalar_op(cuprite_core::ops::Mul, scale))?,
+        ))
+    }
+
+    /// The standard deviation along `axis` or of everything (NumPy's `std`): the square
+    /// root of [`var`](Self::var).
+    ///
+    /// # Errors
+    /// As [`var`](Self::var).
+    pub fn std(&self, axis: Option<usize>, ddof: f64) -> Result<Distributed<T>> {
+        Ok(match self.var(axis, ddof)? {
+            Distributed::Sharded(s) => Distributed::Sharded(s.map(|v| v.sqrt())?),
+            Distributed::Replicated(r) => Distributed::Replicated(r.map(|v| v.sqrt())?),
+        })
     }
 }
 

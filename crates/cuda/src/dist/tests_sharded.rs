@@ -252,6 +252,14 @@ fn sharded_elementwise_and_reductions_match_one_gpu() {
                         Some(k) => a.mean_axes(k, false)?,
                     };
                     assert_allclose(&sa.mean(k)?.gather(&dev)?, &want_mean, 1e-12, 1e-12);
+                    for ddof in [0.0, 1.0] {
+                        let (want_var, want_std) = match kk {
+                            None => (a.var(ddof)?, a.std(ddof)?),
+                            Some(k) => (a.var_axes(k, ddof, false)?, a.std_axes(k, ddof, false)?),
+                        };
+                        assert_allclose(&sa.var(k, ddof)?.gather(&dev)?, &want_var, 1e-10, 1e-10);
+                        assert_allclose(&sa.std(k, ddof)?.gather(&dev)?, &want_std, 1e-10, 1e-10);
+                    }
                     for (got, want) in [
                         (
                             sa.max(k)?,
@@ -436,13 +444,8 @@ fn sharded_reshape_and_the_pipeline_match_one_gpu() {
                 ShardedArray::<f64>::random(mesh, &mut Generator::new(3), &[n], 0)?.sort(0)?;
             let m = sorted.reshape(&[-1, 1000])?;
             let mean = m.mean(Some(0))?.into_replicated()?;
-            let d = m.sub(&mean)?;
-            let std = d
-                .mul(&d)?
-                .mean(Some(0))?
-                .into_replicated()?
-                .map(|v| v.sqrt())?;
-            let z = d.div(&std)?;
+            let std = m.std(Some(0), 0.0)?.into_replicated()?;
+            let z = m.sub(&mean)?.div(&std)?;
             let w = Generator::new(3).random::<f64, Cuda>(&[n], &dev)?.sort(0)?;
             assert_eq!(
                 bits(&sorted.to_vec()?),
