@@ -118,6 +118,10 @@ impl Drop for Communicator {
     }
 }
 
+/// How long [`Communicator::new_rank`] waits for the first collective that connects the
+/// ranks (every rank has just left NCCL's init, so it takes milliseconds).
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(120);
+
 /// What a checked collective compares across the ranks (see [`Communicator::set_checked`]).
 #[derive(Clone, Copy, PartialEq, Eq)]
 struct Sig {
@@ -189,10 +193,12 @@ impl Communicator {
 
     /// Rank `rank` of a communicator of `world` ranks, on `dev` (`ncclCommInitRank`). Every
     /// rank calls this with the same `id`, made by one of them with [`UniqueId::new`];
-    /// it returns once all have.
+    /// it returns once all have, and once a first small collective has connected the
+    /// ranks (so that a rank dying later turns into an `Err` of [`wait`](Self::wait)).
     ///
     /// # Errors
-    /// No NCCL, a rank outside the world, NCCL's failures.
+    /// No NCCL, a rank outside the world, NCCL's failures, a first collective that does not
+    /// finish within two minutes (the communicator is then aborted).
     pub fn new_rank(dev: &Cuda, rank: usize, world: usize, id: &UniqueId) -> Result<Communicator> {
         const OP: &str = "Communicator::new_rank";
         loaded(OP)?;
@@ -208,14 +214,24 @@ impl Communicator {
         check(OP, "ncclCommInitRank", unsafe {
             sys::ncclCommInitRank(&mut raw, world as i32, id.raw(), rank as i32)
         })?;
-        Ok(Communicator {
+        let mut c = Communicator {
             raw,
             dev: dev.clone(),
             rank,
             world,
             checked: false,
             aborted: false,
-        })
+        };
+        // NCCL connects the ranks inside their first collective, and that call blocks on
+        // the host until every peer answers: one small all-reduce now, while all ranks are
+        // here, so that a rank dying later leaves the others a collective that `wait` can
+        // bound (and abort), not a call that never returns.
+        if world > 1 {
+            let one = Array::<u8, Cuda>::zeros(&[1], dev)?;
+            c.all_reduce(&one, ReduceOp::Max)?;
+            c.wait(CONNECT_TIMEOUT)?;
+        }
+        Ok(c)
     }
 
     /// This process's rank of a job of one process per GPU, as torchrun launches it: the
