@@ -695,26 +695,8 @@ impl Communicator {
             group(|| {
                 for peer in 0..self.world {
                     let at = (peer * bytes) as u64;
-                    self.launch(OP, "ncclSend", |s| unsafe {
-                        Ok(sys::ncclSend(
-                            (xp + at) as *const c_void,
-                            bytes,
-                            sys::ncclDataType_t::ncclUint8,
-                            peer as i32,
-                            self.raw,
-                            s,
-                        ))
-                    })?;
-                    self.launch(OP, "ncclRecv", |s| unsafe {
-                        Ok(sys::ncclRecv(
-                            (op_ + at) as *mut c_void,
-                            bytes,
-                            sys::ncclDataType_t::ncclUint8,
-                            peer as i32,
-                            self.raw,
-                            s,
-                        ))
-                    })?;
+                    self.send_bytes(OP, xp + at, bytes, peer)?;
+                    self.recv_bytes(OP, op_ + at, bytes, peer)?;
                 }
                 Ok(())
             })?;
@@ -755,17 +737,7 @@ impl Communicator {
         if bytes == 0 {
             return Ok(());
         }
-        self.launch(OP, "ncclSend", |s| unsafe {
-            Ok(sys::ncclSend(
-                self.addr(&x)? as *const c_void,
-                bytes,
-                sys::ncclDataType_t::ncclUint8,
-                peer as i32,
-                self.raw,
-                s,
-            ))
-        })?;
-        Ok(())
+        self.send_bytes(OP, self.addr(&x)?, bytes, peer)
     }
 
     /// Receives an array of `shape` from rank `peer` (its [`send`](Self::send)).
@@ -780,17 +752,40 @@ impl Communicator {
         let out = self.dev.alloc::<T>(n)?;
         let bytes = n * std::mem::size_of::<T>();
         if bytes > 0 {
-            self.launch(OP, "ncclRecv", |s| unsafe {
-                Ok(sys::ncclRecv(
-                    self.dev.ptr(&out)? as *mut c_void,
-                    bytes,
-                    sys::ncclDataType_t::ncclUint8,
-                    peer as i32,
-                    self.raw,
-                    s,
-                ))
-            })?;
+            self.recv_bytes(OP, self.dev.ptr(&out)?, bytes, peer)?;
         }
         Array::from_raw_parts(out, Layout::contiguous(shape), self.dev.clone()).map(kept)
+    }
+
+    /// Queues `ncclSend` of `bytes` bytes at device address `addr` to `peer`.
+    fn send_bytes(&self, op: &'static str, addr: u64, bytes: usize, peer: usize) -> Result<()> {
+        // SAFETY: `addr` holds `bytes` bytes on this communicator's GPU, kept alive until
+        // the send has run (stream order, or `kept` inside a group).
+        self.launch(op, "ncclSend", |s| unsafe {
+            Ok(sys::ncclSend(
+                addr as *const c_void,
+                bytes,
+                sys::ncclDataType_t::ncclUint8,
+                peer as i32,
+                self.raw,
+                s,
+            ))
+        })
+    }
+
+    /// Queues `ncclRecv` of `bytes` bytes from `peer` into device address `addr`.
+    fn recv_bytes(&self, op: &'static str, addr: u64, bytes: usize, peer: usize) -> Result<()> {
+        // SAFETY: `addr` has room for `bytes` bytes on this communicator's GPU, kept alive
+        // until the receive has run.
+        self.launch(op, "ncclRecv", |s| unsafe {
+            Ok(sys::ncclRecv(
+                addr as *mut c_void,
+                bytes,
+                sys::ncclDataType_t::ncclUint8,
+                peer as i32,
+                self.raw,
+                s,
+            ))
+        })
     }
 }

@@ -193,10 +193,7 @@ impl<T: Float> ShardedArray<T> {
         fill: impl Fn(&Cuda, usize, &Draw) -> Result<<Cuda as cuprite_core::BackendBase>::Buffer<T>>,
     ) -> Result<Self> {
         check_axis(op, shape, axis)?;
-        let n = shape
-            .iter()
-            .try_fold(1usize, |a, &d| a.checked_mul(d))
-            .ok_or_else(|| Error::invalid(op, format!("size {shape:?} has too many elements")))?;
+        let n = cuprite_core::layout::check_shape(op, shape, std::mem::size_of::<T>())?;
         let d = rng.reserve(op, n)?;
         let row = n.checked_div(shape[0]).unwrap_or(0);
         let along0 = Self::build(op, mesh, shape, 0, |_, r, s, dev| {

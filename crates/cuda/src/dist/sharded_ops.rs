@@ -190,14 +190,10 @@ impl<T: Element> ShardedArray<T> {
         T::Mean: TrueDivide,
     {
         const OP: &str = "ShardedArray::mean";
-        if let Some(k) = axis.filter(|&k| k != self.axis) {
-            self.check_reduce_axis(OP, k)?;
+        if let Some(k) = self.unsplit_axis(OP, axis)? {
             return self.local_reduce(k, |x| x.mean_axes(k, false));
         }
-        let count = match axis {
-            Some(k) => self.shape[k],
-            None => self.shape.iter().product(),
-        };
+        let count = self.count(axis);
         let r = self.summed_over_ranks(axis, |x, ax| {
             match ax {
                 None => x.sum(),
@@ -219,14 +215,26 @@ impl<T: Element> ShardedArray<T> {
         }))
     }
 
-    fn check_reduce_axis(&self, op: &'static str, k: usize) -> Result<()> {
-        if k >= self.ndim() {
-            return Err(Error::invalid(
+    /// The axis of a reduction along `axis` when that is not the split one (each shard
+    /// then reduces alone), `None` when the ranks must meet; an `Err` naming `op` for an
+    /// axis out of range.
+    fn unsplit_axis(&self, op: &'static str, axis: Option<usize>) -> Result<Option<usize>> {
+        match axis {
+            Some(k) if k >= self.ndim() => Err(Error::invalid(
                 op,
                 format!("axis {k} is out of range for shape {:?}", self.shape),
-            ));
+            )),
+            Some(k) if k != self.axis => Ok(Some(k)),
+            _ => Ok(None),
         }
-        Ok(())
+    }
+
+    /// The number of elements a reduction along `axis` (or over everything) combines.
+    fn count(&self, axis: Option<usize>) -> usize {
+        match axis {
+            Some(k) => self.shape[k],
+            None => self.shape.iter().product(),
+        }
     }
 
     /// `local` along axis `k` (not the split one) on every shard: the split moves down one
@@ -256,11 +264,8 @@ impl<T: Element> ShardedArray<T> {
         axis: Option<usize>,
         local: impl Fn(&Array<T, Cuda>, Option<usize>) -> Result<Array<U, Cuda>>,
     ) -> Result<Distributed<U>> {
-        if let Some(k) = axis {
-            self.check_reduce_axis(op, k)?;
-            if k != self.axis {
-                return self.local_reduce(k, |x| local(x, Some(k)));
-            }
+        if let Some(k) = self.unsplit_axis(op, axis)? {
+            return self.local_reduce(k, |x| local(x, Some(k)));
         }
         Ok(Distributed::Replicated(
             self.summed_over_ranks(axis, local)?,
@@ -317,11 +322,8 @@ impl<T: Real> ShardedArray<T> {
         axis: Option<usize>,
         local: impl Fn(&Array<T, Cuda>, Option<usize>) -> Result<Array<T, Cuda>>,
     ) -> Result<Distributed<T>> {
-        if let Some(k) = axis {
-            self.check_reduce_axis(op, k)?;
-            if k != self.axis {
-                return self.local_reduce(k, |x| local(x, Some(k)));
-            }
+        if let Some(k) = self.unsplit_axis(op, axis)? {
+            return self.local_reduce(k, |x| local(x, Some(k)));
         }
         let world = self.mesh.world_size();
         let with_rows: Vec<i64> = (0..world)
@@ -381,14 +383,10 @@ impl<T: Float + TrueDivide> ShardedArray<T> {
     /// `axis` out of range; NCCL's failures.
     pub fn var(&self, axis: Option<usize>, ddof: f64) -> Result<Distributed<T>> {
         const OP: &str = "ShardedArray::var";
-        if let Some(k) = axis.filter(|&k| k != self.axis) {
-            self.check_reduce_axis(OP, k)?;
+        if let Some(k) = self.unsplit_axis(OP, axis)? {
             return self.local_reduce(k, |x| x.var_axes(k, ddof, false));
         }
-        let count = match axis {
-            Some(k) => self.shape[k],
-            None => self.shape.iter().product(),
-        };
+        let count = self.count(axis);
         // The mean with the reduced axes kept (as length 1), so that it broadcasts.
         let mut kept: Vec<isize> = self.shape.iter().map(|&d| d as isize).collect();
         match axis {
