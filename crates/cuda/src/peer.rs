@@ -41,7 +41,7 @@ impl Cuda {
         // The source is ready on this stream: the destination stream waits for that point.
         self.bind()?;
         let sp = self.ptr(&src)? + (off * std::mem::size_of::<T>()) as u64;
-        let ready = Event::timing(OP)?;
+        let ready = Event::ordering(OP)?;
         ready.record(self.stream(), OP)?;
         dst.bind()?;
         ready.wait_on(dst.stream())?;
@@ -56,7 +56,7 @@ impl Cuda {
         )?;
         // The source stays untouched until the copy is done: this stream waits for it, so
         // the source's stream-ordered free (or a later write there) comes after it.
-        let copied = Event::timing(OP)?;
+        let copied = Event::ordering(OP)?;
         copied.record(dst.stream(), OP)?;
         self.bind()?;
         copied.wait_on(self.stream())?;

@@ -303,7 +303,7 @@ impl Communicator {
         const OP: &str = "Communicator::wait";
         self.usable(OP)?;
         self.dev.bind()?;
-        let done = Event::timing(OP)?;
+        let done = Event::ordering(OP)?;
         done.record(self.dev.stream(), OP)?;
         let deadline = Instant::now() + timeout;
         loop {

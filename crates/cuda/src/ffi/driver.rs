@@ -237,9 +237,10 @@ pub(crate) fn order_streams(from: CUstream, to: CUstream) -> Result<()> {
     r.map_err(err("stream ordering"))
 }
 
-/// A CUDA event with timing enabled (`CU_EVENT_DEFAULT`; `CU_EVENT_DISABLE_TIMING` would
-/// make `cuEventElapsedTime` fail), owned: destroyed on drop. Its calls take handles of the
-/// context it was created in, made current by the caller.
+/// A CUDA event, owned: destroyed on drop. [`Event::timing`] makes one that can be timed
+/// (`CU_EVENT_DEFAULT`), [`Event::ordering`] one that only orders streams and is cheaper to
+/// record and wait on (`CU_EVENT_DISABLE_TIMING`: `cuEventElapsedTime` fails on it). Its
+/// calls take handles of the context it was created in, made current by the caller.
 #[derive(Debug)]
 pub(crate) struct Event(sys::CUevent);
 
@@ -250,9 +251,17 @@ unsafe impl Send for Event {}
 unsafe impl Sync for Event {}
 
 impl Event {
-    /// A new event in the current context.
+    /// A new event in the current context, with timing.
     pub(crate) fn timing(op: &'static str) -> Result<Event> {
         let ev = result::event::create(sys::CUevent_flags::CU_EVENT_DEFAULT).map_err(err(op))?;
+        Ok(Event(ev))
+    }
+
+    /// A new event in the current context, without timing: for ordering streams and for
+    /// waiting on the host.
+    pub(crate) fn ordering(op: &'static str) -> Result<Event> {
+        let ev =
+            result::event::create(sys::CUevent_flags::CU_EVENT_DISABLE_TIMING).map_err(err(op))?;
         Ok(Event(ev))
     }
 
