@@ -13,7 +13,9 @@
 //   `sort_key_iota` (keys and identity permutation when no pass is needed) and `sort_block`
 //   (short lanes: a bitonic network over (key, index) pairs in shared memory, one or many
 //   lanes per block).
-// - SORT_SEARCH: `sort_searchsorted`, one binary search per value.
+// - SORT_SEARCH: `sort_searchsorted`, one binary search per value, and `sort_merge_cuts` /
+//   `sort_merge_pair` (the stable merge of two sorted runs: tiles cut along the merge path,
+//   merged in shared memory).
 // - SORT_UNIQUE: run heads of sorted keys, counted per tile (`sort_uq_count`) and written
 //   compacted (`sort_uq_write`).
 // - SORT_UTIL: type-free helpers and gathers: `sort_select` (order statistics out of sorted
@@ -729,6 +731,87 @@ __device__ __forceinline__ void k_sort_searchsorted(long long* __restrict__ out,
 extern "C" __global__ void sort_searchsorted(SortSearchsortedArgs a) {
     k_sort_searchsorted((long long*)a.out, (const T*)a.sorted, a.len, a.stride, (const T*)a.vals,
                         a.vs, a.nv, a.right);
+}
+
+// Parameters of `sort_merge_pair` (mirrored field for field by `SortMergePairArgs` in
+// crates/cuda/src/sort/params.rs).
+struct SortMergePairArgs {
+    u64 out;
+    u64 a;
+    long long na;
+    u64 b;
+    long long nb;
+    u64 cuts;
+};
+
+#define MERGE_THREADS 128
+#define MERGE_ITEMS 8
+#define MERGE_TILE (MERGE_THREADS * MERGE_ITEMS)
+
+// The merge path: how many of the first `diag` elements of the stable merge of the sorted
+// runs `a` (`na` elements) and `b` (`nb`) come from `a` (on ties `a` goes first).
+__device__ __forceinline__ long long merge_path(const T* a, long long na, const T* b, long long nb,
+                                                long long diag) {
+    long long lo = diag > nb ? diag - nb : 0;
+    long long hi = diag < na ? diag : na;
+    while (lo < hi) {
+        const long long mid = lo + ((hi - lo) >> 1);
+        if (!key_lt(Keys<T>::key(b[diag - 1 - mid]), Keys<T>::key(a[mid]))) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+// cuts[t] = the merge path at output t * MERGE_TILE (or at the end), for t in 0..=tiles:
+// where each tile of `sort_merge_pair` starts in `a`, all searched at once.
+extern "C" __global__ void sort_merge_cuts(SortMergePairArgs a) {
+    const long long n = a.na + a.nb;
+    const long long tiles = (n + MERGE_TILE - 1) / MERGE_TILE;
+    GRID_STRIDE(t, tiles + 1) {
+        const long long d = t * MERGE_TILE < n ? t * MERGE_TILE : n;
+        ((long long*)a.cuts)[t] = merge_path((const T*)a.a, a.na, (const T*)a.b, a.nb, d);
+    }
+}
+
+// out[0 .. na + nb) = the stable merge of the sorted runs `a` and `b` (every key of `a`
+// before an equal key of `b`), one tile of MERGE_TILE outputs per block: the tile's parts of
+// `a` and `b` (from `cuts`, made by `sort_merge_cuts`) are staged in shared memory, each
+// thread merges MERGE_ITEMS outputs from its own point on the path, and the tile is stored
+// back in order.
+extern "C" __global__ void __launch_bounds__(MERGE_THREADS) sort_merge_pair(SortMergePairArgs a) {
+    __shared__ __align__(16) unsigned char smem[MERGE_TILE * sizeof(T)];
+    T* s = (T*)smem;
+    const T* ra = (const T*)a.a;
+    const T* rb = (const T*)a.b;
+    const long long* cuts = (const long long*)a.cuts;
+    const long long n = a.na + a.nb;
+    const long long d0 = (long long)blockIdx.x * MERGE_TILE;
+    const long long d1 = d0 + MERGE_TILE < n ? d0 + MERGE_TILE : n;
+    const long long a0 = cuts[blockIdx.x], b0 = d0 - a0;
+    const int la = (int)(cuts[blockIdx.x + 1] - a0);
+    const int m = (int)(d1 - d0);
+    const int lb = m - la;
+    for (int i = threadIdx.x; i < m; i += MERGE_THREADS) s[i] = i < la ? ra[a0 + i] : rb[b0 + i - la];
+    __syncthreads();
+    const int t0 = threadIdx.x * MERGE_ITEMS < m ? threadIdx.x * MERGE_ITEMS : m;
+    int ai = (int)merge_path(s, la, s + la, lb, t0);
+    int bi = t0 - ai;
+    T v[MERGE_ITEMS];
+#pragma unroll
+    for (int k = 0; k < MERGE_ITEMS; ++k) {
+        if (t0 + k < m) {
+            const bool take_a = bi >= lb || (ai < la && !key_lt(Keys<T>::key(s[la + bi]),
+                                                                 Keys<T>::key(s[ai])));
+            v[k] = take_a ? s[ai++] : s[la + bi++];
+        }
+    }
+    __syncthreads();
+#pragma unroll
+    for (int k = 0; k < MERGE_ITEMS; ++k)
+        if (t0 + k < m) s[t0 + k] = v[k];
+    __syncthreads();
+    T* out = (T*)a.out;
+    for (int i = threadIdx.x; i < m; i += MERGE_THREADS) out[d0 + i] = s[i];
 }
 
 #endif // SORT_SEARCH

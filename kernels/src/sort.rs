@@ -20,6 +20,10 @@ pub const THREADS: u32 = 256;
 pub const RADIX: usize = 256;
 /// Elements per block of `sort_uq_count` / `sort_uq_write` (`UQ_TILE`).
 pub const UNIQUE_TILE: usize = 256 * 16;
+/// Threads per block of `sort_merge_pair` (`MERGE_THREADS`).
+pub const MERGE_THREADS: u32 = 128;
+/// Outputs per block of `sort_merge_pair` (`MERGE_TILE`): a block per tile.
+pub const MERGE_TILE: usize = 128 * 8;
 
 /// Write-mask bit of a radix pass: keys to `keys_out`.
 pub const W_KEYS: i32 = 1;
@@ -38,7 +42,7 @@ pub fn radix_program(t: &str) -> String {
     crate::program(&[SOURCE], &[("SORT_RADIX", "1"), ("T", t)])
 }
 
-/// The search section for element type `t`: `sort_searchsorted`.
+/// The search section for element type `t`: `sort_searchsorted`, `sort_merge_pair`.
 pub fn search_program(t: &str) -> String {
     crate::program(&[SOURCE], &[("SORT_SEARCH", "1"), ("T", t)])
 }
@@ -83,5 +87,8 @@ mod tests {
         assert!(super::SOURCE.contains("#define SORT_THREADS 256\n"));
         assert!(super::SOURCE.contains("#define UQ_TILE (SORT_THREADS * UQ_ITEMS)\n"));
         assert!(super::SOURCE.contains("#define UQ_ITEMS 16\n"));
+        assert!(super::SOURCE.contains("#define MERGE_THREADS 128\n"));
+        assert!(super::SOURCE.contains("#define MERGE_ITEMS 8\n"));
+        assert!(super::SOURCE.contains("#define MERGE_TILE (MERGE_THREADS * MERGE_ITEMS)\n"));
     }
 }

@@ -15,8 +15,11 @@
 //! Outputs that are exact elements come out bit for bit (the sign of a zero and a NaN's
 //! payload survive): keys that decode to other bits are detected in the histogram read and
 //! the elements are then gathered by index instead of decoded.
+//!
+//! Runs that are each sorted already merge in one pass ([`merge`]).
 
 mod lanes;
+pub(crate) mod merge;
 pub(crate) mod params;
 mod plan;
 mod radix;

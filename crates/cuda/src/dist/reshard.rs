@@ -8,14 +8,16 @@
 //! The sample sort: each rank sorts its shard and all-gathers a few evenly spaced samples
 //! of it; every rank sorts the same samples the same way and picks the same `world - 1`
 //! splitters; each rank cuts its sorted shard at the splitters (`searchsorted`, right side,
-//! so equal values all go to one rank), the pieces are exchanged, and each rank sorts what
-//! it received, taken in rank order. The sorts are the single-GPU stable sort and the cut
-//! keeps equal values together, so the result is, element for element, one GPU's sort of
-//! the whole array; a last reshard evens out the split.
+//! so equal values all go to one rank), the pieces are exchanged, and each rank merges the
+//! sorted runs it received, taken in rank order (one pass, `sort_merge_runs`). The sorts
+//! are the single-GPU stable sort, the merge is stable, and the cut keeps equal values
+//! together, so the result is, element for element, one GPU's sort of the whole array; a
+//! last reshard evens out the split.
 
 use super::mesh::Mesh;
 use super::sharded::{check_axis, rows, ShardedArray};
 use crate::device::Cuda;
+use crate::sort::merge::merge_runs;
 use cuprite_core::{Array, Element, Error, Result, Side};
 
 /// The rows two ranges share: `a ∩ b`, empty when they do not meet.
@@ -293,9 +295,18 @@ impl<T: Element> ShardedArray<T> {
             .map(|&j| (0..world).map(|i| vec![count(i, j)]).collect())
             .collect();
         let got = mesh.exchange(&sends, &shapes)?;
-        let shards = got
+        // What a rank receives is one sorted run from every rank, in rank order: merged.
+        let shards = ranks
             .iter()
-            .map(|pieces| Array::concatenate(&pieces.iter().collect::<Vec<_>>(), 0)?.sort(0))
+            .zip(&got)
+            .map(|(&j, pieces)| {
+                let mut bounds = vec![0];
+                for i in 0..world {
+                    bounds.push(bounds[i] + count(i, j));
+                }
+                let runs = Array::concatenate(&pieces.iter().collect::<Vec<_>>(), 0)?;
+                merge_runs(&runs, &bounds)
+            })
             .collect::<Result<_>>()?;
         let mut split = vec![0];
         for j in 0..world {

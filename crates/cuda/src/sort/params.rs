@@ -57,6 +57,22 @@ kernel_params! {
 }
 
 kernel_params! {
+    /// Arguments of `sort_merge_cuts` and `sort_merge_pair`.
+    pub(crate) struct SortMergePairArgs {
+        /// `T*`
+        out: u64,
+        /// `const T*`
+        a: u64,
+        na: i64,
+        /// `const T*`
+        b: u64,
+        nb: i64,
+        /// `long long*`: where each tile starts in `a`
+        cuts: u64,
+    }
+}
+
+kernel_params! {
     /// Arguments of `sort_uq_count`.
     pub(crate) struct SortUqCountArgs {
         /// `const K*`
@@ -133,6 +149,7 @@ mod tests {
         assert_mirrors::<SortOffsetsArgs>(SOURCE, &["sort_offsets"]);
         assert_mirrors::<SortKeyIotaArgs>(SOURCE, &["sort_key_iota"]);
         assert_mirrors::<SortSearchsortedArgs>(SOURCE, &["sort_searchsorted"]);
+        assert_mirrors::<SortMergePairArgs>(SOURCE, &["sort_merge_cuts", "sort_merge_pair"]);
         assert_mirrors::<SortUqCountArgs>(SOURCE, &["sort_uq_count"]);
         assert_mirrors::<SortSelectArgs>(SOURCE, &["sort_select"]);
         assert_mirrors::<SortIotaModArgs>(SOURCE, &["sort_iota_mod"]);

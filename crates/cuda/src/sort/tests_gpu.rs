@@ -313,6 +313,63 @@ fn check_search<T: Element>(dev: &Cuda, seed: u64) {
     }
 }
 
+/// `merge_runs` of sorted runs of these lengths equals the stable sort of the whole, bit
+/// for bit (ties between runs keep the runs' order: -0.0 before 0.0 or after, as they came).
+fn check_merge<T: Element>(dev: &Cuda, seed: u64) {
+    use cuprite_core::Array;
+    for (k, lens) in [
+        vec![3usize, 0, 7, 1],
+        vec![1000, 3001],
+        vec![0, 0],
+        vec![257, 0, 1, 4099, 0],
+        vec![1500, 700, 0, 2049, 1024, 3, 999, 4097],
+        vec![5],
+        vec![],
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let mut all: Vec<T> = Vec::new();
+        let mut bounds = vec![0usize];
+        for (r, &len) in lens.iter().enumerate() {
+            let mut run: Vec<T> = data(len, seed + (10 * k + r) as u64, 40);
+            run.sort_by(T::sort_cmp);
+            all.extend(run);
+            bounds.push(all.len());
+        }
+        let mut want = all.clone();
+        want.sort_by(T::sort_cmp);
+        let runs = Array::<T, Cuda>::from_vec(all.clone(), &[all.len()], dev).unwrap();
+        if lens.is_empty() {
+            assert!(super::merge::merge_runs(&runs, &bounds).is_err());
+            continue;
+        }
+        let got = super::merge::merge_runs(&runs, &bounds).unwrap();
+        assert_bits(
+            &got.to_vec().unwrap(),
+            &want,
+            &format!("merge_runs {lens:?}"),
+        );
+        // The runs read through a view (every element of a longer buffer, offset).
+        if !all.is_empty() {
+            let mut padded = vec![all[0]];
+            padded.extend(all.iter().copied());
+            let p = Array::<T, Cuda>::from_vec(padded, &[all.len() + 1], dev).unwrap();
+            let view = p.slice(&cuprite_core::s![1..]).unwrap();
+            let got = super::merge::merge_runs(&view, &bounds).unwrap();
+            assert_bits(&got.to_vec().unwrap(), &want, "merge_runs of a view");
+        }
+    }
+    // Offsets that do not tile the array, and an array of two axes, are refused.
+    let a = Array::<T, Cuda>::from_vec(data(6, seed, 5), &[6], dev).unwrap();
+    for bad in [vec![0, 3, 5], vec![0, 4, 3, 6], vec![1, 6], vec![0]] {
+        let e = super::merge::merge_runs(&a, &bad).unwrap_err().to_string();
+        assert!(e.contains("merge_runs"), "{e}");
+    }
+    let m = a.reshape(&[2, 3]).unwrap();
+    assert!(super::merge::merge_runs(&m, &[0, 6]).is_err());
+}
+
 macro_rules! each_type {
     ($f:ident, $dev:expr, $seed:expr) => {
         $f::<bool>($dev, $seed);
@@ -343,6 +400,13 @@ fn sorts_match_the_cpu() {
 fn searchsorted_matches_the_cpu() {
     let Some(dev) = gpu() else { return };
     each_type!(check_search, &dev, 7);
+}
+
+#[test]
+#[ignore = "needs an NVIDIA GPU: run with --ignored on a GPU host"]
+fn merged_runs_are_the_stable_sort() {
+    let Some(dev) = gpu() else { return };
+    each_type!(check_merge, &dev, 11);
 }
 
 #[test]
@@ -423,6 +487,18 @@ fn sort_timings() {
     println!("cuda_sort_f32_5e7 {t:.3} ms");
     let t = time_ms(&dev, reps, || drop(dev.sort(&gd, &l, 0).unwrap()));
     println!("cuda_sort_f64_5e7 {t:.3} ms");
+    // The same values as two sorted halves, merged.
+    let halves = {
+        let a = cuprite_core::Array::from_raw_parts(gd.clone(), l.clone(), dev.clone()).unwrap();
+        let h = n / 2;
+        let lo = a.slice(&cuprite_core::s![..h]).unwrap().sort(0).unwrap();
+        let hi = a.slice(&cuprite_core::s![h..]).unwrap().sort(0).unwrap();
+        cuprite_core::Array::concatenate(&[&lo, &hi], 0).unwrap()
+    };
+    let t = time_ms(&dev, reps, || {
+        drop(super::merge::merge_runs(&halves, &[0, n / 2, n]).unwrap())
+    });
+    println!("cuda_merge_2_runs_f64_5e7 {t:.3} ms");
     let t = time_ms(&dev, reps, || drop(dev.argsort(&gf, &l, 0).unwrap()));
     println!("cuda_argsort_f32_5e7 {t:.3} ms");
     let t = time_ms(&dev, reps, || drop(dev.unique(&gf, &l).unwrap()));
