@@ -1,11 +1,12 @@
 //! The multi-GPU suite: copies between every pair of GPUs, every collective across all GPUs
 //! of the host (one process, and one process per GPU through the rendezvous) against the
-//! host's own arithmetic, the cross-rank check, and a rank that dies. Every test needs two
+//! host's own arithmetic, the cross-rank check, and a rank that dies (in the middle of a
+//! job, or before NCCL's init). Every test needs two
 //! or more GPUs and NCCL, so all are ignored by default; on a host with fewer GPUs each says
 //! so and returns.
 
 use cuprite_core::{bf16, c128, c64, f16, s, Array, DType, Element, Error, Result, Scalar};
-use cuprite_cuda::dist::{group, Communicator, DistEnv, ReduceOp};
+use cuprite_cuda::dist::{group, Communicator, DistEnv, ReduceOp, UniqueId};
 use cuprite_cuda::Cuda;
 use std::time::Duration;
 
@@ -241,7 +242,9 @@ fn one_process_per_gpu_meets_and_reduces() -> Result<()> {
     }
     let Some(devs) = gpus() else { return Ok(()) };
     let w = devs.len();
-    for die in [false, true] {
+    // No rank dies; rank 1 dies in the middle of the job; rank 1 dies after the ids were
+    // handed out, before NCCL's init.
+    for die in ["", "late", "init"] {
         let port = std::net::TcpListener::bind("127.0.0.1:0")
             .and_then(|l| l.local_addr())
             .map(|a| a.port())
@@ -270,9 +273,7 @@ fn one_process_per_gpu_meets_and_reduces() -> Result<()> {
                 .env("MASTER_PORT", port.to_string())
                 .stdout(log.try_clone().expect("a log file"))
                 .stderr(log);
-                if die {
-                    c.env(DIE, "1");
-                }
+                c.env(DIE, die);
                 c.spawn().expect("the rank starts")
             })
             .collect();
@@ -292,9 +293,13 @@ fn one_process_per_gpu_meets_and_reduces() -> Result<()> {
             };
             let text = std::fs::read_to_string(&logs[r]).unwrap_or_default();
             let _ = std::fs::remove_file(&logs[r]);
+            // What each rank said of its end (how long the survivors' waits took).
+            for line in text.lines().filter(|l| l.starts_with("rank ")) {
+                eprintln!("[a rank dies: {die:?}] {line}");
+            }
             assert!(
                 status.is_some_and(|s| s.success()),
-                "rank {r} of {w} (a rank dies: {die}) {}: {text}",
+                "rank {r} of {w} (a rank dies: {die:?}) {}: {text}",
                 if status.is_none() {
                     "hung and was killed"
                 } else {
@@ -309,9 +314,13 @@ fn one_process_per_gpu_meets_and_reduces() -> Result<()> {
 fn child() -> Result<()> {
     let env = DistEnv::from_env()?;
     let dev = Cuda::new(env.local_rank)?;
+    let die = std::env::var("CUPRITE_MULTI_GPU_DIE").unwrap_or_default();
+    if die == "init" {
+        return child_dying_at_init(&env, &dev);
+    }
     let mut comm = Communicator::from_dist_env(&env, &dev, Duration::from_secs(60))?;
     let w = comm.world_size();
-    let dies = std::env::var("CUPRITE_MULTI_GPU_DIE").is_ok();
+    let dies = die == "late";
     let x = Array::<f64, Cuda>::full(&[1000], comm.rank() as f64, &dev)?;
     // A first collective connects the ranks (NCCL connects lazily, inside the first call
     // between two ranks); then rank 1 dies mid-job, and the next collective's wait ends.
@@ -335,5 +344,41 @@ fn child() -> Result<()> {
             Ok(())
         }
         Err(e) => Err(e),
+    }
+}
+
+/// Rank 1 takes NCCL's id from the rendezvous and dies before NCCL's init: the others'
+/// init, which NCCL blocks until every rank has called it, ends in an `Err` at its
+/// deadline instead of never returning.
+fn child_dying_at_init(env: &DistEnv, dev: &Cuda) -> Result<()> {
+    let id = if env.rank == 0 {
+        Some(UniqueId::new()?)
+    } else {
+        None
+    };
+    let bytes = env.rendezvous.exchange(
+        env.rank,
+        env.world_size,
+        id.as_ref().map(|i| &i.as_bytes()[..]),
+        Duration::from_secs(60),
+    )?;
+    if env.rank == 1 {
+        std::process::exit(0);
+    }
+    let id = UniqueId::from_bytes(&bytes)?;
+    let start = std::time::Instant::now();
+    let bound = Duration::from_secs(10);
+    let made = Communicator::new_rank_within(dev, env.rank, env.world_size, &id, bound);
+    let took = start.elapsed();
+    eprintln!("rank {}: new_rank_within returned after {took:?}", env.rank);
+    match made {
+        Ok(_) => panic!("rank {}: NCCL's init succeeded without rank 1", env.rank),
+        Err(e) => {
+            let msg = e.to_string();
+            assert!(msg.contains("Communicator::new_rank"), "{msg}");
+            assert!(took < bound + Duration::from_secs(5), "{took:?}: {msg}");
+            // The process ends with NCCL's init still blocked on its own thread.
+            Ok(())
+        }
     }
 }

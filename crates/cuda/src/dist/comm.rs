@@ -118,8 +118,7 @@ impl Drop for Communicator {
     }
 }
 
-/// How long [`Communicator::new_rank`] waits for the first collective that connects the
-/// ranks (every rank has just left NCCL's init, so it takes milliseconds).
+/// How long [`Communicator::new_rank`] waits for every rank to arrive and connect.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(120);
 
 /// What a checked collective compares across the ranks (see [`Communicator::set_checked`]).
@@ -195,11 +194,32 @@ impl Communicator {
     /// rank calls this with the same `id`, made by one of them with [`UniqueId::new`];
     /// it returns once all have, and once a first small collective has connected the
     /// ranks (so that a rank dying later turns into an `Err` of [`wait`](Self::wait)).
+    /// Waits at most two minutes for the other ranks: [`new_rank_within`](Self::new_rank_within)
+    /// takes another bound.
     ///
     /// # Errors
-    /// No NCCL, a rank outside the world, NCCL's failures, a first collective that does not
-    /// finish within two minutes (the communicator is then aborted).
+    /// As [`new_rank_within`](Self::new_rank_within).
     pub fn new_rank(dev: &Cuda, rank: usize, world: usize, id: &UniqueId) -> Result<Communicator> {
+        Self::new_rank_within(dev, rank, world, id, CONNECT_TIMEOUT)
+    }
+
+    /// As [`new_rank`](Self::new_rank), waiting at most `timeout` for every rank to arrive
+    /// and connect. NCCL's init blocks the calling thread until all ranks have called it, so
+    /// it runs on a thread of its own: when a rank never comes (it died after the ids were
+    /// handed out, say), this returns an `Err` at the deadline, and that thread, still
+    /// blocked inside NCCL, is left behind until the process ends (a communicator it
+    /// finishes later is aborted there).
+    ///
+    /// # Errors
+    /// No NCCL, a rank outside the world, NCCL's failures, ranks that have not all arrived
+    /// and connected within `timeout` (a communicator already made is then aborted).
+    pub fn new_rank_within(
+        dev: &Cuda,
+        rank: usize,
+        world: usize,
+        id: &UniqueId,
+        timeout: Duration,
+    ) -> Result<Communicator> {
         const OP: &str = "Communicator::new_rank";
         loaded(OP)?;
         if world == 0 || rank >= world {
@@ -208,6 +228,46 @@ impl Communicator {
                 format!("rank {rank} is not in a world of {world}"),
             ));
         }
+        let deadline = Instant::now() + timeout;
+        let (tx, rx) = std::sync::mpsc::channel();
+        let (dev2, id) = (dev.clone(), *id);
+        std::thread::Builder::new()
+            .name(format!("cuprite-nccl-init-{rank}"))
+            .spawn(move || {
+                let made = Self::init_rank(&dev2, rank, world, &id, deadline);
+                // The caller gave up: a communicator that arrived too late is aborted.
+                if let Err(std::sync::mpsc::SendError(Ok(mut late))) = tx.send(made) {
+                    late.abort();
+                }
+            })
+            .map_err(|e| Error::Backend {
+                op: OP,
+                msg: format!("cannot start the thread of NCCL's init: {e}"),
+            })?;
+        // A little past the deadline, so that a first collective that `wait` bounded
+        // reports its own error.
+        let left = deadline.saturating_duration_since(Instant::now());
+        rx.recv_timeout(left + Duration::from_secs(2))
+            .unwrap_or_else(|_| {
+                Err(Error::Backend {
+                    op: OP,
+                    msg: format!(
+                        "rank {rank} of {world}: the other ranks did not all arrive within                          {timeout:?} (NCCL's init is left blocked on its own thread)"
+                    ),
+                })
+            })
+    }
+
+    /// NCCL's init of one rank and a first collective that connects the ranks, on the
+    /// calling thread (which it may block for good when a rank never arrives).
+    fn init_rank(
+        dev: &Cuda,
+        rank: usize,
+        world: usize,
+        id: &UniqueId,
+        deadline: Instant,
+    ) -> Result<Communicator> {
+        const OP: &str = "Communicator::new_rank";
         dev.bind()?;
         let mut raw = std::ptr::null_mut();
         // SAFETY: writes one communicator; the device's primary context is current.
@@ -229,17 +289,29 @@ impl Communicator {
         if world > 1 {
             let one = Array::<u8, Cuda>::zeros(&[1], dev)?;
             c.all_reduce(&one, ReduceOp::Max)?;
-            c.wait(CONNECT_TIMEOUT)?;
+            c.wait(deadline.saturating_duration_since(Instant::now()))?;
         }
         Ok(c)
     }
 
+    /// Aborts the communicator (`ncclCommAbort`): its pending work is dropped and every
+    /// later call fails.
+    fn abort(&mut self) {
+        if !self.aborted && !self.raw.is_null() && self.dev.bind().is_ok() {
+            // SAFETY: the communicator is valid; ncclCommAbort frees it, once.
+            let _ = unsafe { sys::ncclCommAbort(self.raw) };
+            self.aborted = true;
+        }
+    }
+
     /// This process's rank of a job of one process per GPU, as torchrun launches it: the
     /// place in the job from the environment ([`DistEnv`]), the GPU `LOCAL_RANK`, and NCCL's
-    /// id handed from rank 0 through the job's rendezvous within `timeout`.
+    /// id handed from rank 0 through the job's rendezvous within `timeout`, and every rank
+    /// arrived in NCCL's init and connected within `timeout` again.
     ///
     /// # Errors
-    /// As [`DistEnv::from_env`], [`Cuda::new`], the rendezvous and [`new_rank`](Self::new_rank).
+    /// As [`DistEnv::from_env`], [`Cuda::new`], the rendezvous and
+    /// [`new_rank_within`](Self::new_rank_within).
     pub fn from_env(timeout: Duration) -> Result<Communicator> {
         let env = DistEnv::from_env()?;
         let dev = Cuda::new(env.local_rank)?;
@@ -262,11 +334,12 @@ impl Communicator {
             id.as_ref().map(|i| &i.as_bytes()[..]),
             timeout,
         )?;
-        Self::new_rank(
+        Self::new_rank_within(
             dev,
             env.rank,
             env.world_size,
             &UniqueId::from_bytes(&bytes)?,
+            timeout,
         )
     }
 
@@ -312,9 +385,7 @@ impl Communicator {
             }
             self.async_error(OP)?;
             if Instant::now() >= deadline {
-                // SAFETY: the communicator is valid; ncclCommAbort frees it.
-                let _ = unsafe { sys::ncclCommAbort(self.raw) };
-                self.aborted = true;
+                self.abort();
                 return Err(Error::Backend {
                     op: OP,
                     msg: format!(
