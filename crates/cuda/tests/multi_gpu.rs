@@ -6,7 +6,7 @@
 //! so and returns.
 
 use cuprite_core::{bf16, c128, c64, f16, s, Array, DType, Element, Error, Result, Scalar};
-use cuprite_cuda::dist::{group, Communicator, DistEnv, ReduceOp, UniqueId};
+use cuprite_cuda::dist::{group, Communicator, DistEnv, ReduceOp};
 use cuprite_cuda::Cuda;
 use std::time::Duration;
 
@@ -351,21 +351,10 @@ fn child() -> Result<()> {
 /// init, which NCCL blocks until every rank has called it, ends in an `Err` at its
 /// deadline instead of never returning.
 fn child_dying_at_init(env: &DistEnv, dev: &Cuda) -> Result<()> {
-    let id = if env.rank == 0 {
-        Some(UniqueId::new()?)
-    } else {
-        None
-    };
-    let bytes = env.rendezvous.exchange(
-        env.rank,
-        env.world_size,
-        id.as_ref().map(|i| &i.as_bytes()[..]),
-        Duration::from_secs(60),
-    )?;
+    let id = env.unique_id(Duration::from_secs(60))?;
     if env.rank == 1 {
         std::process::exit(0);
     }
-    let id = UniqueId::from_bytes(&bytes)?;
     let start = std::time::Instant::now();
     let bound = Duration::from_secs(10);
     let made = Communicator::new_rank_within(dev, env.rank, env.world_size, &id, bound);

@@ -323,24 +323,8 @@ impl Communicator {
     /// # Errors
     /// As [`from_env`](Self::from_env).
     pub fn from_dist_env(env: &DistEnv, dev: &Cuda, timeout: Duration) -> Result<Communicator> {
-        let id = if env.rank == 0 {
-            Some(UniqueId::new()?)
-        } else {
-            None
-        };
-        let bytes = env.rendezvous.exchange(
-            env.rank,
-            env.world_size,
-            id.as_ref().map(|i| &i.as_bytes()[..]),
-            timeout,
-        )?;
-        Self::new_rank_within(
-            dev,
-            env.rank,
-            env.world_size,
-            &UniqueId::from_bytes(&bytes)?,
-            timeout,
-        )
+        let id = env.unique_id(timeout)?;
+        Self::new_rank_within(dev, env.rank, env.world_size, &id, timeout)
     }
 
     /// This rank, `0..world_size()`.

@@ -2,8 +2,10 @@
 //! size, its rank on its machine and where to meet the others, read from the environment
 //! variables torchrun (and `torch.distributed.launch`, and most cluster launchers) set.
 
+use super::nccl::UniqueId;
 use super::rendezvous::Rendezvous;
 use cuprite_core::{Error, Result};
+use std::time::Duration;
 
 const OP: &str = "DistEnv::from_env";
 
@@ -31,6 +33,28 @@ impl DistEnv {
     /// rendezvous address nor a file.
     pub fn from_env() -> Result<DistEnv> {
         Self::from_vars(|k| std::env::var(k).ok())
+    }
+
+    /// NCCL's id for this job: rank 0 makes it ([`UniqueId::new`]) and every rank receives
+    /// it through the job's rendezvous within `timeout`. Every rank passes it to
+    /// [`Communicator::new_rank`](super::Communicator::new_rank), as
+    /// [`Communicator::from_dist_env`](super::Communicator::from_dist_env) does.
+    ///
+    /// # Errors
+    /// No NCCL (rank 0), the rendezvous's failures and timeout.
+    pub fn unique_id(&self, timeout: Duration) -> Result<UniqueId> {
+        let id = if self.rank == 0 {
+            Some(UniqueId::new()?)
+        } else {
+            None
+        };
+        let bytes = self.rendezvous.exchange(
+            self.rank,
+            self.world_size,
+            id.as_ref().map(|i| &i.as_bytes()[..]),
+            timeout,
+        )?;
+        UniqueId::from_bytes(&bytes)
     }
 
     /// As [`from_env`](Self::from_env), reading the variables through `var`.
