@@ -294,7 +294,11 @@ fn one_process_per_gpu_meets_and_reduces() -> Result<()> {
             let text = std::fs::read_to_string(&logs[r]).unwrap_or_default();
             let _ = std::fs::remove_file(&logs[r]);
             // What each rank said of its end (how long the survivors' waits took).
-            for line in text.lines().filter(|l| l.starts_with("rank ")) {
+            // (libtest's "test ... " may start the line.)
+            for line in text
+                .lines()
+                .filter_map(|l| l.find("rank ").map(|i| &l[i..]))
+            {
                 eprintln!("[a rank dies: {die:?}] {line}");
             }
             assert!(
