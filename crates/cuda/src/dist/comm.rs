@@ -121,6 +121,15 @@ impl Drop for Communicator {
 /// How long [`Communicator::new_rank`] waits for every rank to arrive and connect.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(120);
 
+/// `timeout` from now, or about 136 years from now for a longer one (`Instant` cannot
+/// hold every `Duration`).
+fn deadline_after(timeout: Duration) -> Instant {
+    let now = Instant::now();
+    now.checked_add(timeout)
+        .or_else(|| now.checked_add(Duration::from_secs(u64::from(u32::MAX))))
+        .unwrap_or(now)
+}
+
 /// What a checked collective compares across the ranks (see [`Communicator::set_checked`]).
 #[derive(Clone, Copy, PartialEq, Eq)]
 struct Sig {
@@ -228,7 +237,7 @@ impl Communicator {
                 format!("rank {rank} is not in a world of {world}"),
             ));
         }
-        let deadline = Instant::now() + timeout;
+        let deadline = deadline_after(timeout);
         let (tx, rx) = std::sync::mpsc::channel();
         let (dev2, id) = (dev.clone(), *id);
         std::thread::Builder::new()
@@ -252,7 +261,8 @@ impl Communicator {
                 Err(Error::Backend {
                     op: OP,
                     msg: format!(
-                        "rank {rank} of {world}: the other ranks did not all arrive within                          {timeout:?} (NCCL's init is left blocked on its own thread)"
+                        "rank {rank} of {world}: the other ranks did not all arrive within \
+                         {timeout:?} (NCCL's init is left blocked on its own thread)"
                     ),
                 })
             })
@@ -362,7 +372,7 @@ impl Communicator {
         self.dev.bind()?;
         let done = Event::ordering(OP)?;
         done.record(self.dev.stream(), OP)?;
-        let deadline = Instant::now() + timeout;
+        let deadline = deadline_after(timeout);
         loop {
             if done.is_complete(OP)? {
                 return self.async_error(OP);
@@ -842,5 +852,21 @@ impl Communicator {
                 s,
             ))
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::deadline_after;
+    use std::time::{Duration, Instant};
+
+    #[test]
+    fn deadlines_hold_any_timeout() {
+        let now = Instant::now();
+        let d = deadline_after(Duration::from_secs(5));
+        assert!(d >= now + Duration::from_secs(5) && d < Instant::now() + Duration::from_secs(6));
+        // Longer than an Instant can reach: far away, and no panic.
+        assert!(deadline_after(Duration::MAX) > now + Duration::from_secs(1 << 31));
+        assert!(deadline_after(Duration::ZERO) <= Instant::now());
     }
 }
