@@ -748,6 +748,12 @@ struct SortMergePairArgs {
 #define MERGE_ITEMS 8
 #define MERGE_TILE (MERGE_THREADS * MERGE_ITEMS)
 
+// Whether `x` of the first run goes before `y` of the second in their stable merge: ties go
+// to the first run.
+__device__ __forceinline__ bool merge_first(const T& x, const T& y) {
+    return !key_lt(Keys<T>::key(y), Keys<T>::key(x));
+}
+
 // The merge path: how many of the first `diag` elements of the stable merge of the sorted
 // runs `a` (`na` elements) and `b` (`nb`) come from `a` (on ties `a` goes first).
 __device__ __forceinline__ long long merge_path(const T* a, long long na, const T* b, long long nb,
@@ -756,7 +762,7 @@ __device__ __forceinline__ long long merge_path(const T* a, long long na, const 
     long long hi = diag < na ? diag : na;
     while (lo < hi) {
         const long long mid = lo + ((hi - lo) >> 1);
-        if (!key_lt(Keys<T>::key(b[diag - 1 - mid]), Keys<T>::key(a[mid]))) lo = mid + 1;
+        if (merge_first(a[mid], b[diag - 1 - mid])) lo = mid + 1;
         else hi = mid;
     }
     return lo;
@@ -800,8 +806,7 @@ extern "C" __global__ void __launch_bounds__(MERGE_THREADS) sort_merge_pair(Sort
 #pragma unroll
     for (int k = 0; k < MERGE_ITEMS; ++k) {
         if (t0 + k < m) {
-            const bool take_a = bi >= lb || (ai < la && !key_lt(Keys<T>::key(s[la + bi]),
-                                                                 Keys<T>::key(s[ai])));
+            const bool take_a = bi >= lb || (ai < la && merge_first(s[ai], s[la + bi]));
             v[k] = take_a ? s[ai++] : s[la + bi++];
         }
     }

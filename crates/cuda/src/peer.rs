@@ -4,9 +4,10 @@
 //! The copy is one `cuMemcpyPeerAsync` on the destination's stream: direct over NVLink or
 //! PCIe where the two devices can reach each other (the first copy between two GPUs enables
 //! their peer access, for their contexts and their memory pools), staged through host
-//! memory by the driver where they cannot, never through a host `Vec`. It is ordered on both streams: it
-//! starts after the work that produced the source (an event of the source's stream), and the
-//! source stream waits for it before anything there may free or overwrite the source.
+//! memory by the driver where they cannot, never through a host `Vec`. It is ordered on both
+//! streams: it starts after the work that produced the source (an event of the source's
+//! stream), and the source stream waits for it before anything there may free or overwrite
+//! the source.
 
 use crate::buffer::CudaBuffer;
 use crate::device::Cuda;

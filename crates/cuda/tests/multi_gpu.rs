@@ -1,9 +1,8 @@
 //! The multi-GPU suite: copies between every pair of GPUs, every collective across all GPUs
 //! of the host (one process, and one process per GPU through the rendezvous) against the
 //! host's own arithmetic, the cross-rank check, and a rank that dies (in the middle of a
-//! job, or before NCCL's init). Every test needs two
-//! or more GPUs and NCCL, so all are ignored by default; on a host with fewer GPUs each says
-//! so and returns.
+//! job, or before NCCL's init). Every test needs two or more GPUs and NCCL, so all are
+//! ignored by default; on a host with fewer GPUs each says so and returns.
 
 use cuprite_core::{bf16, c128, c64, f16, s, Array, DType, Element, Error, Result, Scalar};
 use cuprite_cuda::dist::{group, Communicator, DistEnv, ReduceOp};

@@ -9,7 +9,8 @@
 //! of it; every rank sorts the same samples the same way and picks the same `world - 1`
 //! splitters; each rank cuts its sorted shard at the splitters (`searchsorted`, right side,
 //! so equal values all go to one rank), the pieces are exchanged, and each rank merges the
-//! sorted runs it received, taken in rank order (one pass, `sort_merge_runs`). The sorts
+//! sorted runs it received, taken in rank order (`merge_runs`: pairwise merges, ⌈log2
+//! world⌉ passes). The sorts
 //! are the single-GPU stable sort, the merge is stable, and the cut keeps equal values
 //! together, so the result is, element for element, one GPU's sort of the whole array; a
 //! last reshard evens out the split.

@@ -174,10 +174,7 @@ impl<T: Element> ShardedArray<T> {
     /// # Errors
     /// `axis` out of range; a sum type NCCL cannot add (16-bit integers); NCCL's failures.
     pub fn sum(&self, axis: Option<usize>) -> Result<Distributed<T::Accum>> {
-        self.summed("ShardedArray::sum", axis, |x, ax| match ax {
-            None => x.sum(),
-            Some(k) => x.sum_axes(k, false),
-        })
+        self.summed("ShardedArray::sum", axis, shard_sum)
     }
 
     /// The mean along `axis` or of everything, as NumPy's `mean` (the all-reduced sum
@@ -194,13 +191,7 @@ impl<T: Element> ShardedArray<T> {
             return self.local_reduce(k, |x| x.mean_axes(k, false));
         }
         let count = self.count(axis);
-        let r = self.summed_over_ranks(axis, |x, ax| {
-            match ax {
-                None => x.sum(),
-                Some(k) => x.sum_axes(k, false),
-            }?
-            .astype::<T::Mean>()
-        })?;
+        let r = self.summed_over_ranks(axis, |x, ax| shard_sum(x, ax)?.astype::<T::Mean>())?;
         let copies = r
             .copies
             .iter()
@@ -401,10 +392,7 @@ impl<T: Float + TrueDivide> ShardedArray<T> {
         };
         let d = self.sub(&mean)?;
         let squares = d.mul(&d)?;
-        let sum = squares.summed_over_ranks(axis, |x, ax| match ax {
-            None => x.sum(),
-            Some(k) => x.sum_axes(k, false),
-        })?;
+        let sum = squares.summed_over_ranks(axis, shard_sum)?;
         let scale = T::from_f64(1.0 / (count as f64 - ddof));
         Ok(Distributed::Replicated(
             sum.map(|v| v.scalar_op(cuprite_core::ops::Mul, scale))?,
@@ -457,6 +445,14 @@ impl<T: TrueDivide> ShardedArray<T> {
     /// As [`zip`](Self::zip).
     pub fn div<'a>(&self, other: impl Into<Operand<'a, T>>) -> Result<ShardedArray<T::Mean>> {
         self.zip(other, |a, b| a.try_div(b))
+    }
+}
+
+/// A shard's sum along `ax`, or of all of it: the partial result the ranks add up.
+fn shard_sum<T: Element>(x: &Array<T, Cuda>, ax: Option<usize>) -> Result<Array<T::Accum, Cuda>> {
+    match ax {
+        None => x.sum(),
+        Some(k) => x.sum_axes(k, false),
     }
 }
 

@@ -6,9 +6,9 @@
 //! Neighbouring runs are merged in pairs, round after round (`⌈log2 runs⌉` passes over the
 //! data). A pair's merge cuts its output into tiles along the merge path (one launch makes
 //! a binary search per tile for how many of the tile's elements come from the first run),
-//! then stages each tile's two parts in shared memory and merges them there. The first run wins ties, so
-//! equal keys keep the runs' order and the result is, bit for bit, the stable sort of the
-//! whole.
+//! then stages each tile's two parts in shared memory and merges them there. The first run
+//! wins ties, so equal keys keep the runs' order and the result is, bit for bit, the stable
+//! sort of the whole.
 
 use super::params::SortMergePairArgs;
 use crate::buffer::CudaBuffer;
