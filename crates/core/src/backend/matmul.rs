@@ -141,6 +141,61 @@ impl MatmulPlan {
     pub fn out_size(&self) -> usize {
         self.count * self.m * self.n
     }
+
+    /// The same product with fewer batch items: the innermost batch axes along which `b`
+    /// is broadcast (stride 0) and whose strides in `a` continue its row axis are merged
+    /// into the rows of `a`, so that `(60, 60, 1, 128) @ (128, 128)` becomes one
+    /// `(3600, 128) @ (128, 128)` product and `(b, m, k) @ (k, n)` one `(b*m, k) @ (k, n)`.
+    /// The result's C-contiguous `[batch.., m, n]` layout is unchanged: the merged rows are
+    /// its rows in order. Axes of length 1 merge always; a plan with nothing to merge comes
+    /// back equal. Pure layout logic, for any backend.
+    ///
+    /// ```
+    /// use cuprite_core::backend::MatmulPlan;
+    /// use cuprite_core::Layout;
+    /// let la = Layout::contiguous(&[60, 60, 1, 128]);
+    /// let lb = Layout::contiguous(&[128, 128]).broadcast_to("matmul", &[60, 60, 128, 128]).unwrap();
+    /// let p = MatmulPlan::check(&la, &lb, la.size(), 128 * 128).unwrap().fold_broadcast_rows();
+    /// assert_eq!((p.count, p.m, p.k, p.n, p.a.rs), (1, 3600, 128, 128, 128));
+    /// assert!(p.batch.is_empty() && p.b.batch_strides.is_empty());
+    /// ```
+    pub fn fold_broadcast_rows(&self) -> MatmulPlan {
+        let (mut rows, mut rs) = (self.m, self.a.rs);
+        let mut keep = self.batch.len();
+        while keep > 0 {
+            let (d, sa) = (self.batch[keep - 1], self.a.batch_strides[keep - 1]);
+            if d != 1 {
+                if self.b.batch_strides[keep - 1] != 0 {
+                    break;
+                }
+                if rows == 1 {
+                    rs = sa;
+                } else if rs.checked_mul(rows as isize) != Some(sa) {
+                    break;
+                }
+                rows *= d;
+            }
+            keep -= 1;
+        }
+        if keep == self.batch.len() || rows == 0 {
+            return self.clone();
+        }
+        let batch = self.batch[..keep].to_vec();
+        let operand = |o: &MatmulOperand, rs: isize| MatmulOperand {
+            batch_strides: o.batch_strides[..keep].to_vec(),
+            rs,
+            ..o.clone()
+        };
+        MatmulPlan {
+            count: batch.iter().product(),
+            a: operand(&self.a, rs),
+            b: operand(&self.b, self.b.rs),
+            batch,
+            m: rows,
+            k: self.k,
+            n: self.n,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -178,6 +233,73 @@ mod tests {
         let big = Layout::new(vec![usize::MAX / 2, 4, 1], vec![0, 0, 0], 0);
         let bb = Layout::new(vec![usize::MAX / 2, 1, 4], vec![0, 0, 0], 0);
         assert!(MatmulPlan::check(&big, &bb, 1, 1).is_err());
+    }
+
+    /// Every folded plan addresses the same elements as the plan it came from.
+    fn assert_same_product(p: &MatmulPlan, f: &MatmulPlan) {
+        assert_eq!(p.out_size(), f.out_size());
+        assert_eq!(
+            (p.k, p.n, &p.b.rs, &p.b.cs, &p.a.cs),
+            (f.k, f.n, &f.b.rs, &f.b.cs, &f.a.cs)
+        );
+        for idx in 0..p.count {
+            for i in 0..p.m {
+                let row = idx * p.m + i;
+                let (fi, r) = (row / f.m, row % f.m);
+                let at = |o: &MatmulOperand, b: &[usize], idx: usize, i: usize| {
+                    o.offset_at(b, idx) as isize + i as isize * o.rs
+                };
+                assert_eq!(at(&p.a, &p.batch, idx, i), at(&f.a, &f.batch, fi, r));
+                assert_eq!(p.b.offset_at(&p.batch, idx), f.b.offset_at(&f.batch, fi));
+            }
+        }
+    }
+
+    #[test]
+    fn broadcast_batches_fold_into_rows() {
+        let plan = |la: Layout, lb: Layout| {
+            let p = MatmulPlan::check(&la, &lb, 1 << 20, 1 << 20).unwrap();
+            let f = p.fold_broadcast_rows();
+            assert_same_product(&p, &f);
+            (f.batch.clone(), f.m, f.a.rs)
+        };
+        let w = |shape: &[usize]| {
+            Layout::contiguous(&shape[shape.len() - 2..])
+                .broadcast_to("matmul", shape)
+                .unwrap()
+        };
+        // (6, 5, 1, 4) @ (4, 3): one product of 30 rows.
+        let la = Layout::contiguous(&[6, 5, 1, 4]);
+        assert_eq!(plan(la, w(&[6, 5, 4, 3])), (vec![], 30, 4));
+        // (b, m, k) @ (k, n) with a transposed per matrix: its rows do not continue.
+        let lt = Layout::contiguous(&[2, 4, 3])
+            .permute("t", &[0, 2, 1])
+            .unwrap();
+        assert_eq!(plan(lt, w(&[2, 4, 3])), (vec![2], 3, 1));
+        // (2, 3, m, k) @ (2, 1, k, n): only the inner axis folds.
+        let la = Layout::contiguous(&[2, 3, 5, 4]);
+        let lb = Layout::contiguous(&[2, 1, 4, 3])
+            .broadcast_to("matmul", &[2, 3, 4, 3])
+            .unwrap();
+        assert_eq!(plan(la, lb), (vec![2], 15, 4));
+        // b varies along the batch: nothing folds.
+        let lb = Layout::contiguous(&[3, 4, 2]);
+        assert_eq!(plan(Layout::contiguous(&[3, 5, 4]), lb), (vec![3], 5, 4));
+        // Both broadcast: rows of a repeat (stride 0) only when a has one row.
+        let l1 = Layout::contiguous(&[1, 4])
+            .broadcast_to("m", &[3, 1, 4])
+            .unwrap();
+        assert_eq!(plan(l1, w(&[3, 4, 2])), (vec![], 3, 0));
+        let l2 = Layout::contiguous(&[2, 4])
+            .broadcast_to("m", &[3, 2, 4])
+            .unwrap();
+        assert_eq!(plan(l2, w(&[3, 4, 2])), (vec![3], 2, 4));
+        // Every second batch item of a: its stride skips rows.
+        let la = Layout::new(vec![3, 2, 4], vec![16, 4, 1], 0);
+        assert_eq!(plan(la, w(&[3, 4, 2])), (vec![3], 2, 4));
+        // Reversed batch axis over one-row matrices: a negative row stride.
+        let la = Layout::new(vec![3, 1, 4], vec![-4, 4, 1], 8);
+        assert_eq!(plan(la, w(&[3, 4, 2])), (vec![], 3, -4));
     }
 
     #[test]
