@@ -6,11 +6,17 @@
 //! transposed, sliced, reversed (negative strides) and broadcast (zero strides) operands are
 //! read in place, without a copy. Integers (all eight) use the blocked, rayon-parallel
 //! wrapping kernel of `gemm_int.rs`. Tiny products skip the packing machinery and run a
-//! direct loop. Batches loop over the batch index, in parallel over rayon when each product
+//! direct loop; products with a vector operand (`m == 1` or `n == 1`) run the dot and
+//! matrix-vector kernels of `gemv.rs` instead of packing. Batch axes along which `b` is
+//! broadcast are first folded into the rows of `a` (`MatmulPlan::fold_broadcast_rows`); a
+//! batch whose operands are both broadcast computes its one product once and copies it.
+//! The other batches loop over the batch index, in parallel over rayon when each product
 //! is too small for the GEMM to split it across threads.
 
 #[path = "gemm_int.rs"]
 mod gemm_int;
+#[path = "gemv.rs"]
+mod gemv;
 
 use crate::buffer::CpuBuffer;
 use crate::view::check_views;
@@ -203,20 +209,28 @@ faer_kernel!(large_f64, f64, kernel_f64);
 faer_kernel!(large_c64, c64, kernel_c64);
 faer_kernel!(large_c128, c128, kernel_c128);
 
-/// Runs `kernel` over every batch item of `a @ b`, writing the C-contiguous output.
-fn batched<T: Numeric>(
+/// Runs `kernel` over every batch item of `a @ b`, writing the C-contiguous output; the
+/// vector products through `gemv` with `L` accumulators.
+fn batched<T: Numeric, const L: usize>(
     a: &[T],
     la: &Layout,
     b: &[T],
     lb: &Layout,
     kernel: impl Kernel<T>,
 ) -> Result<Vec<T>> {
-    let p = MatmulPlan::check(la, lb, a.len(), b.len())?;
-    let (count, m, k, n) = (p.count, p.m, p.k, p.n);
+    let p = MatmulPlan::check(la, lb, a.len(), b.len())?.fold_broadcast_rows();
+    let (m, k, n) = (p.m, p.k, p.n);
     let mut out = crate::alloc::zeroed_vec(p.out_size())?;
     if out.is_empty() || k == 0 {
         return Ok(out);
     }
+    // Both operands broadcast along every batch axis: one product, copied.
+    let all_zero = |s: &[isize]| s.iter().all(|&x| x == 0);
+    let count = if all_zero(&p.a.batch_strides) && all_zero(&p.b.batch_strides) {
+        1
+    } else {
+        p.count
+    };
     let run = |idx: usize, c: &mut [T]| {
         let ma = Mat {
             data: a,
@@ -230,13 +244,21 @@ fn batched<T: Numeric>(
             rs: p.b.rs,
             cs: p.b.cs,
         };
+        if (m == 1 || n == 1) && gemv::try_gemv::<T, L>(m, k, n, ma, mb, c) {
+            return;
+        }
         if m * n * k <= TINY {
             gemm_direct(m, k, n, ma, mb, c);
         } else {
             kernel(m, k, n, ma, mb, c);
         }
     };
-    if count > 1 && m * k + k * n < SMALL {
+    if count < p.count {
+        let (first, rest) = out.split_at_mut(m * n);
+        run(0, first);
+        rest.chunks_mut(m * n)
+            .for_each(|c| c.copy_from_slice(first));
+    } else if count > 1 && m * k + k * n < SMALL {
         out.par_chunks_mut(m * n)
             .enumerate()
             .for_each(|(i, c)| run(i, c));
@@ -249,7 +271,7 @@ fn batched<T: Numeric>(
 }
 
 /// Runs [`batched`] for the concrete type `U` (equal to `T`) and returns a `CpuBuffer<T>`.
-fn typed<T: Numeric, U: Numeric>(
+fn typed<T: Numeric, U: Numeric, const L: usize>(
     a: &CpuBuffer<T>,
     la: &Layout,
     b: &CpuBuffer<T>,
@@ -257,7 +279,7 @@ fn typed<T: Numeric, U: Numeric>(
     kernel: impl Kernel<U>,
 ) -> Result<CpuBuffer<T>> {
     let (a, b) = (same::<T, U>(a)?, same::<T, U>(b)?);
-    let out = batched(a.as_slice(), la, b.as_slice(), lb, kernel)?;
+    let out = batched::<U, L>(a.as_slice(), la, b.as_slice(), lb, kernel)?;
     let boxed: Box<dyn Any> = Box::new(CpuBuffer::new(out));
     boxed
         .downcast::<CpuBuffer<T>>()
@@ -281,7 +303,7 @@ fn via_f32<T: Numeric>(
             .for_each(|(w, &x)| *w = x.cast());
         Ok(w)
     };
-    let product = batched(
+    let product = batched::<f32, 32>(
         &widen(a.as_slice())?,
         la,
         &widen(b.as_slice())?,
@@ -309,19 +331,19 @@ impl MatmulOps for Cpu {
     ) -> Result<CpuBuffer<T>> {
         check_views("matmul", &[(a.len(), la), (b.len(), lb)])?;
         match T::DTYPE {
-            DType::F32 => typed::<T, f32>(a, la, b, lb, large_f32),
-            DType::F64 => typed::<T, f64>(a, la, b, lb, large_f64),
-            DType::C64 => typed::<T, c64>(a, la, b, lb, large_c64),
-            DType::C128 => typed::<T, c128>(a, la, b, lb, large_c128),
+            DType::F32 => typed::<T, f32, 32>(a, la, b, lb, large_f32),
+            DType::F64 => typed::<T, f64, 16>(a, la, b, lb, large_f64),
+            DType::C64 => typed::<T, c64, 8>(a, la, b, lb, large_c64),
+            DType::C128 => typed::<T, c128, 4>(a, la, b, lb, large_c128),
             DType::F16 | DType::BF16 => via_f32(a, la, b, lb),
-            DType::I8 => typed::<T, i8>(a, la, b, lb, gemm_int::gemm::<i8, 4, 32>),
-            DType::U8 => typed::<T, u8>(a, la, b, lb, gemm_int::gemm::<u8, 4, 32>),
-            DType::I16 => typed::<T, i16>(a, la, b, lb, gemm_int::gemm::<i16, 4, 32>),
-            DType::U16 => typed::<T, u16>(a, la, b, lb, gemm_int::gemm::<u16, 4, 32>),
-            DType::I32 => typed::<T, i32>(a, la, b, lb, gemm_int::gemm::<i32, 4, 16>),
-            DType::U32 => typed::<T, u32>(a, la, b, lb, gemm_int::gemm::<u32, 4, 16>),
-            DType::I64 => typed::<T, i64>(a, la, b, lb, gemm_int::gemm::<i64, 4, 8>),
-            DType::U64 => typed::<T, u64>(a, la, b, lb, gemm_int::gemm::<u64, 4, 8>),
+            DType::I8 => typed::<T, i8, 32>(a, la, b, lb, gemm_int::gemm::<i8, 4, 32>),
+            DType::U8 => typed::<T, u8, 32>(a, la, b, lb, gemm_int::gemm::<u8, 4, 32>),
+            DType::I16 => typed::<T, i16, 32>(a, la, b, lb, gemm_int::gemm::<i16, 4, 32>),
+            DType::U16 => typed::<T, u16, 32>(a, la, b, lb, gemm_int::gemm::<u16, 4, 32>),
+            DType::I32 => typed::<T, i32, 16>(a, la, b, lb, gemm_int::gemm::<i32, 4, 16>),
+            DType::U32 => typed::<T, u32, 16>(a, la, b, lb, gemm_int::gemm::<u32, 4, 16>),
+            DType::I64 => typed::<T, i64, 8>(a, la, b, lb, gemm_int::gemm::<i64, 4, 8>),
+            DType::U64 => typed::<T, u64, 8>(a, la, b, lb, gemm_int::gemm::<u64, 4, 8>),
             dtype => Err(Error::UnsupportedDType {
                 op: "matmul",
                 dtype,
