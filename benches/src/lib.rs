@@ -5,7 +5,8 @@
 //! cases ([`cases`], [`cases_linalg`]), the options ([`options`]), timing on every cuprite backend
 //! ([`compare`]), the NumPy and CuPy subprocesses ([`python`]), the table and JSON
 //! ([`report`]), the crossover sweep over sizes ([`crossover`]) with its plots ([`plot`]),
-//! and progress bars for long runs ([`progress`]).
+//! progress bars for long runs ([`progress`]), and the "real programs" group
+//! ([`programs`]: PolyBench/NPBench programs beside NumPy).
 //!
 //! The feature `cuda` adds the CUDA backend (device 0) to every bench and to the comparison.
 
@@ -21,6 +22,7 @@ pub mod crossover;
 pub mod data;
 pub mod options;
 pub mod plot;
+pub mod programs;
 pub mod progress;
 pub mod python;
 pub mod report;

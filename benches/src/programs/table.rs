@@ -1,0 +1,304 @@
+//! The programs group's results: every side's measurement of every row at every thread
+//! setting, the Markdown table (NumPy ms, cuprite ms, NumPy/cuprite, the check, CPU time and
+//! page faults per call), the geometric means per (size, threads), and the JSON document.
+
+use super::def;
+use super::runner::{parse_outcome, Row};
+use crate::report::ms;
+use serde_json::{json, Value};
+use std::collections::HashMap;
+
+/// One side's timing of one row, per call.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Measured {
+    /// Median wall time (ms).
+    pub median_ms: f64,
+    /// Fastest wall time (ms).
+    pub min_ms: f64,
+    /// Median process CPU time, user + system (ms).
+    pub cpu_ms: f64,
+    /// Median minor page faults.
+    pub minflt: f64,
+    /// Timed runs.
+    pub runs: usize,
+}
+
+/// A measurement or why there is none (`WRONG RESULT: ...` for a failed check).
+pub type Outcome = Result<Measured, String>;
+
+/// Everything the parent gathered.
+#[derive(Clone, Debug)]
+pub struct Results {
+    /// The rows, in table order.
+    pub rows: Vec<Row>,
+    /// The thread settings run.
+    pub threads: Vec<String>,
+    /// The cuprite backend.
+    pub backend: String,
+    /// `(side, threads, key, size)` -> outcome; side is `numpy`, `cupy` or `cuprite`.
+    pub cells: HashMap<(String, String, String, String), Outcome>,
+    /// Whether cuprite's result of `(threads, key, size)` was checked against NumPy.
+    pub checked: HashMap<(String, String, String), bool>,
+    /// A line per side and thread setting naming versions and devices.
+    pub about: Vec<String>,
+    /// Remarks for the caption.
+    pub notes: Vec<String>,
+    /// Failures besides the cells (a side that did not run).
+    pub problems: Vec<String>,
+}
+
+fn geomean(xs: &[f64]) -> Option<f64> {
+    (!xs.is_empty()).then(|| (xs.iter().map(|x| x.ln()).sum::<f64>() / xs.len() as f64).exp())
+}
+
+impl Results {
+    /// No results yet.
+    pub fn new(rows: Vec<Row>, threads: Vec<String>, backend: String) -> Self {
+        Results {
+            rows,
+            threads,
+            backend,
+            cells: HashMap::new(),
+            checked: HashMap::new(),
+            about: Vec::new(),
+            notes: Vec::new(),
+            problems: Vec::new(),
+        }
+    }
+
+    /// Adds one side's results at one thread setting (the script's or a child's JSON list).
+    pub fn add(&mut self, side: &str, threads: &str, about: &str, results: &[Value]) {
+        self.about
+            .push(format!("{side} ({threads} threads): {about}"));
+        for r in results {
+            let key = r["id"].as_str().unwrap_or("?").to_string();
+            let size = r["size"].as_str().unwrap_or("?").to_string();
+            if side == "cuprite" {
+                let checked = r["check"].as_str() == Some("ok");
+                self.checked
+                    .insert((threads.into(), key.clone(), size.clone()), checked);
+            }
+            self.cells
+                .insert((side.into(), threads.into(), key, size), parse_outcome(r));
+        }
+    }
+
+    fn cell(&self, side: &str, threads: &str, row: &Row) -> Option<&Outcome> {
+        self.cells.get(&(
+            side.to_string(),
+            threads.to_string(),
+            row.key.clone(),
+            row.size.clone(),
+        ))
+    }
+
+    fn time(&self, side: &str, threads: &str, row: &Row) -> Option<&super::table::Measured> {
+        self.cell(side, threads, row).and_then(|o| o.as_ref().ok())
+    }
+
+    /// NumPy's median over cuprite's (> 1: cuprite faster), where both ran and cuprite's
+    /// result was checked.
+    pub fn ratio(&self, threads: &str, row: &Row) -> Option<f64> {
+        let ok = self
+            .checked
+            .get(&(threads.into(), row.key.clone(), row.size.clone()))
+            .copied()
+            .unwrap_or(false);
+        let (n, c) = (
+            self.time("numpy", threads, row)?,
+            self.time("cuprite", threads, row)?,
+        );
+        ok.then(|| n.median_ms / c.median_ms)
+    }
+
+    fn status(&self, threads: &str, row: &Row) -> String {
+        match self.cell("cuprite", threads, row) {
+            None => "not run".into(),
+            Some(Err(e)) if e.starts_with("WRONG RESULT") => format!("**FAIL** {e}"),
+            Some(Err(e)) => format!("**ERROR** {e}"),
+            Some(Ok(_)) => {
+                match self
+                    .checked
+                    .get(&(threads.into(), row.key.clone(), row.size.clone()))
+                {
+                    Some(true) => "ok".into(),
+                    _ => "unchecked".into(),
+                }
+            }
+        }
+    }
+
+    /// The geometric mean of the ratios of the rows of `size` at `threads`, and how many.
+    pub fn geomean(&self, size: &str, threads: &str) -> Option<(f64, usize)> {
+        let v: Vec<f64> = self
+            .rows
+            .iter()
+            .filter(|r| r.size == size)
+            .filter_map(|r| self.ratio(threads, r))
+            .collect();
+        geomean(&v).map(|g| (g, v.len()))
+    }
+
+    /// Every failure: a wrong result, a cuprite error, a side that did not run.
+    pub fn failures(&self) -> Vec<String> {
+        let mut v = self.problems.clone();
+        for ((side, threads, key, size), o) in &self.cells {
+            if let Err(e) = o {
+                if side == "cuprite" || e.starts_with("WRONG RESULT") {
+                    v.push(format!("{side} {key} {size} ({threads} threads): {e}"));
+                }
+            }
+        }
+        v.sort();
+        v
+    }
+
+    /// The caption, the table and the geometric means.
+    pub fn markdown(&self) -> String {
+        let gpu = self.backend == "cuda";
+        let mut out = String::from(
+            "Median wall time per call after a checked warm-up (the run count shrinks for \
+             slow rows; see the JSON). NumPy/cuprite > 1: cuprite faster. CPU = process \
+             user + system time per call; flt = minor page faults per call.\n\n",
+        );
+        for a in &self.about {
+            out += &format!("- {a}\n");
+        }
+        for n in &self.notes {
+            out += &format!("- note: {n}\n");
+        }
+        out += "\n| program | size | threads | NumPy ms | cuprite ms | NumPy/cuprite | check \
+                | NumPy CPU ms | cuprite CPU ms | NumPy flt | cuprite flt |";
+        if gpu {
+            out += " CuPy ms | CuPy/cuprite |";
+        }
+        out += "\n|---|---|---|---:|---:|---:|---|---:|---:|---:|---:|";
+        if gpu {
+            out += "---:|---:|";
+        }
+        out += "\n";
+        let f = |m: Option<&Measured>, g: fn(&Measured) -> f64| m.map_or("-".into(), |m| ms(g(m)));
+        let flt = |m: Option<&Measured>| m.map_or("-".into(), |m| format!("{:.0}", m.minflt));
+        for row in &self.rows {
+            for t in &self.threads {
+                let (n, c) = (self.time("numpy", t, row), self.time("cuprite", t, row));
+                let ratio = self.ratio(t, row).map_or("-".into(), |r| {
+                    if r < 0.1 {
+                        format!("**{r:.4}**")
+                    } else if r < 1.0 {
+                        format!("**{r:.2}**")
+                    } else {
+                        format!("{r:.2}")
+                    }
+                });
+                let what = def(&row.key).map_or(row.key.as_str(), |d| d.key);
+                out += &format!(
+                    "| {what} | {} | {t} | {} | {} | {ratio} | {} | {} | {} | {} | {} |",
+                    row.size,
+                    f(n, |m| m.median_ms),
+                    f(c, |m| m.median_ms),
+                    self.status(t, row),
+                    f(n, |m| m.cpu_ms),
+                    f(c, |m| m.cpu_ms),
+                    flt(n),
+                    flt(c),
+                );
+                if gpu {
+                    let cp = self.time("cupy", t, row);
+                    let r = match (cp, c) {
+                        (Some(a), Some(b)) => format!("{:.2}", a.median_ms / b.median_ms),
+                        _ => "-".into(),
+                    };
+                    out += &format!(" {} | {r} |", f(cp, |m| m.median_ms));
+                }
+                out += "\n";
+            }
+        }
+        out += "\nGeometric mean of NumPy/cuprite (checked rows):\n\n| size | threads | geomean | rows |\n|---|---|---:|---:|\n";
+        for size in ["small", "medium", "micro"] {
+            for t in &self.threads {
+                if let Some((g, n)) = self.geomean(size, t) {
+                    out += &format!("| {size} | {t} | {g:.2} | {n} |\n");
+                }
+            }
+        }
+        out
+    }
+
+    /// The JSON document: every cell with the rows' parameters and the geometric means.
+    pub fn json(&self) -> Value {
+        let rows: Vec<Value> = self
+            .rows
+            .iter()
+            .flat_map(|row| {
+                self.threads.iter().map(move |t| {
+                    let side = |s: &str| match self.cell(s, t, row) {
+                        Some(Ok(m)) => json!({"median_ms": m.median_ms, "min_ms": m.min_ms,
+                            "cpu_ms": m.cpu_ms, "minflt": m.minflt, "runs": m.runs}),
+                        Some(Err(e)) => json!({"error": e}),
+                        None => Value::Null,
+                    };
+                    json!({"id": row.key, "size": row.size, "params": row.params,
+                           "inner": row.inner, "threads": t, "numpy": side("numpy"),
+                           "cuprite": side("cuprite"), "cupy": side("cupy"),
+                           "ratio_numpy_over_cuprite": self.ratio(t, row),
+                           "check": self.status(t, row)})
+                })
+            })
+            .collect();
+        let mut means = Vec::new();
+        for size in ["small", "medium", "micro"] {
+            for t in &self.threads {
+                if let Some((g, n)) = self.geomean(size, t) {
+                    means.push(json!({"size": size, "threads": t, "geomean": g, "rows": n}));
+                }
+            }
+        }
+        json!({"backend": self.backend, "about": self.about, "notes": self.notes,
+               "problems": self.problems, "rows": rows, "geomeans": means})
+    }
+}
+
+#[cfg(test)]
+mod table_tests {
+    use super::*;
+
+    #[test]
+    fn ratios_and_geomeans() {
+        let row = |k: &str| Row {
+            key: k.into(),
+            size: "small".into(),
+            params: vec![4],
+            inner: 1,
+        };
+        let mut r = Results::new(vec![row("lu"), row("mlp")], vec!["1".into()], "cpu".into());
+        let entry = |k: &str, t: f64| {
+            json!({"id": k, "size": "small", "median_ms": t, "min_ms": t, "cpu_ms": t,
+                   "minflt": 0.0, "runs": 3, "check": "ok"})
+        };
+        r.add(
+            "numpy",
+            "1",
+            "NumPy",
+            &[entry("lu", 2.0), entry("mlp", 1.0)],
+        );
+        r.add(
+            "cuprite",
+            "1",
+            "cuprite",
+            &[entry("lu", 1.0), entry("mlp", 2.0)],
+        );
+        assert_eq!(r.ratio("1", &r.rows[0]), Some(2.0));
+        let (g, n) = r.geomean("small", "1").unwrap();
+        assert!((g - 1.0).abs() < 1e-12 && n == 2);
+        assert!(r.failures().is_empty());
+        r.add(
+            "cuprite",
+            "1",
+            "cuprite",
+            &[json!({"id": "mlp", "size": "small", "error": "WRONG RESULT: x"})],
+        );
+        assert_eq!(r.failures().len(), 1);
+        assert!(r.markdown().contains("**FAIL**"));
+    }
+}
