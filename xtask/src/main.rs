@@ -4,6 +4,10 @@
 //! - `cargo xtask bench [options]` runs the notebook workloads on every cuprite backend asked
 //!   for beside NumPy and CuPy (when importable) and prints one table (the `numpy_compare`
 //!   runner of `benches/`).
+//! - `cargo xtask bench --group programs [options]` runs the "real programs" group instead:
+//!   PolyBench/NPBench programs written in cuprite as their NumPy originals, beside NumPy
+//!   (and CuPy), at two sizes, at 1 thread and at the default threads (the `programs`
+//!   bench of `benches/`).
 //! - `cargo xtask bundle [--out DIR]` builds every test binary, the benches and the
 //!   examples with the CUDA backend into a directory with a `run.sh` that runs them on a GPU
 //!   host without a Rust toolchain ([`bundle`]).
@@ -40,6 +44,18 @@ commands:
                           system, and plot time against size (log-log) to
                           crossover_KEY.png and .svg
       --plot-dir DIR      where the plots go (default target/crossover)
+  bench --group programs [options]
+                          PolyBench/NPBench programs written in cuprite as their NumPy
+                          originals and a micro section (one row per known slow cause),
+                          beside NumPy (and CuPy with --backend cuda), each result checked
+                          against NumPy first, at 1 thread and at the default threads
+      --backend cpu|cuda  the cuprite backend (cuda builds with the `cuda` feature)
+      --sizes LIST        small, medium (default both)
+      --threads LIST      1, default (default both)
+      --runs N            timed runs per row (default 5)
+      --max-seconds S     time budget of one row's timed runs on one side (default 2)
+      --filter a,b        only these programs; --no-micro, --micro-only
+      --json FILE, --markdown FILE, --no-numpy, --no-cupy, --python EXE
   bundle [options]        build the GPU bundle: test binaries (with the cuda feature),
                           benches, examples, scripts and run.sh, stripped
       --out DIR           where (default bundle/; replaced if it holds a previous bundle)
@@ -82,6 +98,77 @@ const BENCH_VALUE_FLAGS: [&str; 10] = [
     "--scripts",
 ];
 const BENCH_FLAGS: [&str; 3] = ["--quick", "--no-numpy", "--no-cupy"];
+
+/// Options of `bench --group programs` that take a value, and those that do not.
+const PROGRAMS_VALUE_FLAGS: [&str; 10] = [
+    "--backend",
+    "--sizes",
+    "--threads",
+    "--runs",
+    "--max-seconds",
+    "--filter",
+    "--json",
+    "--markdown",
+    "--python",
+    "--scripts",
+];
+const PROGRAMS_FLAGS: [&str; 4] = ["--no-micro", "--micro-only", "--no-numpy", "--no-cupy"];
+
+/// The `cargo bench` command line of `bench --group programs` (the `programs` bench),
+/// with output paths made absolute against `cwd`.
+fn programs_command(args: &[String], cwd: &std::path::Path) -> Result<Vec<String>, String> {
+    let mut forwarded = Vec::new();
+    let mut cuda = false;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        if PROGRAMS_VALUE_FLAGS.contains(&a.as_str()) {
+            let v = it.next().ok_or_else(|| format!("{a} needs a value"))?;
+            let v = match a.as_str() {
+                "--backend" => {
+                    cuda |= v.trim() == "cuda";
+                    v.clone()
+                }
+                "--json" | "--markdown" | "--scripts" => cwd.join(v).to_string_lossy().into_owned(),
+                _ => v.clone(),
+            };
+            forwarded.push(a.clone());
+            forwarded.push(v);
+        } else if PROGRAMS_FLAGS.contains(&a.as_str()) || !a.starts_with('-') {
+            forwarded.push(a.clone());
+        } else {
+            return Err(format!("unknown bench --group programs option {a}"));
+        }
+    }
+    let mut cmd: Vec<String> = ["bench", "-p", "cuprite-benches", "--bench", "programs"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    if cuda {
+        cmd.extend(["--features".to_string(), "cuda".to_string()]);
+    }
+    cmd.push("--".into());
+    cmd.extend(forwarded);
+    Ok(cmd)
+}
+
+/// Splits `--group NAME` off the bench options: the group (`numpy`, the default, or
+/// `programs`) and the other options.
+fn bench_group(args: &[String]) -> Result<(String, Vec<String>), String> {
+    let mut group = "numpy".to_string();
+    let mut rest = Vec::new();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        if a == "--group" {
+            group = it.next().ok_or("--group needs a value")?.clone();
+        } else {
+            rest.push(a.clone());
+        }
+    }
+    match group.as_str() {
+        "numpy" | "programs" => Ok((group, rest)),
+        g => Err(format!("unknown bench group {g:?} (numpy, programs)")),
+    }
+}
 
 /// The `cargo bench` command line for the bench options: whether the `cuda` feature is
 /// needed (`--backend` names cuda or all), the arguments forwarded to the runner with output
@@ -130,7 +217,11 @@ fn bench_command(args: &[String], cwd: &std::path::Path) -> Result<Vec<String>, 
 
 fn bench(args: &[String]) -> bool {
     let cwd = env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
-    match bench_command(args, &cwd) {
+    let cmd = bench_group(args).and_then(|(group, rest)| match group.as_str() {
+        "programs" => programs_command(&rest, &cwd),
+        _ => bench_command(&rest, &cwd),
+    });
+    match cmd {
         Ok(cmd) => {
             let refs: Vec<&str> = cmd.iter().map(String::as_str).collect();
             cargo::run(&refs, &[])
@@ -241,6 +332,36 @@ mod tests {
         )
         .unwrap();
         assert!(cmd.ends_with(&strings(&["--plot-dir", "/w/p"])));
+    }
+
+    #[test]
+    fn the_programs_group_runs_its_own_bench() {
+        let (group, rest) = bench_group(&strings(&[
+            "--sizes", "small", "--group", "programs", "--json", "p.json",
+        ]))
+        .unwrap();
+        assert_eq!(group, "programs");
+        let cmd = programs_command(&rest, Path::new("/w")).unwrap();
+        assert_eq!(
+            cmd,
+            strings(&[
+                "bench",
+                "-p",
+                "cuprite-benches",
+                "--bench",
+                "programs",
+                "--",
+                "--sizes",
+                "small",
+                "--json",
+                "/w/p.json",
+            ])
+        );
+        let cmd = programs_command(&strings(&["--backend", "cuda"]), Path::new("/")).unwrap();
+        assert!(cmd.windows(2).any(|w| w == ["--features", "cuda"]));
+        assert!(programs_command(&strings(&["--quick"]), Path::new("/")).is_err());
+        assert!(bench_group(&strings(&["--group", "nope"])).is_err());
+        assert_eq!(bench_group(&strings(&["--quick"])).unwrap().0, "numpy");
     }
 
     #[test]
