@@ -94,6 +94,15 @@ impl<T: Clone> Storage<T> {
     }
 }
 
+impl<T> Drop for Storage<T> {
+    /// A vector of our own goes back to the host memory pool ([`crate::pool`]).
+    fn drop(&mut self) {
+        if let Storage::Owned(v) = self {
+            crate::pool::give(std::mem::take(v));
+        }
+    }
+}
+
 impl<T: Clone> Clone for Storage<T> {
     /// A vector of our own with the same elements (copy-on-write of a shared buffer).
     fn clone(&self) -> Self {
@@ -165,6 +174,12 @@ impl<T: Clone> CpuBuffer<T> {
             return None;
         }
         NonNull::new(storage.as_mut_slice().as_mut_ptr())
+    }
+
+    /// Whether [`CpuBuffer::try_make_unique`] would copy: the buffer is shared, or borrowed
+    /// read-only.
+    pub fn needs_copy_to_write(&self) -> bool {
+        Arc::strong_count(&self.0) > 1 || Arc::weak_count(&self.0) > 0 || !self.0.writable()
     }
 
     /// Makes this buffer the only owner of memory it may write, copying the elements first

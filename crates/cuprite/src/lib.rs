@@ -24,6 +24,13 @@ pub use cuprite_macros::{elementwise, kernel};
 #[cfg(feature = "cpu")]
 pub use cuprite_cpu::Cpu;
 
+/// The CPU backend's own items: the host memory pool ([`cpu::pool`]: its figures, its
+/// limit, `free_all_blocks`).
+#[cfg(feature = "cpu")]
+pub mod cpu {
+    pub use cuprite_cpu::{pool, Cpu, CpuBuffer};
+}
+
 #[cfg(feature = "cuda")]
 pub use cuprite_cuda::Cuda;
 
