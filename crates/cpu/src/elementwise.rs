@@ -1,6 +1,7 @@
-//! Element-wise primitives of the CPU backend: contiguous operands run as slice loops split
-//! over rayon (the compiler vectorises them); anything else runs through ndarray's `Zip` on
-//! strided views, in parallel above the size threshold.
+//! Element-wise primitives of the CPU backend: contiguous operands, and a contiguous
+//! operand beside one broadcast value (a 0-d array, a scalar), run as slice loops split
+//! over rayon (the compiler vectorises them); any other views run row by row
+//! ([`crate::strided`]), never through a zero-filled output.
 
 use crate::buffer::CpuBuffer;
 use crate::memory::gather_map;
@@ -20,7 +21,7 @@ impl ElementwiseOps for Cpu {
         lx: &Layout,
     ) -> Result<CpuBuffer<K::Out>> {
         check_views(K::NAME, &[(x.len(), lx)])?;
-        Ok(CpuBuffer::new(gather_map(x.as_slice(), lx, |v| {
+        Ok(CpuBuffer::new(gather_map(x.as_slice(), lx, move |v| {
             op.apply(v)
         })?))
     }
@@ -36,26 +37,27 @@ impl ElementwiseOps for Cpu {
         check_views(K::NAME, &[(a.len(), la), (b.len(), lb)])?;
         let n = la.size();
         let (sa, sb) = (a.as_slice(), b.as_slice());
-        if let (Some(ca), Some(cb)) = (contiguous(sa, la), contiguous(sb, lb)) {
-            // SAFETY: map2_uninit writes every one of the n slots (both operands have n
-            // elements: checked).
-            let out = unsafe {
+        let out = match (flat(sa, la), flat(sb, lb)) {
+            // SAFETY (all three): the loops write every one of the n slots (each operand
+            // has n elements or is one value: checked).
+            (Some((ca, 1)), Some((cb, 1))) => unsafe {
                 crate::alloc::written_vec(n, |o| {
-                    par::map2_uninit(o, ca, cb, |&x, &y| op.apply(x, y))
+                    par::map2_uninit(o, ca, cb, move |&x, &y| op.apply(x, y))
                 })
-            }?;
-            return Ok(CpuBuffer::new(out));
-        }
-        let mut out = crate::alloc::zeroed_vec::<K::Out>(n)?;
-        {
-            let mut ov = view_mut(&mut out, &Layout::contiguous(la.shape()));
-            let z = Zip::from(&mut ov).and(view(sa, la)).and(view(sb, lb));
-            if n >= par::PAR_MIN {
-                z.par_for_each(|o, &x, &y| *o = op.apply(x, y));
-            } else {
-                z.for_each(|o, &x, &y| *o = op.apply(x, y));
+            },
+            (Some((_, 1)), Some((cb, 0))) => {
+                return self.binary_scalar(op, a, la, cb[0], false);
             }
-        }
+            (Some((cb, 0)), Some((_, 1))) => {
+                let x = cb[0];
+                return self.binary_scalar(op, b, lb, x, true);
+            }
+            _ => unsafe {
+                crate::alloc::written_vec(n, |o| {
+                    crate::strided::map2(o, sa, la, sb, lb, move |x, y| op.apply(x, y))
+                })
+            },
+        }?;
         Ok(CpuBuffer::new(out))
     }
 
@@ -69,9 +71,9 @@ impl ElementwiseOps for Cpu {
     ) -> Result<CpuBuffer<K::Out>> {
         check_views(K::NAME, &[(a.len(), la)])?;
         let out = if scalar_first {
-            gather_map(a.as_slice(), la, |x| op.apply(s, x))?
+            gather_map(a.as_slice(), la, move |x| op.apply(s, x))?
         } else {
-            gather_map(a.as_slice(), la, |x| op.apply(x, s))?
+            gather_map(a.as_slice(), la, move |x| op.apply(x, s))?
         };
         Ok(CpuBuffer::new(out))
     }
@@ -86,15 +88,11 @@ impl ElementwiseOps for Cpu {
         let n = lx.size();
         let d = x.make_mut()?;
         if let Some(c) = contiguous_mut(d, lx) {
-            par::update(c, |v| *v = op.apply(*v));
+            par::update(c, move |v| *v = op.apply(*v));
             return Ok(());
         }
-        let mut v = view_mut(d, lx);
-        if n >= par::PAR_MIN {
-            v.par_map_inplace(|e| *e = op.apply(*e));
-        } else {
-            v.map_inplace(|e| *e = op.apply(*e));
-        }
+        debug_assert!(n == lx.size());
+        crate::strided::update2(d, lx, &[()], &one_value(lx), move |x, ()| op.apply(x));
         Ok(())
     }
 
@@ -111,16 +109,12 @@ impl ElementwiseOps for Cpu {
         let sb = b.as_slice();
         let d = a.make_mut()?;
         if let (Some(ca), Some(cb)) = (contiguous_mut(d, la), contiguous(sb, lb)) {
-            par::update2(ca, cb, |x, &y| *x = op.apply(*x, y));
+            par::update2(ca, cb, move |x, &y| *x = op.apply(*x, y));
             return Ok(());
         }
-        let mut av = view_mut(d, la);
-        let z = Zip::from(&mut av).and(view(sb, lb));
-        if n >= par::PAR_MIN {
-            z.par_for_each(|x, &y| *x = op.apply(*x, y));
-        } else {
-            z.for_each(|x, &y| *x = op.apply(*x, y));
-        }
+        debug_assert!(n == la.size());
+        // `make_mut` copied `a` if `b` shared its buffer: the two are distinct here.
+        crate::strided::update2(d, la, sb, lb, move |x, y| op.apply(x, y));
         Ok(())
     }
 
@@ -135,15 +129,11 @@ impl ElementwiseOps for Cpu {
         let n = la.size();
         let d = a.make_mut()?;
         if let Some(c) = contiguous_mut(d, la) {
-            par::update(c, |x| *x = op.apply(*x, s));
+            par::update(c, move |x| *x = op.apply(*x, s));
             return Ok(());
         }
-        let mut v = view_mut(d, la);
-        if n >= par::PAR_MIN {
-            v.par_map_inplace(|x| *x = op.apply(*x, s));
-        } else {
-            v.map_inplace(|x| *x = op.apply(*x, s));
-        }
+        debug_assert!(n == la.size());
+        crate::strided::update2(d, la, &[s], &one_value(la), move |x, y| op.apply(x, y));
         Ok(())
     }
 
@@ -185,6 +175,11 @@ impl ElementwiseOps for Cpu {
         }
         Ok(CpuBuffer::new(out))
     }
+}
+
+/// A view of `l`'s shape that reads the one element of a 1-element buffer everywhere.
+fn one_value(l: &Layout) -> Layout {
+    Layout::new(l.shape().to_vec(), vec![0; l.ndim()], 0)
 }
 
 /// A view read as `(s, step)` with element `i` at `s[i * step]`: a contiguous view

@@ -3,13 +3,14 @@
 //! per chunk, then each chunk writes its own run of the output); strided ones run through
 //! ndarray views in C order.
 
-use crate::alloc::{checked_len, filled_vec, zeroed_vec};
+use crate::alloc::{checked_len, checked_sum, written_vec, zeroed_vec};
 use crate::par;
 use crate::view::{check_views, contiguous, contiguous_mut, view, view_mut};
 use crate::{buffer::CpuBuffer, Cpu};
 use cuprite_core::backend::MaskOps;
 use cuprite_core::{Element, Error, Layout, Result};
 use rayon::prelude::*;
+use std::mem::MaybeUninit;
 
 /// Splits `out` into consecutive runs of the given lengths.
 fn split_runs<'a, O>(mut out: &'a mut [O], lens: &[usize]) -> Vec<&'a mut [O]> {
@@ -23,44 +24,52 @@ fn split_runs<'a, O>(mut out: &'a mut [O], lens: &[usize]) -> Vec<&'a mut [O]> {
 }
 
 /// `emit(i)` for every position `i` of `keep` (a contiguous slice) where `pred` holds, in
-/// order, collected into a vector; parallel in chunks above [`par::PAR_MIN`].
-fn compact<A: Sync, O: Copy + Default + Send + Sync>(
+/// order, collected into a vector: the kept elements are counted first (per chunk, in
+/// parallel above [`par::PAR_MIN`]), then each chunk writes its own run of an output of
+/// exactly that length, taken from the pool unwritten (no zero-fill, no regrowth).
+fn compact<A: Sync, O: Copy + Send + Sync>(
     keep: &[A],
     pred: impl Fn(&A) -> bool + Sync,
     emit: impl Fn(usize) -> O + Sync,
 ) -> Result<Vec<O>> {
-    if keep.len() < par::PAR_MIN {
-        return Ok(keep
-            .iter()
-            .enumerate()
-            .filter(|(_, k)| pred(k))
-            .map(|(i, _)| emit(i))
-            .collect());
-    }
-    let counts: Vec<usize> = keep
-        .par_chunks(par::CHUNK)
-        .map(|c| c.iter().filter(|k| pred(k)).count())
-        .collect();
-    let mut out = filled_vec(counts.iter().sum(), O::default())?;
-    let runs = split_runs(&mut out, &counts);
-    keep.par_chunks(par::CHUNK)
-        .zip(runs)
-        .enumerate()
-        .for_each(|(ci, (c, run))| {
-            let base = ci * par::CHUNK;
-            // Branch-free: every element is written at the cursor, which moves on only past
-            // kept ones (a data-dependent branch mispredicts on every other random mask
-            // element). The bound test is almost always true, so it predicts well.
-            let mut w = 0;
-            for (i, k) in c.iter().enumerate() {
-                let v = emit(base + i);
-                if let Some(slot) = run.get_mut(w) {
-                    *slot = v;
-                }
-                w += pred(k) as usize;
+    let small = keep.len() < par::PAR_MIN;
+    let counts: Vec<usize> = if small {
+        vec![keep.iter().filter(|k| pred(k)).count()]
+    } else {
+        keep.par_chunks(par::CHUNK)
+            .map(|c| c.iter().filter(|k| pred(k)).count())
+            .collect()
+    };
+    // Branch-free: every element is written at the cursor, which moves on only past kept
+    // ones (a data-dependent branch mispredicts on every other random mask element). The
+    // bound test is almost always true, so it predicts well. Each slot of a run is written
+    // at least once, the last time with its kept element.
+    let write_run = |base: usize, c: &[A], run: &mut [MaybeUninit<O>]| {
+        let mut w = 0;
+        for (i, k) in c.iter().enumerate() {
+            let v = emit(base + i);
+            if let Some(slot) = run.get_mut(w) {
+                slot.write(v);
             }
-        });
-    Ok(out)
+            w += pred(k) as usize;
+        }
+        debug_assert_eq!(w, run.len());
+    };
+    let total = checked_sum(counts.iter().copied())?;
+    // SAFETY: the runs cover the output (their lengths are the counts, which sum to its
+    // length), and a run is written at every position up to its count (see write_run).
+    unsafe {
+        written_vec(total, |out| {
+            if small {
+                write_run(0, keep, out);
+            } else {
+                keep.par_chunks(par::CHUNK)
+                    .zip(split_runs(out, &counts))
+                    .enumerate()
+                    .for_each(|(ci, (c, run))| write_run(ci * par::CHUNK, c, run));
+            }
+        })
+    }
 }
 
 /// Flat C-order positions of the truthy elements of a view.

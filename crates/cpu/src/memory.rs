@@ -37,36 +37,32 @@ fn fill_runs<T: Element>(out: &mut [MaybeUninit<T>], views: &[(&[T], &Layout)]) 
 pub(crate) fn gather_map<T: Element, O: Element>(
     data: &[T],
     layout: &Layout,
-    f: impl Fn(T) -> O + Sync + Send,
+    f: impl Fn(T) -> O + Sync + Send + Clone,
 ) -> Result<Vec<O>> {
     let n = layout.size();
     if let Some(src) = contiguous(data, layout) {
         // SAFETY: map1_uninit writes every one of the n slots (src has n elements: checked).
-        return unsafe { crate::alloc::written_vec(n, |o| par::map1_uninit(o, src, |&x| f(x))) };
+        return unsafe {
+            crate::alloc::written_vec(n, |o| par::map1_uninit(o, src, move |&x| f(x)))
+        };
     }
     let (shape, strides) = transpose::coalesce(layout);
     if let ([len], [stride]) = (&shape[..], &strides[..]) {
         // One strided run (`x[::2]`, a reversed view, a column): a flat parallel map.
         let (off, stride) = (layout.offset() as isize, *stride);
         debug_assert_eq!(*len, n);
-        let at = |i: usize| f(data[(off + i as isize * stride) as usize]);
+        let at = move |i: usize| f(data[(off + i as isize * stride) as usize]);
         // SAFETY: generate_uninit writes every one of the n slots.
         return unsafe { crate::alloc::written_vec(n, |o| par::generate_uninit(o, at)) };
     }
-    let mut out = crate::alloc::zeroed_vec::<O>(n)?;
     if let Some(t) = transpose::as_transposed(layout) {
+        let mut out = crate::alloc::zeroed_vec::<O>(n)?;
         transpose::map_transposed(data, layout.offset(), &t, &mut out, f);
-    } else {
-        let mut ov = view_mut(&mut out, &Layout::contiguous(layout.shape()));
-        let iv = view(data, layout);
-        let z = Zip::from(&mut ov).and(&iv);
-        if n >= PAR_STRIDED_MIN {
-            z.par_for_each(|o, &x| *o = f(x));
-        } else {
-            z.for_each(|o, &x| *o = f(x));
-        }
+        return Ok(out);
     }
-    Ok(out)
+    // Any other view: row by row, every slot written once.
+    // SAFETY: strided::map1 writes every one of the n slots.
+    unsafe { crate::alloc::written_vec(n, |o| crate::strided::map1(o, data, layout, f)) }
 }
 
 impl BackendBase for Cpu {
@@ -175,6 +171,10 @@ impl BackendBase for Cpu {
 
     fn make_unique<T: Element>(&self, buf: &mut CpuBuffer<T>) -> Result<()> {
         buf.try_make_unique()
+    }
+
+    fn needs_copy_to_write<T: Element>(&self, buf: &CpuBuffer<T>) -> bool {
+        buf.needs_copy_to_write()
     }
 
     fn cast<T: Element, U: Element>(

@@ -37,10 +37,13 @@ pub fn map1<A: Sync, O: Send>(out: &mut [O], a: &[A], f: impl Fn(&A) -> O + Sync
 pub fn map1_uninit<A: Element, O: Element>(
     out: &mut [MaybeUninit<O>],
     a: &[A],
-    f: impl Fn(&A) -> O + Sync,
+    f: impl Fn(&A) -> O + Sync + Clone,
 ) {
     assert_eq!(out.len(), a.len(), "map1_uninit: lengths differ");
     let body = |o: &mut [MaybeUninit<O>], a: &[A]| {
+        // A local copy: what `f` captured by value (a scalar operand) stays in registers
+        // instead of being reloaded after every store (the stores might alias it).
+        let f = f.clone();
         simd::wide_for::<A, O, _>(|| {
             for (o, x) in o.iter_mut().zip(a) {
                 o.write(f(x));
@@ -58,8 +61,12 @@ pub fn map1_uninit<A: Element, O: Element>(
 
 /// `out[i] = g(i)` into uninitialised slots, every slot written (the strided gathers: `g`
 /// reads element `i` of a view).
-pub fn generate_uninit<O: Element>(out: &mut [MaybeUninit<O>], g: impl Fn(usize) -> O + Sync) {
+pub fn generate_uninit<O: Element>(
+    out: &mut [MaybeUninit<O>],
+    g: impl Fn(usize) -> O + Sync + Clone,
+) {
     let body = |start: usize, o: &mut [MaybeUninit<O>]| {
+        let g = g.clone();
         simd::wide_for::<O, O, _>(|| {
             for (k, o) in o.iter_mut().enumerate() {
                 o.write(g(start + k));
@@ -81,13 +88,14 @@ pub fn map2_uninit<A: Element, B: Element, O: Element>(
     out: &mut [MaybeUninit<O>],
     a: &[A],
     b: &[B],
-    f: impl Fn(&A, &B) -> O + Sync,
+    f: impl Fn(&A, &B) -> O + Sync + Clone,
 ) {
     assert!(
         out.len() == a.len() && a.len() == b.len(),
         "map2_uninit: lengths differ"
     );
     let body = |o: &mut [MaybeUninit<O>], a: &[A], b: &[B]| {
+        let f = f.clone();
         simd::wide_for::<A, O, _>(|| {
             for ((o, x), y) in o.iter_mut().zip(a).zip(b) {
                 o.write(f(x, y));
