@@ -7,6 +7,7 @@
 
 pub mod array;
 pub mod backend;
+pub mod copies;
 pub mod dtype;
 pub mod dynarray;
 pub mod error;

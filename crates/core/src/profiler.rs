@@ -370,6 +370,9 @@ mod tests {
         fn fill<T: Element>(&self, _: &mut Vec<T>, _: &Layout, _: T) -> Result<()> {
             no()
         }
+        fn needs_copy_to_write<T: Element>(&self, _: &Vec<T>) -> bool {
+            false
+        }
         fn make_unique<T: Element>(&self, _: &mut Vec<T>) -> Result<()> {
             no()
         }

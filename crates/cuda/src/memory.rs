@@ -161,6 +161,10 @@ impl BackendBase for Cuda {
         self.fill_view(dst, layout, value)
     }
 
+    fn needs_copy_to_write<T: Element>(&self, buf: &CudaBuffer<T>) -> bool {
+        !buf.is_unique()
+    }
+
     fn make_unique<T: Element>(&self, buf: &mut CudaBuffer<T>) -> Result<()> {
         self.check_buffer(buf, "make_unique")?;
         if !buf.is_unique() {

@@ -2,6 +2,7 @@
 //! updates. Named math methods (`sin`, `maximum`, ...) are thin calls into these.
 
 use super::Array;
+use super::Operand;
 use crate::backend::ArrayBackend;
 use crate::dtype::Element;
 use crate::error::{Error, Result};
@@ -48,12 +49,16 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
         dev.unary_inplace(op, buf, layout)
     }
 
-    /// `self = op(self, other)` in place, `other` broadcast to `self`'s shape.
-    pub fn zip_op_inplace<K: BinaryOp<T, Out = T>>(
+    /// `self = op(self, other)` in place, `other` broadcast to `self`'s shape. `other` is
+    /// given by reference or by value ([`Operand`]): a view of `self`'s own buffer given by
+    /// value is copied alone (not the whole of `self`) before the write.
+    pub fn zip_op_inplace<'o, K: BinaryOp<T, Out = T>>(
         &mut self,
         op: K,
-        other: &Array<T, B>,
+        other: impl Into<Operand<'o, T, B>>,
     ) -> Result<()> {
+        let other = self.detach(other.into())?;
+        let other = other.get();
         self.check_device(other, K::NAME)?;
         let lb = other
             .layout
@@ -81,8 +86,11 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
         dev.binary_scalar_inplace(op, buf, layout, s)
     }
 
-    /// Writes `src` (broadcast to `self`'s shape) into `self`.
-    pub fn assign(&mut self, src: &Array<T, B>) -> Result<()> {
+    /// Writes `src` (broadcast to `self`'s shape) into `self`; `src` by reference or by
+    /// value, as in [`Array::zip_op_inplace`].
+    pub fn assign<'o>(&mut self, src: impl Into<Operand<'o, T, B>>) -> Result<()> {
+        let src = self.detach(src.into())?;
+        let src = src.get();
         self.check_device(src, "assign")?;
         let ls = src.layout.broadcast_to("assign", self.shape())?;
         let dev = self.device.clone();

@@ -27,6 +27,7 @@ mod memory_overlap;
 mod nanreduce;
 mod nanscan;
 mod numpy_names;
+mod operand;
 mod operators;
 mod pad;
 mod polynomial;
@@ -55,6 +56,7 @@ pub use insert_delete::IndexObj;
 pub use interp::Interp;
 pub use linalg::{MatrixNorm, QrMode, multi_dot};
 pub use numpy_names::{NormOrd, UniqueCounts, UniqueInverse, ufunc};
+pub use operand::Operand;
 pub use operators::TrueDivide;
 pub use pad::{PadElement, PadMode, PadStat, ReflectType};
 pub use polynomial_fit::{PolyCov, PolyFit, PolyFitResult};
@@ -225,6 +227,10 @@ impl<T: Element, B: BackendBase> Array<T, B> {
                     self.strides()
                 ),
             ));
+        }
+        if self.device.needs_copy_to_write(&self.buf) {
+            let bytes = self.device.buffer_len(&self.buf) * std::mem::size_of::<T>();
+            crate::copies::record(op, self.shape(), bytes);
         }
         self.device.make_unique(&mut self.buf)?;
         Ok((&mut self.buf, &self.layout))

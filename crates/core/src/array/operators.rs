@@ -224,7 +224,20 @@ impl<T: Numeric, B: ArrayBackend> ops::Neg for Array<T, B> {
     }
 }
 
-/// Compound assignment with an array or a scalar on the right.
+/// Compound assignment with an array (borrowed or owned, see [`super::Operand`]) or a
+/// scalar on the right, into an array or into a mutable view of one:
+///
+/// ```
+/// # use cuprite_core::*;
+/// # fn demo<B: ArrayBackend>(dev: &B) -> Result<()> {
+/// let mut a = Array::<f64, B>::from_vec(vec![1.0, 2.0, 3.0, 4.0], &[2, 2], dev)?;
+/// let d = a.slice(&s![1, 1])?;
+/// a.slice_mut(&s![0, ..])? /= d; // a[0, :] /= a[1, 1]
+/// a.slice_mut(&s![1, ..])? -= 1.0;
+/// assert_eq!(a.to_vec()?, vec![0.25, 0.5, 2.0, 3.0]);
+/// # Ok(()) }
+/// # demo(&cuprite_cpu::Cpu::new()).unwrap();
+/// ```
 macro_rules! assign_op {
     ($Tr:ident, $m:ident, $bound:ident, $Op:ident) => {
         impl<T: $bound, B: ArrayBackend> ops::$Tr<&Array<T, B>> for Array<T, B> {
@@ -236,7 +249,29 @@ macro_rules! assign_op {
         impl<T: $bound, B: ArrayBackend> ops::$Tr<Array<T, B>> for Array<T, B> {
             #[track_caller]
             fn $m(&mut self, rhs: Array<T, B>) {
-                or_panic(self.zip_op_inplace($Op, &rhs))
+                or_panic(self.zip_op_inplace($Op, rhs))
+            }
+        }
+        impl<T: $bound, B: ArrayBackend> ops::$Tr<&Array<T, B>>
+            for $crate::array::ArrayViewMut<'_, T, B>
+        {
+            #[track_caller]
+            fn $m(&mut self, rhs: &Array<T, B>) {
+                or_panic(self.zip_op_inplace($Op, rhs))
+            }
+        }
+        impl<T: $bound, B: ArrayBackend> ops::$Tr<Array<T, B>>
+            for $crate::array::ArrayViewMut<'_, T, B>
+        {
+            #[track_caller]
+            fn $m(&mut self, rhs: Array<T, B>) {
+                or_panic(self.zip_op_inplace($Op, rhs))
+            }
+        }
+        impl<T: $bound, B: ArrayBackend> ops::$Tr<T> for $crate::array::ArrayViewMut<'_, T, B> {
+            #[track_caller]
+            fn $m(&mut self, rhs: T) {
+                or_panic(self.scalar_op_inplace($Op, rhs))
             }
         }
         impl<T: $bound, B: ArrayBackend> ops::$Tr<T> for Array<T, B> {

@@ -210,8 +210,11 @@ impl<T: Element, B: ArrayBackend> ArrayViewMut<'_, T, B> {
         f(&mut *guard.base)
     }
 
-    /// Writes `src` (broadcast to the view's shape) into the view.
-    pub fn assign(&mut self, src: &Array<T, B>) -> Result<()> {
+    /// Writes `src` (broadcast to the view's shape) into the view; `src` by reference or
+    /// by value ([`Operand`](super::Operand)): a view of the same array given by value is
+    /// copied alone, never the whole array.
+    pub fn assign<'o>(&mut self, src: impl Into<super::Operand<'o, T, B>>) -> Result<()> {
+        let src = src.into();
         self.with_view(|a| a.assign(src))
     }
 
@@ -225,12 +228,14 @@ impl<T: Element, B: ArrayBackend> ArrayViewMut<'_, T, B> {
         self.with_view(|a| a.map_op_inplace(op))
     }
 
-    /// `view = op(view, other)` in place, `other` broadcast to the view's shape.
-    pub fn zip_op_inplace<K: BinaryOp<T, Out = T>>(
+    /// `view = op(view, other)` in place, `other` broadcast to the view's shape; `other` by
+    /// reference or by value, as in [`ArrayViewMut::assign`].
+    pub fn zip_op_inplace<'o, K: BinaryOp<T, Out = T>>(
         &mut self,
         op: K,
-        other: &Array<T, B>,
+        other: impl Into<super::Operand<'o, T, B>>,
     ) -> Result<()> {
+        let other = other.into();
         self.with_view(|a| a.zip_op_inplace(op, other))
     }
 

@@ -99,6 +99,10 @@ pub trait BackendBase: Clone + Send + Sync + Debug + PartialEq + 'static {
     /// Makes `buf` the only owner of its memory, copying it if it is shared (copy-on-write
     /// before any in-place write).
     fn make_unique<T: Element>(&self, buf: &mut Self::Buffer<T>) -> Result<()>;
+    /// Whether [`make_unique`](Self::make_unique) would copy `buf`: another array shares
+    /// it, or it is memory of another library lent read-only. Core counts those copies
+    /// ([`crate::copies`]).
+    fn needs_copy_to_write<T: Element>(&self, buf: &Self::Buffer<T>) -> bool;
     /// A new C-contiguous buffer with the view's elements converted to `U`.
     fn cast<T: Element, U: Element>(
         &self,
