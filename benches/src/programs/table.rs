@@ -218,7 +218,12 @@ impl Results {
         for size in ["small", "medium", "micro"] {
             for t in &self.threads {
                 if let Some((g, n)) = self.geomean(size, t) {
-                    out += &format!("| {size} | {t} | {g:.2} | {n} |\n");
+                    let g = if g < 0.1 {
+                        format!("{g:.4}")
+                    } else {
+                        format!("{g:.2}")
+                    };
+                    out += &format!("| {size} | {t} | {g} | {n} |\n");
                 }
             }
         }
