@@ -168,7 +168,7 @@ impl ElementwiseOps for Cpu {
             .and(view(cond.as_slice(), lc))
             .and(view(a.as_slice(), la))
             .and(view(b.as_slice(), lb));
-        if n >= par::PAR_MIN {
+        if !par::serial(n) {
             z.par_for_each(|o, &c, &x, &y| *o = if c { x } else { y });
         } else {
             z.for_each(|o, &c, &x, &y| *o = if c { x } else { y });

@@ -11,7 +11,7 @@
 use crate::alloc::{checked_len, vec_with_capacity, written_vec, zeroed_vec};
 use crate::memory::gather_map;
 use crate::par;
-use crate::par::{CHUNK, PAR_MIN};
+use crate::par::CHUNK;
 use crate::view::{check_views, contiguous, view, view_mut};
 use crate::{buffer::CpuBuffer, Cpu};
 use cuprite_core::backend::IndexOps;
@@ -67,7 +67,7 @@ fn checked_indices<'a>(
     let raw = indices_c_order(idx, li)?;
     let n = size as i64;
     let bad = |&i: &i64| i < -n || i >= n;
-    let first_bad = if raw.len() >= PAR_MIN {
+    let first_bad = if !crate::par::serial(raw.len()) {
         // Find the first chunk holding a bad index in parallel, then the index within it
         // (an element-wise `position_first` costs ~20x more per element).
         raw.par_chunks(CHUNK)
@@ -99,7 +99,7 @@ fn for_rows<T: Send>(out: &mut [T], row_len: usize, body: impl Fn(usize, &mut [T
     if out.is_empty() || row_len == 0 {
         return;
     }
-    if out.len() < PAR_MIN {
+    if crate::par::serial(out.len()) {
         body(0, out);
     } else {
         let rows_per_task = (CHUNK / row_len).max(1);
@@ -278,7 +278,7 @@ impl IndexOps for Cpu {
             }
         };
         let lanes = ld.size() / ld.shape()[axis].max(1);
-        if idx.len() >= PAR_MIN && lanes > 1 {
+        if !crate::par::serial(idx.len()) && lanes > 1 {
             z.par_for_each(body);
         } else {
             z.for_each(body);

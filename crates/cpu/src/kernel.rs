@@ -48,7 +48,7 @@ macro_rules! cpu_map_kernel {
                                 *o = f($($c[i]),+);
                             }
                         };
-                        if n < par::PAR_MIN {
+                        if par::serial(n) {
                             body(0, &mut out);
                         } else {
                             out.par_chunks_mut(par::CHUNK)
@@ -58,7 +58,7 @@ macro_rules! cpu_map_kernel {
                     } else {
                         let mut ov = view_mut(&mut out, &Layout::contiguous(first.shape()));
                         let z = Zip::from(&mut ov)$(.and(view($a.as_slice(), $l)))+;
-                        if n >= par::PAR_MIN {
+                        if !par::serial(n) {
                             z.par_for_each(|o, $(&$a),+| *o = f($($a),+));
                         } else {
                             z.for_each(|o, $(&$a),+| *o = f($($a),+));

@@ -32,7 +32,7 @@ fn compact<A: Sync, O: Copy + Send + Sync>(
     pred: impl Fn(&A) -> bool + Sync,
     emit: impl Fn(usize) -> O + Sync,
 ) -> Result<Vec<O>> {
-    let small = keep.len() < par::PAR_MIN;
+    let small = par::serial(keep.len());
     let counts: Vec<usize> = if small {
         vec![keep.iter().filter(|k| pred(k)).count()]
     } else {
@@ -40,18 +40,32 @@ fn compact<A: Sync, O: Copy + Send + Sync>(
             .map(|c| c.iter().filter(|k| pred(k)).count())
             .collect()
     };
-    // Branch-free: every element is written at the cursor, which moves on only past kept
-    // ones (a data-dependent branch mispredicts on every other random mask element). The
-    // bound test is almost always true, so it predicts well. Each slot of a run is written
-    // at least once, the last time with its kept element.
+    // Blocks of 64 positions: an all-kept block is copied as a run, an all-dropped one
+    // skipped (masks from comparisons on smooth data are mostly such runs); a mixed one is
+    // written branch-free: every element at the cursor, which moves on only past kept ones
+    // (a data-dependent branch mispredicts on every other random mask element), the bound
+    // test almost always true. Each slot of a run is written at least once, the last time
+    // with its kept element.
     let write_run = |base: usize, c: &[A], run: &mut [MaybeUninit<O>]| {
         let mut w = 0;
-        for (i, k) in c.iter().enumerate() {
-            let v = emit(base + i);
-            if let Some(slot) = run.get_mut(w) {
-                slot.write(v);
+        for (b, block) in c.chunks(64).enumerate() {
+            let start = base + b * 64;
+            let kept = block.iter().filter(|k| pred(k)).count();
+            if kept == block.len() {
+                for (j, slot) in run[w..w + kept].iter_mut().enumerate() {
+                    slot.write(emit(start + j));
+                }
+            } else if kept > 0 {
+                let mut v = w;
+                for (j, k) in block.iter().enumerate() {
+                    let x = emit(start + j);
+                    if let Some(slot) = run.get_mut(v) {
+                        slot.write(x);
+                    }
+                    v += pred(k) as usize;
+                }
             }
-            w += pred(k) as usize;
+            w += kept;
         }
         debug_assert_eq!(w, run.len());
     };
@@ -129,7 +143,7 @@ impl MaskOps for Cpu {
                     rem /= shape[d];
                 }
             };
-            if pos.len() < par::PAR_MIN {
+            if par::serial(pos.len()) {
                 out.chunks_mut(ndim)
                     .zip(&pos)
                     .for_each(|(r, p)| unravel(r, p));
@@ -147,7 +161,7 @@ impl MaskOps for Cpu {
         check_views("count_nonzero", &[(x.len(), lx)])?;
         let data = x.as_slice();
         Ok(match contiguous(data, lx) {
-            Some(c) if c.len() >= par::PAR_MIN => c
+            Some(c) if !par::serial(c.len()) => c
                 .par_chunks(par::CHUNK)
                 .map(|c| c.iter().filter(|v| v.is_truthy()).count())
                 .sum(),
@@ -190,7 +204,7 @@ impl MaskOps for Cpu {
         let value_at = |k: usize| if single { vals[0] } else { vals[k] };
         let d = dst.make_mut()?;
         if let (Some(dc), Some(mc)) = (contiguous_mut(d, ld), contiguous(ms, lm)) {
-            if dc.len() < par::PAR_MIN {
+            if par::serial(dc.len()) {
                 let mut k = 0;
                 for (o, &m) in dc.iter_mut().zip(mc) {
                     if m {

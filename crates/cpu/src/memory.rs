@@ -11,9 +11,6 @@ use ndarray::Zip;
 use rayon::prelude::*;
 use std::mem::MaybeUninit;
 
-/// Number of elements above which strided loops run in parallel.
-const PAR_STRIDED_MIN: usize = par::PAR_MIN;
-
 /// Writes the C-order elements of each view into its run of `out`, one after the other
 /// (every slot of `out` when the views' sizes sum to its length). Contiguous views are
 /// copied in parallel chunks; strided ones walked in C order.
@@ -133,7 +130,7 @@ impl BackendBase for Cpu {
         let mut dv = view_mut(d, dst_layout);
         let sv = view(s, src_layout);
         let z = Zip::from(&mut dv).and(&sv);
-        if n >= PAR_STRIDED_MIN {
+        if !par::serial(n) {
             z.par_for_each(|o, &x| *o = x);
         } else {
             z.for_each(|o, &x| *o = x);
@@ -161,7 +158,7 @@ impl BackendBase for Cpu {
             return Ok(());
         }
         let mut dv = view_mut(d, layout);
-        if n >= PAR_STRIDED_MIN {
+        if !par::serial(n) {
             dv.par_map_inplace(|o| *o = value);
         } else {
             dv.map_inplace(|o| *o = value);

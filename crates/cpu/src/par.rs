@@ -12,6 +12,14 @@ use std::mem::MaybeUninit;
 /// 1.40x slower at 2^15, even at 2^16 and faster from 2^17 (0.88x) to 2^20 (0.44x).
 pub const PAR_MIN: usize = 1 << 17;
 
+/// Whether a loop over `n` elements runs on the calling thread: below [`PAR_MIN`], or when
+/// rayon's pool has a single thread (`RAYON_NUM_THREADS=1`), where handing the loop to
+/// that thread would only add two context switches per op.
+#[inline]
+pub fn serial(n: usize) -> bool {
+    n < PAR_MIN || rayon::current_num_threads() < 2
+}
+
 /// Elements per parallel task.
 pub const CHUNK: usize = 1 << 14;
 
@@ -23,7 +31,7 @@ pub fn map1<A: Sync, O: Send>(out: &mut [O], a: &[A], f: impl Fn(&A) -> O + Sync
             *o = f(x);
         }
     };
-    if out.len() < PAR_MIN {
+    if serial(out.len()) {
         body(out, a);
     } else {
         out.par_chunks_mut(CHUNK)
@@ -50,7 +58,7 @@ pub fn map1_uninit<A: Element, O: Element>(
             }
         })
     };
-    if out.len() < PAR_MIN {
+    if serial(out.len()) {
         body(out, a);
     } else {
         out.par_chunks_mut(CHUNK)
@@ -73,7 +81,7 @@ pub fn generate_uninit<O: Element>(
             }
         })
     };
-    if out.len() < PAR_MIN {
+    if serial(out.len()) {
         body(0, out);
     } else {
         out.par_chunks_mut(CHUNK)
@@ -102,7 +110,7 @@ pub fn map2_uninit<A: Element, B: Element, O: Element>(
             }
         })
     };
-    if out.len() < PAR_MIN {
+    if serial(out.len()) {
         body(out, a, b);
     } else {
         out.par_chunks_mut(CHUNK)
@@ -114,7 +122,7 @@ pub fn map2_uninit<A: Element, B: Element, O: Element>(
 
 /// `x[i] = f(x[i])` in place.
 pub fn update<A: Send>(x: &mut [A], f: impl Fn(&mut A) + Sync) {
-    if x.len() < PAR_MIN {
+    if serial(x.len()) {
         x.iter_mut().for_each(f);
     } else {
         x.par_chunks_mut(CHUNK)
@@ -129,7 +137,7 @@ pub fn update2<A: Send, B: Sync>(x: &mut [A], b: &[B], f: impl Fn(&mut A, &B) + 
             f(x, y);
         }
     };
-    if x.len() < PAR_MIN {
+    if serial(x.len()) {
         body(x, b);
     } else {
         x.par_chunks_mut(CHUNK)

@@ -14,7 +14,7 @@ use std::mem::MaybeUninit;
 
 /// Fills `out` with `f(i, chunk)` for each chunk of [`par::CHUNK`] elements starting at `i`.
 fn fill_chunks<T: Send + Copy>(out: &mut [T], f: impl Fn(usize, &mut [T]) + Sync) {
-    if out.len() < par::PAR_MIN {
+    if par::serial(out.len()) {
         out.chunks_mut(par::CHUNK)
             .enumerate()
             .for_each(|(c, o)| f(c * par::CHUNK, o));

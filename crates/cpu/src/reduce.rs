@@ -408,7 +408,7 @@ fn reduce_rows<T: Element, K: ReduceOp<T>>(
         }
     };
     let total = n_outer * m * rsize;
-    if total < PAR_MIN {
+    if crate::par::serial(total) {
         for (o, chunk) in out.chunks_mut(m).enumerate() {
             whole(o, chunk);
         }

@@ -221,7 +221,7 @@ fn run_rows<O: Send>(
     task: impl Fn(usize, &mut [MaybeUninit<O>]) + Sync,
 ) {
     debug_assert_eq!(out.len(), rows.count() * rows.row);
-    if out.len() < par::PAR_MIN {
+    if par::serial(out.len()) {
         task(0, out);
     } else {
         let per = rows.rows_per_task();
@@ -309,7 +309,7 @@ pub(crate) fn update2<T: Element, B: Copy + Sync>(
         })
     };
     let count = rows.count();
-    if lx.size() < par::PAR_MIN {
+    if par::serial(lx.size()) {
         task(0, count);
     } else {
         let per = rows.rows_per_task();

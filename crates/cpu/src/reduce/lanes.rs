@@ -2,7 +2,7 @@
 //! `(outer, n, inner)` is walked lane by lane (`inner == 1`) or `inner` columns at a time.
 
 use crate::memory::gather_map;
-use crate::par::{CHUNK, PAR_MIN};
+use crate::par::CHUNK;
 use crate::simd;
 use crate::view::contiguous;
 use cuprite_core::ops::ScanOp;
@@ -105,7 +105,7 @@ fn block_extreme<T: Element>(xs: &[T], better: impl Fn(&T, &T) -> bool) -> (T, b
 
 /// [`arg_lane`] split over rayon: chunk winners are combined in order.
 pub(super) fn arg_lane_par<T: Element>(kind: ArgKind, xs: &[T]) -> usize {
-    if xs.len() < PAR_MIN {
+    if crate::par::serial(xs.len()) {
         return arg_lane(kind, xs).0;
     }
     let winners: Vec<(usize, T)> = xs
@@ -199,7 +199,7 @@ pub(super) fn scan_block<T: Element, K: ScanOp<T>>(
     for i in 1..n {
         let (prev, cur) = out[(i - 1) * inner..(i + 1) * inner].split_at_mut(inner);
         let row = &xs[i * inner..(i + 1) * inner];
-        if inner >= PAR_MIN {
+        if !crate::par::serial(inner) {
             cur.par_chunks_mut(CHUNK)
                 .zip(prev.par_chunks(CHUNK))
                 .zip(row.par_chunks(CHUNK))

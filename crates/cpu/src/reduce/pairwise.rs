@@ -136,7 +136,7 @@ pub(super) fn reduce_slice<T: Element, K: ReduceOp<T>>(op: &K, xs: &[T]) -> K::A
     }
     let mid = (xs.len() / 2).div_ceil(LEAF) * LEAF;
     let (l, r) = xs.split_at(mid.min(xs.len()));
-    if xs.len() >= PAR_MIN {
+    if !crate::par::serial(xs.len()) {
         let (a, b) = rayon::join(|| reduce_slice(op, l), || reduce_slice(op, r));
         op.combine(a, b)
     } else {
