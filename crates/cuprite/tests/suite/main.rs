@@ -42,6 +42,7 @@ mod npy;
 mod pad;
 mod polynomial;
 mod products;
+mod products_fast;
 mod products_vec;
 mod random;
 mod random_differential;
