@@ -7,12 +7,26 @@ use crate::error::{Error, Result};
 mod merge;
 pub use merge::{Dims, MergedAxes, ReduceSplit, axes_to_end_inverse, axes_to_end_perm, merge_axes};
 
+/// Dimensions stored inline up to rank 6 (on the heap beyond).
+pub(crate) type Inline<T> = smallvec::SmallVec<[T; 6]>;
+
 /// Shape, strides (in elements, possibly 0 or negative) and offset of a view into a buffer.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Layout {
-    shape: Vec<usize>,
-    strides: Vec<isize>,
+    shape: Inline<usize>,
+    strides: Inline<isize>,
     offset: usize,
+}
+
+/// C-order strides of `shape`, inline.
+fn c_strides_inline(shape: &[usize]) -> Inline<isize> {
+    let mut strides: Inline<isize> = smallvec::smallvec![0; shape.len()];
+    let mut acc = 1isize;
+    for (s, &d) in strides.iter_mut().zip(shape).rev() {
+        *s = acc;
+        acc *= d.max(1) as isize;
+    }
+    strides
 }
 
 /// C-order (row-major) strides of a shape.
@@ -58,7 +72,7 @@ pub const MAX_NDIM: usize = 64;
 /// ));
 /// ```
 pub fn checked_shape_size(op: &'static str, shape: &[usize], itemsize: usize) -> Result<usize> {
-    let wide: Vec<u128> = shape.iter().map(|&d| d as u128).collect();
+    let wide: Inline<u128> = shape.iter().map(|&d| d as u128).collect();
     wide_size(op, &wide, itemsize)
 }
 
@@ -217,8 +231,8 @@ impl Layout {
     /// A C-contiguous layout of `shape` starting at offset 0.
     pub fn contiguous(shape: &[usize]) -> Self {
         Layout {
-            strides: c_strides(shape),
-            shape: shape.to_vec(),
+            strides: c_strides_inline(shape),
+            shape: Inline::from_slice(shape),
             offset: 0,
         }
     }
@@ -231,8 +245,8 @@ impl Layout {
             "layout: rank of shape and strides"
         );
         Layout {
-            shape,
-            strides,
+            shape: Inline::from_vec(shape),
+            strides: Inline::from_vec(strides),
             offset,
         }
     }
@@ -375,8 +389,8 @@ impl Layout {
             ));
         }
         let l = Layout {
-            shape,
-            strides,
+            shape: Inline::from_vec(shape),
+            strides: Inline::from_vec(strides),
             offset,
         };
         l.check_view(op, itemsize, buffer_len)?;
@@ -395,7 +409,7 @@ impl Layout {
     /// True when no two indices of the view share a buffer element (no zero strides over
     /// dimensions longer than 1 and no overlap), so it is safe to write through.
     pub fn is_writeable_without_overlap(&self) -> bool {
-        let mut dims: Vec<(usize, usize)> = self
+        let mut dims: Inline<(usize, usize)> = self
             .shape
             .iter()
             .zip(&self.strides)
@@ -424,9 +438,9 @@ impl Layout {
                 ),
             ));
         }
-        let mut seen = vec![false; self.ndim()];
-        let mut shape = Vec::with_capacity(axes.len());
-        let mut strides = Vec::with_capacity(axes.len());
+        let mut seen: Inline<bool> = smallvec::smallvec![false; self.ndim()];
+        let mut shape = Inline::with_capacity(axes.len());
+        let mut strides = Inline::with_capacity(axes.len());
         for &a in axes {
             let ax = normalize_axis(op, a, self.ndim())?;
             if seen[ax] {
@@ -436,7 +450,11 @@ impl Layout {
             shape.push(self.shape[ax]);
             strides.push(self.strides[ax]);
         }
-        Ok(Layout::new(shape, strides, self.offset))
+        Ok(Layout {
+            shape,
+            strides,
+            offset: self.offset,
+        })
     }
 
     /// The axes reversed.
@@ -452,14 +470,14 @@ impl Layout {
         let n = shape.len();
         let err = || Error::Broadcast {
             op,
-            lhs: self.shape.clone(),
+            lhs: self.shape.to_vec(),
             rhs: shape.to_vec(),
         };
         if self.ndim() > n {
             return Err(err());
         }
         let lead = n - self.ndim();
-        let mut strides = vec![0isize; n];
+        let mut strides: Inline<isize> = smallvec::smallvec![0isize; n];
         for i in 0..n {
             if i < lead {
                 continue;
@@ -476,7 +494,11 @@ impl Layout {
         // The element count of the target must fit (its dtype is not known here; the
         // caller checks bytes).
         checked_shape_size(op, shape, 1)?;
-        Ok(Layout::new(shape.to_vec(), strides, self.offset))
+        Ok(Layout {
+            shape: Inline::from_slice(shape),
+            strides,
+            offset: self.offset,
+        })
     }
 
     /// A view with a new shape without copying, when the strides allow it (NumPy's no-copy
@@ -484,18 +506,22 @@ impl Layout {
     pub fn reshaped(&self, shape: &[usize]) -> Option<Layout> {
         debug_assert_eq!(shape_size(shape), self.size());
         if self.is_c_contiguous() {
-            return Some(Layout::new(shape.to_vec(), c_strides(shape), self.offset));
+            return Some(Layout {
+                shape: Inline::from_slice(shape),
+                strides: c_strides_inline(shape),
+                offset: self.offset,
+            });
         }
         // Group old axes into runs that are contiguous among themselves and split/merge them.
-        let old: Vec<(usize, isize)> = self
+        let old: Inline<(usize, isize)> = self
             .shape
             .iter()
             .zip(&self.strides)
             .filter(|&(&d, _)| d != 1)
             .map(|(&d, &s)| (d, s))
             .collect();
-        let new_dims: Vec<usize> = shape.to_vec();
-        let mut new_strides = vec![0isize; new_dims.len()];
+        let new_dims = shape;
+        let mut new_strides: Inline<isize> = smallvec::smallvec![0isize; new_dims.len()];
         let (mut oi, mut ni) = (0usize, 0usize);
         while ni < new_dims.len() || oi < old.len() {
             if ni < new_dims.len() && new_dims[ni] == 1 {
@@ -536,39 +562,62 @@ impl Layout {
             ni += 1;
             oi += 1;
         }
-        Some(Layout::new(shape.to_vec(), new_strides, self.offset))
+        Some(Layout {
+            shape: Inline::from_slice(shape),
+            strides: new_strides,
+            offset: self.offset,
+        })
     }
 
     /// The view restricted to `start, start+step, ...` (`len` elements) along `axis`.
     pub fn slice_axis(&self, axis: usize, start: usize, len: usize, step: isize) -> Layout {
         let mut l = self.clone();
-        if len > 0 {
-            l.offset = (self.offset as isize + start as isize * self.strides[axis]) as usize;
-        }
-        l.shape[axis] = len;
-        l.strides[axis] = if len > 1 {
-            self.strides[axis] * step
-        } else {
-            self.strides[axis]
-        };
+        l.slice_axis_in_place(axis, start, len, step);
         l
+    }
+
+    /// [`Layout::slice_axis`] of `self` itself.
+    pub(crate) fn slice_axis_in_place(
+        &mut self,
+        axis: usize,
+        start: usize,
+        len: usize,
+        step: isize,
+    ) {
+        if len > 0 {
+            self.offset = (self.offset as isize + start as isize * self.strides[axis]) as usize;
+        }
+        self.shape[axis] = len;
+        if len > 1 {
+            self.strides[axis] *= step;
+        }
     }
 
     /// The view at index `i` of `axis`, with that axis removed.
     pub fn index_axis(&self, axis: usize, i: usize) -> Layout {
         let mut l = self.clone();
-        l.offset = (self.offset as isize + i as isize * self.strides[axis]) as usize;
-        l.shape.remove(axis);
-        l.strides.remove(axis);
+        l.index_axis_in_place(axis, i);
         l
+    }
+
+    /// [`Layout::index_axis`] of `self` itself.
+    pub(crate) fn index_axis_in_place(&mut self, axis: usize, i: usize) {
+        self.offset = (self.offset as isize + i as isize * self.strides[axis]) as usize;
+        self.shape.remove(axis);
+        self.strides.remove(axis);
     }
 
     /// Inserts an axis of length 1 at position `axis`.
     pub fn insert_axis(&self, axis: usize) -> Layout {
         let mut l = self.clone();
-        l.shape.insert(axis, 1);
-        l.strides.insert(axis, 0);
+        l.insert_axis_in_place(axis);
         l
+    }
+
+    /// [`Layout::insert_axis`] of `self` itself.
+    pub(crate) fn insert_axis_in_place(&mut self, axis: usize) {
+        self.shape.insert(axis, 1);
+        self.strides.insert(axis, 0);
     }
 
     /// Removes an axis of length 1.
@@ -582,13 +631,13 @@ impl Layout {
 
     /// Moves the given axes to the end (in the order given), keeping the others in order.
     pub fn axes_to_end(&self, axes: &[usize]) -> Layout {
-        let mut perm: Vec<usize> = (0..self.ndim()).filter(|a| !axes.contains(a)).collect();
+        let mut perm: Inline<usize> = (0..self.ndim()).filter(|a| !axes.contains(a)).collect();
         perm.extend_from_slice(axes);
-        Layout::new(
-            perm.iter().map(|&a| self.shape[a]).collect(),
-            perm.iter().map(|&a| self.strides[a]).collect(),
-            self.offset,
-        )
+        Layout {
+            shape: perm.iter().map(|&a| self.shape[a]).collect(),
+            strides: perm.iter().map(|&a| self.strides[a]).collect(),
+            offset: self.offset,
+        }
     }
 
     /// Buffer offset of a multi-index (no bounds check beyond debug assertions).

@@ -147,27 +147,24 @@ pub fn apply_slice(layout: &Layout, args: &[SliceArg]) -> Result<Layout> {
             ),
         ));
     }
-    let mut expanded: Vec<SliceArg> = Vec::with_capacity(args.len() + layout.ndim());
-    for a in args {
-        if *a == SliceArg::Ellipsis {
-            for _ in 0..layout.ndim() - consumed {
-                expanded.push(SliceArg::from(..));
-            }
-        } else {
-            expanded.push(*a);
-        }
-    }
-    if ellipses == 0 {
-        for _ in consumed..layout.ndim() {
-            expanded.push(SliceArg::from(..));
-        }
-    }
+    // Arguments past the ones given select whole axes (`..`), as an ellipsis does; the
+    // layout is narrowed in place, argument by argument.
+    let fill = layout.ndim() - consumed;
     let mut out = layout.clone();
     let mut axis = 0usize; // position in `out`
+    let whole = SliceArg::from(..);
+    let trailing = if ellipses == 0 { fill } else { 0 };
+    let expanded = args
+        .iter()
+        .flat_map(|a| {
+            let n = if *a == SliceArg::Ellipsis { fill } else { 1 };
+            std::iter::repeat_n(if *a == SliceArg::Ellipsis { whole } else { *a }, n)
+        })
+        .chain(std::iter::repeat_n(whole, trailing));
     for a in expanded {
         match a {
             SliceArg::NewAxis => {
-                out = out.insert_axis(axis);
+                out.insert_axis_in_place(axis);
                 axis += 1;
             }
             SliceArg::Index(i) => {
@@ -181,12 +178,12 @@ pub fn apply_slice(layout: &Layout, args: &[SliceArg]) -> Result<Layout> {
                         size: n,
                     });
                 }
-                out = out.index_axis(axis, idx as usize);
+                out.index_axis_in_place(axis, idx as usize);
             }
             SliceArg::Range { start, stop, step } => {
                 let n = out.shape()[axis];
                 let (s, len) = range_indices(OP, n, start, stop, step)?;
-                out = out.slice_axis(axis, s, len, step);
+                out.slice_axis_in_place(axis, s, len, step);
                 axis += 1;
             }
             SliceArg::Ellipsis => unreachable!("ellipsis expanded above"),
