@@ -200,7 +200,9 @@ pub(crate) fn take<T>(n: usize) -> Option<Vec<T>> {
 pub(crate) fn capacity_for<T>(n: usize) -> usize {
     let size = std::mem::size_of::<T>();
     match n.checked_mul(size) {
-        Some(bytes) if bytes >= MIN_BLOCK && size > 0 && GRAIN % size == 0 => rounded(bytes) / size,
+        Some(bytes) if bytes >= MIN_BLOCK && size > 0 && GRAIN.is_multiple_of(size) => {
+            rounded(bytes) / size
+        }
         _ => n,
     }
 }

@@ -241,6 +241,13 @@ unsafe impl<T: Send> Send for Dst<T> {}
 // SAFETY: as above.
 unsafe impl<T: Send> Sync for Dst<T> {}
 
+impl<T> Dst<T> {
+    /// The pointer (a method, so that closures capture the whole `Send + Sync` wrapper).
+    fn ptr(self) -> *mut T {
+        self.0
+    }
+}
+
 /// `x[i] = f(x[i], b[i])` in place over a destination view `lx` of `x` (any strides, no
 /// element reached twice) and an operand view `lb` of `b` of the same shape (any strides,
 /// broadcast ones included). `x` and `b` are distinct buffers.
@@ -269,7 +276,6 @@ pub(crate) fn update2<T: Element, B: Copy + Sync>(
     let (len, sx, sb) = (rows.row, rows.inner(0), rows.inner(1));
     let dst = Dst(x.as_mut_ptr());
     let task = |first: usize, n: usize| {
-        let dst = dst;
         simd::wide_for::<T, T, _>(|| {
             rows.each::<2>(first, n, |_, [ox, ob]| {
                 // SAFETY: the layout's bounds were checked against `x`, so every position
@@ -278,7 +284,7 @@ pub(crate) fn update2<T: Element, B: Copy + Sync>(
                 // one task only, so no other reference to these elements exists meanwhile.
                 unsafe {
                     if sx == 1 {
-                        let row = std::slice::from_raw_parts_mut(dst.0.offset(ox), len);
+                        let row = std::slice::from_raw_parts_mut(dst.ptr().offset(ox), len);
                         match sb {
                             1 => {
                                 let ob = ob as usize;
@@ -300,7 +306,7 @@ pub(crate) fn update2<T: Element, B: Copy + Sync>(
                         }
                     } else {
                         for k in 0..len as isize {
-                            let p = dst.0.offset(ox + k * sx);
+                            let p = dst.ptr().offset(ox + k * sx);
                             *p = f(*p, b[(ob + k * sb) as usize]);
                         }
                     }

@@ -225,15 +225,18 @@ impl<T: Numeric, B: ArrayBackend> ops::Neg for Array<T, B> {
 }
 
 /// Compound assignment with an array (borrowed or owned, see [`super::Operand`]) or a
-/// scalar on the right, into an array or into a mutable view of one:
+/// scalar on the right, into an array or into a mutable view of one (Rust wants a named
+/// place on the left of `/=`, so the view is bound first):
 ///
 /// ```
 /// # use cuprite_core::*;
 /// # fn demo<B: ArrayBackend>(dev: &B) -> Result<()> {
 /// let mut a = Array::<f64, B>::from_vec(vec![1.0, 2.0, 3.0, 4.0], &[2, 2], dev)?;
 /// let d = a.slice(&s![1, 1])?;
-/// a.slice_mut(&s![0, ..])? /= d; // a[0, :] /= a[1, 1]
-/// a.slice_mut(&s![1, ..])? -= 1.0;
+/// let mut row = a.slice_mut(&s![0, ..])?;
+/// row /= d; // a[0, :] /= a[1, 1], `d` handed over: copied alone
+/// let mut row = a.slice_mut(&s![1, ..])?;
+/// row -= 1.0;
 /// assert_eq!(a.to_vec()?, vec![0.25, 0.5, 2.0, 3.0]);
 /// # Ok(()) }
 /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
