@@ -431,7 +431,7 @@ def case(key, p, inner):
         return init, lambda s: [rep(k, lambda: s[0][s[1]])]
     if key in ("abs_c128_small", "abs_c128_1m"):
         return lambda: complex_line(p[0]), lambda z: [rep(k, lambda: abs(z))]
-    if key == "lu_diag_div":
+    if key in ("lu_diag_div", "lu_diag_div_owned"):
         return lambda: spd(p[0]), lambda a: (lu_diag_div(a), [a])[1]
     raise KeyError(f"unknown program {key}")
 

@@ -1,9 +1,11 @@
 //! Row- and column-loop factorizations of PolyBench as NPBench writes them in NumPy: lu,
 //! cholesky, gramschmidt and covariance. Every scalar statement `A[i, j] -= expr` is a
 //! `slice_mut(&s![i, j])?` of `A` updated in place by a 0-d right-hand side; `A[i, j] /=
-//! A[j, j]` takes the diagonal element as a view of `A` first (`let d = a.slice(..)?`), as a
-//! NumPy user translating the line would, so the write happens while a view of the same
-//! buffer is alive.
+//! A[j, j]` takes the diagonal element as a view of `A` first (`let d = a.slice(..)?`) and
+//! hands it over by value (`zip_op_inplace(Div, d)`), the form the API documents for a
+//! right-hand side that views the written array: the view is copied alone. (Borrowed,
+//! `&d`, the whole matrix is copied at every such write: the micro row `lu_diag_div` times
+//! that form beside this one.)
 
 use super::{frac, grid, Prog, Runnable};
 use cuprite::ops::{Div, Sub};
@@ -25,7 +27,7 @@ pub fn lu<B: ArrayBackend>(a: &mut Array<f64, B>) -> Result<()> {
             let r = a.slice(&s![i, ..j])?.matmul(&a.slice(&s![..j, j])?)?;
             a.slice_mut(&s![i, j])?.zip_op_inplace(Sub, &r)?;
             let d = a.slice(&s![j, j])?;
-            a.slice_mut(&s![i, j])?.zip_op_inplace(Div, &d)?;
+            a.slice_mut(&s![i, j])?.zip_op_inplace(Div, d)?;
         }
         for j in i..n {
             let r = a.slice(&s![i, ..i])?.matmul(&a.slice(&s![..i, j])?)?;
@@ -78,7 +80,7 @@ pub fn cholesky<B: ArrayBackend>(a: &mut Array<f64, B>) -> Result<()> {
             let r = a.slice(&s![i, ..j])?.dot(&a.slice(&s![j, ..j])?)?;
             a.slice_mut(&s![i, j])?.zip_op_inplace(Sub, &r)?;
             let d = a.slice(&s![j, j])?;
-            a.slice_mut(&s![i, j])?.zip_op_inplace(Div, &d)?;
+            a.slice_mut(&s![i, j])?.zip_op_inplace(Div, d)?;
         }
         let r = a.slice(&s![i, ..i])?.dot(&a.slice(&s![i, ..i])?)?;
         a.slice_mut(&s![i, i])?.zip_op_inplace(Sub, &r)?;

@@ -49,6 +49,19 @@ pub fn lu_diag_div<B: ArrayBackend>(a: &mut Array<f64, B>) -> Result<()> {
     Ok(())
 }
 
+/// The same loop with the diagonal view handed over by value (`zip_op_inplace(Div, d)`):
+/// the view is copied alone and `A` is written in place.
+pub fn lu_diag_div_owned<B: ArrayBackend>(a: &mut Array<f64, B>) -> Result<()> {
+    let n = a.shape()[0];
+    for i in 0..n {
+        for j in 0..i {
+            let d = a.slice(&s![j, j])?;
+            a.slice_mut(&s![i, j])?.zip_op_inplace(Div, d)?;
+        }
+    }
+    Ok(())
+}
+
 /// Repeats `f` `k` times and keeps the last result.
 fn rep<B: ArrayBackend, T>(k: usize, mut f: impl FnMut() -> Result<T>) -> Result<T>
 where
@@ -158,6 +171,14 @@ pub fn case<'d, B: ArrayBackend>(
             move |d| super::factor::spd_init(p[0], d),
             |a, _| {
                 lu_diag_div(a)?;
+                Ok(vec![a.clone().into()])
+            },
+        ),
+        "lu_diag_div_owned" => Prog::boxed(
+            dev,
+            move |d| super::factor::spd_init(p[0], d),
+            |a, _| {
+                lu_diag_div_owned(a)?;
                 Ok(vec![a.clone().into()])
             },
         ),

@@ -259,7 +259,13 @@ pub const PROGRAMS: &[ProgramDef] = &[
     micro_row("abs_c128_1m", "abs(z), 1 000 000 c128", &[1_000_000], 1),
     micro_row(
         "lu_diag_div",
-        "A[i,j] /= A[j,j] for j < i, 220x220 (per statement)",
+        "A[i,j] /= A[j,j] for j < i, 220x220, the view borrowed (per statement)",
+        &[220],
+        220 * 219 / 2,
+    ),
+    micro_row(
+        "lu_diag_div_owned",
+        "A[i,j] /= A[j,j] for j < i, 220x220, the view handed over (per statement)",
         &[220],
         220 * 219 / 2,
     ),

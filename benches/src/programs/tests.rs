@@ -382,26 +382,32 @@ fn micro_statements_match_scalar_loops() {
     for (i, g) in got.iter().enumerate().take(n - 1).skip(1) {
         assert!((g - i as f64).abs() < 1e-12);
     }
-    let mut m = factor::spd_init::<Cpu>(5, &dev).unwrap();
-    let orig = m.to_vec().unwrap();
-    micro::lu_diag_div(&mut m).unwrap();
-    let got = m.to_vec().unwrap();
-    for i in 0..5 {
-        for j in 0..5 {
-            let want = if j < i {
-                orig[i * 5 + j] / orig[j * 5 + j]
-            } else {
-                orig[i * 5 + j]
-            };
-            assert_eq!(got[i * 5 + j], want);
+    for owned in [false, true] {
+        let mut m = factor::spd_init::<Cpu>(5, &dev).unwrap();
+        let orig = m.to_vec().unwrap();
+        if owned {
+            micro::lu_diag_div_owned(&mut m).unwrap();
+        } else {
+            micro::lu_diag_div(&mut m).unwrap();
         }
-    }
-    for p in PROGRAMS.iter().filter(|p| p.micro) {
-        assert!(
-            micro::case(p.key, p.small.to_vec(), &dev).is_some(),
-            "{}",
-            p.key
-        );
+        let got = m.to_vec().unwrap();
+        for i in 0..5 {
+            for j in 0..5 {
+                let want = if j < i {
+                    orig[i * 5 + j] / orig[j * 5 + j]
+                } else {
+                    orig[i * 5 + j]
+                };
+                assert_eq!(got[i * 5 + j], want);
+            }
+        }
+        for p in PROGRAMS.iter().filter(|p| p.micro) {
+            assert!(
+                micro::case(p.key, p.small.to_vec(), &dev).is_some(),
+                "{}",
+                p.key
+            );
+        }
     }
 }
 
