@@ -12,14 +12,15 @@
 //!
 //! A matrix with no unit stride goes back to the GEMM (which packs it anyway). The
 //! contiguous loops keep `L` independent accumulators (a constant per element type, see
-//! `matmul.rs`) so that they vectorise, and run compiled for AVX2 + FMA where the CPU has
-//! them ([`crate::simd::wide`]). Every product is computed and summed (no `0 * x`
-//! shortcut), so NaN and infinities propagate as in a plain sum of products; the order of
-//! the sum differs from the GEMM's. Above [`PAR_WORK`] multiply-adds the work is split
-//! over rayon.
+//! `matmul.rs`) so that they vectorise; for the float and complex types each loop has a
+//! second copy compiled for AVX2 and FMA, chosen at run time where the CPU has them (as
+//! [`crate::simd::wide`] does; the loops are too large to inline into its closure, so the
+//! copies are made here, by [`kernel!`]). Every product is computed and summed (no
+//! `0 * x` shortcut), so NaN and infinities propagate as in a plain sum of products; the
+//! order of the sum differs from the GEMM's. Above [`PAR_WORK`] multiply-adds the work
+//! is split over rayon.
 
 use super::Mat;
-use crate::simd;
 use cuprite_core::{DType, Element, Numeric};
 use rayon::prelude::*;
 
@@ -29,16 +30,52 @@ use rayon::prelude::*;
 pub(crate) const PAR_WORK: usize = 1 << 16;
 
 /// Outputs of the axpy form updated per pass over the columns (an L1-sized block of `c`).
-const AXPY_BLOCK: usize = 512;
+const AXPY_BLOCK: usize = 2048;
 
-/// Runs `f` compiled for AVX2 + FMA for the float and complex types.
+/// Whether loops over `T` take their AVX2 + FMA copy: the float and complex types, on a
+/// CPU with both features (detected once, cached by std).
 #[inline(always)]
-fn wide<T: Element, R>(f: impl FnOnce() -> R) -> R {
+fn wide<T: Element>() -> bool {
+    #[cfg(target_arch = "x86_64")]
     if const { matches!(T::DTYPE, DType::F32 | DType::F64 | DType::C64 | DType::C128) } {
-        simd::wide(f)
-    } else {
-        f()
+        return std::arch::is_x86_feature_detected!("avx2")
+            && std::arch::is_x86_feature_detected!("fma");
     }
+    false
+}
+
+/// A loop `$name` (inlined where called) and its copy `$name_wide` compiled for AVX2 and
+/// FMA, and `$call` choosing between them by [`wide`].
+macro_rules! kernel {
+    (
+        $(#[$doc:meta])*
+        fn $name:ident / $wide:ident / $call:ident ($($arg:ident: $ty:ty),* $(,)?) $(-> $ret:ty)?
+        $body:block
+    ) => {
+        $(#[$doc])*
+        #[inline(always)]
+        fn $name<T: Numeric, const L: usize>($($arg: $ty),*) $(-> $ret)? $body
+
+        /// The loop of the same name without the suffix, compiled for AVX2 and FMA.
+        ///
+        /// # Safety
+        /// The CPU must have AVX2 and FMA.
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = "avx2,fma")]
+        unsafe fn $wide<T: Numeric, const L: usize>($($arg: $ty),*) $(-> $ret)? {
+            $name::<T, L>($($arg),*)
+        }
+
+        /// Runs the loop, in its AVX2 + FMA copy where [`wide`] says so.
+        fn $call<T: Numeric, const L: usize>($($arg: $ty),*) $(-> $ret)? {
+            #[cfg(target_arch = "x86_64")]
+            if wide::<T>() {
+                // SAFETY: `wide` checked that this CPU has AVX2 and FMA.
+                return unsafe { $wide::<T, L>($($arg),*) };
+            }
+            $name::<T, L>($($arg),*)
+        }
+    };
 }
 
 /// Sums the `L` accumulators pairwise.
@@ -54,10 +91,20 @@ fn reduce<T: Numeric, const L: usize>(mut acc: [T; L]) -> T {
     acc[0]
 }
 
-/// `sum x[p] * y[p]` of two contiguous slices of equal length, `L` (a power of two)
-/// independent accumulators.
+/// `acc[j] += a[j] * b[j]` for every lane: the vector body of the dot products.
 #[inline(always)]
-fn dot_contig<T: Numeric, const L: usize>(x: &[T], y: &[T]) -> T {
+fn mul_add_lanes<T: Numeric, const L: usize>(acc: &mut [T; L], a: &[T; L], b: &[T; L]) {
+    for j in 0..L {
+        acc[j] = acc[j].add(a[j].mul(b[j]));
+    }
+}
+
+/// `sum x[p] * y[p]` of two contiguous slices of equal length, `L` (a power of two)
+/// independent accumulators. The last partial chunk runs through the same body with both
+/// operands padded by zeros (`0 * 0` adds nothing and makes no NaN), so that every lane
+/// keeps a fixed place and the compiler keeps the accumulators in vector registers.
+#[inline(always)]
+fn dot_slices<T: Numeric, const L: usize>(x: &[T], y: &[T]) -> T {
     debug_assert_eq!(x.len(), y.len());
     let n = x.len().min(y.len());
     let (x, y) = (&x[..n], &y[..n]);
@@ -65,14 +112,25 @@ fn dot_contig<T: Numeric, const L: usize>(x: &[T], y: &[T]) -> T {
     let (xr, yr) = (xc.remainder(), yc.remainder());
     let mut acc = [T::ZERO; L];
     for (a, b) in xc.zip(yc) {
-        for j in 0..L {
-            acc[j] = acc[j].add(a[j].mul(b[j]));
-        }
+        let (Ok(a), Ok(b)) = (<&[T; L]>::try_from(a), <&[T; L]>::try_from(b)) else {
+            continue;
+        };
+        mul_add_lanes(&mut acc, a, b);
     }
-    for (j, (a, b)) in xr.iter().zip(yr).enumerate() {
-        acc[j] = acc[j].add(a.mul(*b));
+    if !xr.is_empty() {
+        let (mut a, mut b) = ([T::ZERO; L], [T::ZERO; L]);
+        a[..xr.len()].copy_from_slice(xr);
+        b[..yr.len()].copy_from_slice(yr);
+        mul_add_lanes(&mut acc, &a, &b);
     }
     reduce(acc)
+}
+
+kernel! {
+    /// [`dot_slices`] as a kernel of its own.
+    fn dot_contig / dot_contig_wide / dot_contig_call(x: &[T], y: &[T]) -> T {
+        dot_slices::<T, L>(x, y)
+    }
 }
 
 /// A strided vector: element `p` at `data[off + p * stride]`.
@@ -98,21 +156,14 @@ impl<T: Copy> Vector<'_, T> {
 /// Elements per task of a parallel dot product.
 const DOT_CHUNK: usize = 1 << 15;
 
-/// `sum x[p] * y[p]` over `len` elements of two strided vectors.
-fn dot<T: Numeric, const L: usize>(x: Vector<T>, y: Vector<T>, len: usize) -> T {
-    if let (Some(xs), Some(ys)) = (x.slice(len), y.slice(len)) {
-        if len >= PAR_WORK {
-            return xs
-                .par_chunks(DOT_CHUNK)
-                .zip(ys.par_chunks(DOT_CHUNK))
-                .map(|(a, b)| wide::<T, _>(|| dot_contig::<T, L>(a, b)))
-                .reduce(|| T::ZERO, |s, t| s.add(t));
-        }
-        return wide::<T, _>(|| dot_contig::<T, L>(xs, ys));
-    }
-    // Strided: four accumulators over scalar loads (a gather into scratch would read and
-    // write every element once more).
-    wide::<T, _>(|| {
+kernel! {
+    /// `sum x[p] * y[p]` of strided vectors: four accumulators over scalar loads (a gather
+    /// into scratch would read and write every element once more).
+    fn dot_strided / dot_strided_wide / dot_strided_call(
+        x: Vector<T>,
+        y: Vector<T>,
+        len: usize,
+    ) -> T {
         let mut acc = [T::ZERO; 4];
         let full = len / 4 * 4;
         for p in (0..full).step_by(4) {
@@ -124,7 +175,20 @@ fn dot<T: Numeric, const L: usize>(x: Vector<T>, y: Vector<T>, len: usize) -> T 
             acc[j] = acc[j].add(x.at(p).mul(y.at(p)));
         }
         reduce(acc)
-    })
+    }
+}
+
+/// `sum x[p] * y[p]` over `len` elements of two strided vectors.
+fn dot<T: Numeric, const L: usize>(x: Vector<T>, y: Vector<T>, len: usize) -> T {
+    match (x.slice(len), y.slice(len)) {
+        (Some(xs), Some(ys)) if len >= PAR_WORK => xs
+            .par_chunks(DOT_CHUNK)
+            .zip(ys.par_chunks(DOT_CHUNK))
+            .map(|(a, b)| dot_contig_call::<T, L>(a, b))
+            .reduce(|| T::ZERO, |s, t| s.add(t)),
+        (Some(xs), Some(ys)) => dot_contig_call::<T, L>(xs, ys),
+        _ => dot_strided_call::<T, L>(x, y, len),
+    }
 }
 
 /// `c[i] = sum_p m[i, p] * v[p]` for `i < c.len()`, `p < len`; `None` when `m` has no unit
@@ -148,6 +212,67 @@ fn mat_vec<T: Numeric, const L: usize>(
     }
 }
 
+/// Where row `i` of `m` (`len` elements, `cs == ±1`) starts in memory: at its first
+/// element, or its last when `reversed` (`cs == -1`).
+#[inline(always)]
+fn row_start<T>(m: &Mat<T>, i: usize, len: usize, reversed: bool) -> usize {
+    let first = m.off as isize + i as isize * m.rs;
+    (if reversed {
+        first - (len as isize - 1)
+    } else {
+        first
+    }) as usize
+}
+
+kernel! {
+    /// `out[i] = row(i0 + i) . vs` over contiguous rows of `m` (in memory order), four rows
+    /// at a time so that four streams of the matrix are in flight and each element of `vs`
+    /// is loaded once per four rows.
+    fn dot_rows / dot_rows_wide / dot_rows_call(
+        m: Mat<T>,
+        vs: &[T],
+        reversed: bool,
+        i0: usize,
+        out: &mut [T],
+    ) {
+        let len = vs.len();
+        let row = |i: usize| {
+            let s = row_start(&m, i0 + i, len, reversed);
+            &m.data[s..s + len]
+        };
+        let full = len / L * L;
+        let mut quads = out.chunks_exact_mut(4);
+        let mut r0 = 0;
+        for o in &mut quads {
+            let (x0, x1, x2, x3) = (row(r0), row(r0 + 1), row(r0 + 2), row(r0 + 3));
+            let (mut a0, mut a1, mut a2, mut a3) = ([T::ZERO; L], [T::ZERO; L], [T::ZERO; L], [T::ZERO; L]);
+            fn lanes<T, const L: usize>(x: &[T], p: usize) -> Option<&[T; L]> {
+                <&[T; L]>::try_from(&x[p..p + L]).ok()
+            }
+            for p in (0..full).step_by(L) {
+                let (Some(v), Some(y0), Some(y1), Some(y2), Some(y3)) =
+                    (lanes(vs, p), lanes(x0, p), lanes(x1, p), lanes(x2, p), lanes(x3, p))
+                else {
+                    continue;
+                };
+                mul_add_lanes(&mut a0, y0, v);
+                mul_add_lanes(&mut a1, y1, v);
+                mul_add_lanes(&mut a2, y2, v);
+                mul_add_lanes(&mut a3, y3, v);
+            }
+            let tail = |x: &[T]| dot_slices::<T, L>(&x[full..], &vs[full..]);
+            o[0] = reduce(a0).add(tail(x0));
+            o[1] = reduce(a1).add(tail(x1));
+            o[2] = reduce(a2).add(tail(x2));
+            o[3] = reduce(a3).add(tail(x3));
+            r0 += 4;
+        }
+        for (i, o) in quads.into_remainder().iter_mut().enumerate() {
+            *o = dot_slices::<T, L>(row(r0 + i), vs);
+        }
+    }
+}
+
 /// [`mat_vec`] by rows: `c[i]` is the dot product of the contiguous row `i` with `v`.
 fn dot_form<T: Numeric, const L: usize>(
     m: Mat<T>,
@@ -156,17 +281,9 @@ fn dot_form<T: Numeric, const L: usize>(
     c: &mut [T],
     par: bool,
 ) {
-    // Row `i` occupies `data[start(i)..start(i) + len]`, in order when `cs == 1`, reversed
-    // when `cs == -1`; `v` is gathered in the same order unless it already is.
+    // Row `i` runs forward in memory when `cs == 1`, backward when `cs == -1`; `v` is
+    // gathered in the same order unless it already is.
     let reversed = m.cs == -1 && len > 1;
-    let start = |i: usize| {
-        let first = m.off as isize + i as isize * m.rs;
-        (if reversed {
-            first - (len as isize - 1)
-        } else {
-            first
-        }) as usize
-    };
     let scratch: Vec<T>;
     let vs: &[T] = match v.slice(len) {
         Some(s) if !reversed => s,
@@ -179,21 +296,53 @@ fn dot_form<T: Numeric, const L: usize>(
             &scratch
         }
     };
-    let rows = |i0: usize, out: &mut [T]| {
-        wide::<T, _>(|| {
-            for (i, o) in out.iter_mut().enumerate() {
-                let s = start(i0 + i);
-                *o = dot_contig::<T, L>(&m.data[s..s + len], vs);
-            }
-        })
-    };
     if par {
         let grain = (PAR_WORK / len.max(1)).max(1);
         c.par_chunks_mut(grain)
             .enumerate()
-            .for_each(|(b, out)| rows(b * grain, out));
+            .for_each(|(b, out)| dot_rows_call::<T, L>(m, vs, reversed, b * grain, out));
     } else {
-        rows(0, c);
+        dot_rows_call::<T, L>(m, vs, reversed, 0, c);
+    }
+}
+
+kernel! {
+    /// Rows `i0..i0 + out.len()` (in memory order) of `sum_p vv[p] * column(p)` over the
+    /// contiguous columns of `m` (`rows` long, backward in memory when `reversed`), four
+    /// columns per pass over `out`.
+    fn axpy_rows / axpy_rows_wide / axpy_rows_call(
+        m: Mat<T>,
+        vv: &[T],
+        rows: usize,
+        reversed: bool,
+        i0: usize,
+        out: &mut [T],
+    ) {
+        let w = out.len();
+        // Column `p` as rows are rows of the transpose.
+        let mt = Mat { data: m.data, off: m.off, rs: m.cs, cs: m.rs };
+        let col = |p: usize| {
+            let s = row_start(&mt, p, rows, reversed) + i0;
+            &m.data[s..s + w]
+        };
+        out.iter_mut().for_each(|x| *x = T::ZERO);
+        let quads = vv.len() / 4 * 4;
+        for p in (0..quads).step_by(4) {
+            let (c0, c1, c2, c3) = (col(p), col(p + 1), col(p + 2), col(p + 3));
+            let (x0, x1, x2, x3) = (vv[p], vv[p + 1], vv[p + 2], vv[p + 3]);
+            for i in 0..w {
+                let t = x0
+                    .mul(c0[i])
+                    .add(x1.mul(c1[i]))
+                    .add(x2.mul(c2[i]).add(x3.mul(c3[i])));
+                out[i] = out[i].add(t);
+            }
+        }
+        for (p, &x) in vv.iter().enumerate().skip(quads) {
+            for (o, &a) in out.iter_mut().zip(col(p)) {
+                *o = o.add(x.mul(a));
+            }
+        }
     }
 }
 
@@ -206,56 +355,21 @@ fn axpy_form<T: Numeric, const L: usize>(
     par: bool,
 ) {
     let rows = c.len();
-    // Column `p` occupies `data[start(p)..start(p) + rows]`, reversed when `rs == -1`
-    // (then `c` is computed reversed and flipped at the end).
+    // Reversed columns (`rs == -1`): `c` is computed in memory order and flipped at the end.
     let reversed = m.rs == -1 && rows > 1;
-    let start = |p: usize| {
-        let first = m.off as isize + p as isize * m.cs;
-        (if reversed {
-            first - (rows as isize - 1)
-        } else {
-            first
-        }) as usize
-    };
     let vv: Vec<T> = (0..len).map(|p| v.at(p)).collect();
-    // Rows `i0..i0 + out.len()` (in memory order) of the result.
-    let block = |i0: usize, out: &mut [T]| {
-        wide::<T, _>(|| {
-            let w = out.len();
-            out.iter_mut().for_each(|x| *x = T::ZERO);
-            let quads = len / 4 * 4;
-            for p in (0..quads).step_by(4) {
-                let (s0, s1, s2, s3) = (start(p), start(p + 1), start(p + 2), start(p + 3));
-                let c0 = &m.data[s0 + i0..s0 + i0 + w];
-                let c1 = &m.data[s1 + i0..s1 + i0 + w];
-                let c2 = &m.data[s2 + i0..s2 + i0 + w];
-                let c3 = &m.data[s3 + i0..s3 + i0 + w];
-                let (x0, x1, x2, x3) = (vv[p], vv[p + 1], vv[p + 2], vv[p + 3]);
-                for i in 0..w {
-                    let t = x0
-                        .mul(c0[i])
-                        .add(x1.mul(c1[i]))
-                        .add(x2.mul(c2[i]).add(x3.mul(c3[i])));
-                    out[i] = out[i].add(t);
-                }
-            }
-            for (p, &x) in vv.iter().enumerate().skip(quads) {
-                let s = start(p);
-                for (o, &a) in out.iter_mut().zip(&m.data[s + i0..s + i0 + w]) {
-                    *o = o.add(x.mul(a));
-                }
-            }
-        })
+    let grain = if par {
+        (PAR_WORK / len.max(1)).clamp(AXPY_BLOCK / 4, AXPY_BLOCK)
+    } else {
+        AXPY_BLOCK
+    };
+    let block = |(b, out): (usize, &mut [T])| {
+        axpy_rows_call::<T, L>(m, &vv, rows, reversed, b * grain, out)
     };
     if par {
-        let grain = (PAR_WORK / len.max(1)).clamp(AXPY_BLOCK / 4, AXPY_BLOCK);
-        c.par_chunks_mut(grain)
-            .enumerate()
-            .for_each(|(b, out)| block(b * grain, out));
+        c.par_chunks_mut(grain).enumerate().for_each(block);
     } else {
-        c.chunks_mut(AXPY_BLOCK)
-            .enumerate()
-            .for_each(|(b, out)| block(b * AXPY_BLOCK, out));
+        c.chunks_mut(grain).enumerate().for_each(block);
     }
     if reversed {
         c.reverse();

@@ -303,7 +303,7 @@ fn via_f32<T: Numeric>(
             .for_each(|(w, &x)| *w = x.cast());
         Ok(w)
     };
-    let product = batched::<f32, 32>(
+    let product = batched::<f32, 16>(
         &widen(a.as_slice())?,
         la,
         &widen(b.as_slice())?,
@@ -331,10 +331,10 @@ impl MatmulOps for Cpu {
     ) -> Result<CpuBuffer<T>> {
         check_views("matmul", &[(a.len(), la), (b.len(), lb)])?;
         match T::DTYPE {
-            DType::F32 => typed::<T, f32, 32>(a, la, b, lb, large_f32),
-            DType::F64 => typed::<T, f64, 16>(a, la, b, lb, large_f64),
-            DType::C64 => typed::<T, c64, 8>(a, la, b, lb, large_c64),
-            DType::C128 => typed::<T, c128, 4>(a, la, b, lb, large_c128),
+            DType::F32 => typed::<T, f32, 16>(a, la, b, lb, large_f32),
+            DType::F64 => typed::<T, f64, 8>(a, la, b, lb, large_f64),
+            DType::C64 => typed::<T, c64, 4>(a, la, b, lb, large_c64),
+            DType::C128 => typed::<T, c128, 2>(a, la, b, lb, large_c128),
             DType::F16 | DType::BF16 => via_f32(a, la, b, lb),
             DType::I8 => typed::<T, i8, 32>(a, la, b, lb, gemm_int::gemm::<i8, 4, 32>),
             DType::U8 => typed::<T, u8, 32>(a, la, b, lb, gemm_int::gemm::<u8, 4, 32>),
