@@ -67,14 +67,19 @@ fn checked_indices<'a>(
     let raw = indices_c_order(idx, li)?;
     let n = size as i64;
     let bad = |&i: &i64| i < -n || i >= n;
+    // Whether a chunk holds a bad index: a fold without an early exit, which vectorises
+    // (`any` stops at the first hit and runs one element at a time).
+    let chunk_bad = |c: &[i64]| c.iter().fold(false, |acc, i| acc | bad(i));
     let first_bad = if !crate::par::serial(raw.len()) {
         // Find the first chunk holding a bad index in parallel, then the index within it
         // (an element-wise `position_first` costs ~20x more per element).
         raw.par_chunks(CHUNK)
-            .position_first(|c| c.iter().any(bad))
+            .position_first(chunk_bad)
             .and_then(|k| raw[k * CHUNK..].iter().position(bad).map(|p| k * CHUNK + p))
     } else {
-        raw.iter().position(bad)
+        raw.chunks(1024)
+            .position(chunk_bad)
+            .and_then(|k| raw[k * 1024..].iter().position(bad).map(|p| k * 1024 + p))
     };
     match first_bad {
         Some(p) => Err(Error::IndexOutOfRange {

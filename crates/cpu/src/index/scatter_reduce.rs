@@ -119,6 +119,16 @@ pub(super) fn scatter_reduce<T: Element, O: BinaryOp<T, Out = T>>(
         }
         return Ok(());
     }
+    if let (Values::Run(v), 1) = (&vals, step) {
+        // The common case (`bincount` with weights, `add.at` into a contiguous array): one
+        // tight loop over index and value pairs.
+        let d = &mut d[base as usize..base as usize + n];
+        for (&i, &x) in idx.iter().zip(v.iter()) {
+            let k = wrap(i, ni) as usize;
+            d[k] = op.apply(d[k], x);
+        }
+        return Ok(());
+    }
     for (j, &i) in idx.iter().enumerate() {
         let p = at(wrap(i, ni));
         d[p] = op.apply(d[p], vals.get(j));
