@@ -139,16 +139,7 @@ fn programs_command(args: &[String], cwd: &std::path::Path) -> Result<Vec<String
             return Err(format!("unknown bench --group programs option {a}"));
         }
     }
-    let mut cmd: Vec<String> = ["bench", "-p", "cuprite-benches", "--bench", "programs"]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-    if cuda {
-        cmd.extend(["--features".to_string(), "cuda".to_string()]);
-    }
-    cmd.push("--".into());
-    cmd.extend(forwarded);
-    Ok(cmd)
+    Ok(cargo_bench("programs", cuda, forwarded))
 }
 
 /// Splits `--group NAME` off the bench options: the group (`numpy`, the default, or
@@ -203,7 +194,12 @@ fn bench_command(args: &[String], cwd: &std::path::Path) -> Result<Vec<String>, 
         forwarded.push("--plot-dir".into());
         forwarded.push(cwd.join("target/crossover").to_string_lossy().into_owned());
     }
-    let mut cmd: Vec<String> = ["bench", "-p", "cuprite-benches", "--bench", "numpy_compare"]
+    Ok(cargo_bench("numpy_compare", cuda, forwarded))
+}
+
+/// `cargo bench -p cuprite-benches --bench NAME [--features cuda] -- ARGS`.
+fn cargo_bench(name: &str, cuda: bool, args: Vec<String>) -> Vec<String> {
+    let mut cmd: Vec<String> = ["bench", "-p", "cuprite-benches", "--bench", name]
         .iter()
         .map(|s| s.to_string())
         .collect();
@@ -211,8 +207,8 @@ fn bench_command(args: &[String], cwd: &std::path::Path) -> Result<Vec<String>, 
         cmd.extend(["--features".to_string(), "cuda".to_string()]);
     }
     cmd.push("--".into());
-    cmd.extend(forwarded);
-    Ok(cmd)
+    cmd.extend(args);
+    cmd
 }
 
 fn bench(args: &[String]) -> bool {
