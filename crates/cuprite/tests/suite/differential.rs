@@ -673,7 +673,7 @@ fn copies_and_creation() {
     same!(0.0, |d| {
         let mut y = arr(&x, &[501, 997], d);
         let src = arr(&x, &[997, 501], d);
-        y.slice_mut(&s![.., ..])?.assign(&src.t())?;
+        y.slice_mut(&s![.., ..])?.assign(src.t())?;
         Ok(y)
     });
 }
