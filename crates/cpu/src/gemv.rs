@@ -225,9 +225,9 @@ fn row_start<T>(m: &Mat<T>, i: usize, len: usize, reversed: bool) -> usize {
 }
 
 kernel! {
-    /// `out[i] = row(i0 + i) . vs` over contiguous rows of `m` (in memory order), four rows
-    /// at a time so that four streams of the matrix are in flight and each element of `vs`
-    /// is loaded once per four rows.
+    /// `out[i] = row(i0 + i) . vs` over contiguous rows of `m` (in memory order), one row
+    /// at a time through the `L`-accumulator dot of [`dot_slices`] (a four-row tile
+    /// compiled to 128-bit operations with shuffles and spills, and ran at half the speed).
     fn dot_rows / dot_rows_wide / dot_rows_call(
         m: Mat<T>,
         vs: &[T],
@@ -236,39 +236,9 @@ kernel! {
         out: &mut [T],
     ) {
         let len = vs.len();
-        let row = |i: usize| {
+        for (i, o) in out.iter_mut().enumerate() {
             let s = row_start(&m, i0 + i, len, reversed);
-            &m.data[s..s + len]
-        };
-        let full = len / L * L;
-        let mut quads = out.chunks_exact_mut(4);
-        let mut r0 = 0;
-        for o in &mut quads {
-            let (x0, x1, x2, x3) = (row(r0), row(r0 + 1), row(r0 + 2), row(r0 + 3));
-            let (mut a0, mut a1, mut a2, mut a3) = ([T::ZERO; L], [T::ZERO; L], [T::ZERO; L], [T::ZERO; L]);
-            fn lanes<T, const L: usize>(x: &[T], p: usize) -> Option<&[T; L]> {
-                <&[T; L]>::try_from(&x[p..p + L]).ok()
-            }
-            for p in (0..full).step_by(L) {
-                let (Some(v), Some(y0), Some(y1), Some(y2), Some(y3)) =
-                    (lanes(vs, p), lanes(x0, p), lanes(x1, p), lanes(x2, p), lanes(x3, p))
-                else {
-                    continue;
-                };
-                mul_add_lanes(&mut a0, y0, v);
-                mul_add_lanes(&mut a1, y1, v);
-                mul_add_lanes(&mut a2, y2, v);
-                mul_add_lanes(&mut a3, y3, v);
-            }
-            let tail = |x: &[T]| dot_slices::<T, L>(&x[full..], &vs[full..]);
-            o[0] = reduce(a0).add(tail(x0));
-            o[1] = reduce(a1).add(tail(x1));
-            o[2] = reduce(a2).add(tail(x2));
-            o[3] = reduce(a3).add(tail(x3));
-            r0 += 4;
-        }
-        for (i, o) in quads.into_remainder().iter_mut().enumerate() {
-            *o = dot_slices::<T, L>(row(r0 + i), vs);
+            *o = dot_slices::<T, L>(&m.data[s..s + len], vs);
         }
     }
 }
