@@ -48,9 +48,8 @@ impl ElementwiseOps for Cpu {
             (Some((_, 1)), Some((cb, 0))) => {
                 return self.binary_scalar(op, a, la, cb[0], false);
             }
-            (Some((cb, 0)), Some((_, 1))) => {
-                let x = cb[0];
-                return self.binary_scalar(op, b, lb, x, true);
+            (Some((ca, 0)), Some((_, 1))) => {
+                return self.binary_scalar(op, b, lb, ca[0], true);
             }
             _ => unsafe {
                 crate::alloc::written_vec(n, |o| {
@@ -85,13 +84,11 @@ impl ElementwiseOps for Cpu {
         lx: &Layout,
     ) -> Result<()> {
         check_views(K::NAME, &[(x.len(), lx)])?;
-        let n = lx.size();
         let d = x.make_mut()?;
         if let Some(c) = contiguous_mut(d, lx) {
             par::update(c, move |v| *v = op.apply(*v));
             return Ok(());
         }
-        debug_assert!(n == lx.size());
         crate::strided::update2(d, lx, &[()], &one_value(lx), move |x, ()| op.apply(x));
         Ok(())
     }
@@ -105,14 +102,12 @@ impl ElementwiseOps for Cpu {
         lb: &Layout,
     ) -> Result<()> {
         check_views(K::NAME, &[(a.len(), la), (b.len(), lb)])?;
-        let n = la.size();
         let sb = b.as_slice();
         let d = a.make_mut()?;
         if let (Some(ca), Some(cb)) = (contiguous_mut(d, la), contiguous(sb, lb)) {
             par::update2(ca, cb, move |x, &y| *x = op.apply(*x, y));
             return Ok(());
         }
-        debug_assert!(n == la.size());
         // `make_mut` copied `a` if `b` shared its buffer: the two are distinct here.
         crate::strided::update2(d, la, sb, lb, move |x, y| op.apply(x, y));
         Ok(())
@@ -126,13 +121,11 @@ impl ElementwiseOps for Cpu {
         s: T,
     ) -> Result<()> {
         check_views(K::NAME, &[(a.len(), la)])?;
-        let n = la.size();
         let d = a.make_mut()?;
         if let Some(c) = contiguous_mut(d, la) {
             par::update(c, move |x| *x = op.apply(*x, s));
             return Ok(());
         }
-        debug_assert!(n == la.size());
         crate::strided::update2(d, la, &[s], &one_value(la), move |x, y| op.apply(x, y));
         Ok(())
     }
