@@ -14,6 +14,7 @@
 mod linalg_blocked;
 
 use crate::buffer::CpuBuffer;
+use crate::par;
 use crate::Cpu;
 use cuprite_core::backend::{ComplexOf, EigFactors, EighFactors, LinalgOps, SvdFactors};
 use cuprite_core::{c128, c64, DType, Error, Inexact, Result};
@@ -145,10 +146,7 @@ fn per_matrix<F: Field, X: Send, const K: usize>(
             cols,
         ))
     };
-    // Even one matrix runs as a rayon task: faer's parallel kernels then fork from inside
-    // the pool (called from outside it, each of their many small joins waits for a worker;
-    // a 1000 x 1000 LU on 16 cores took 22.6 instead of 17.5 ms).
-    let parts: Vec<([Vec<F>; K], Vec<X>, i32)> = (0..batch).into_par_iter().map(one).collect();
+    let parts: Vec<([Vec<F>; K], Vec<X>, i32)> = batch_map(batch, rows.max(cols), one);
     if let [_] = &parts[..] {
         // One matrix: its outputs are the result, without a copy.
         let (o, x, i) = parts.into_iter().next().expect("one part");
@@ -165,6 +163,21 @@ fn per_matrix<F: Field, X: Send, const K: usize>(
         info.push(i);
     }
     (outs, xs, info)
+}
+
+/// `one(k)` for every matrix `k` of a batch of `batch` matrices of order `n`, in order, one
+/// matrix per rayon task. A single matrix too small for faer's parallel kernels
+/// ([`PAR_MIN_ORDER`]) runs on the calling thread: the hand-over to a worker and back cost a
+/// 200 x 200 Cholesky a third of its time. A larger one still runs as a rayon task, so that
+/// faer's parallel kernels fork from inside the pool (called from outside it, each of their
+/// many small joins waits for a worker; a 1000 x 1000 LU on 16 cores took 22.6 instead of
+/// 17.5 ms).
+fn batch_map<R: Send>(batch: usize, n: usize, one: impl Fn(usize) -> R + Sync + Send) -> Vec<R> {
+    if batch == 1 && n < PAR_MIN_ORDER {
+        vec![one(0)]
+    } else {
+        (0..batch).into_par_iter().map(one).collect()
+    }
 }
 
 /// The outputs of a batch's matrices, in order: one matrix's is moved, not copied.
@@ -257,11 +270,16 @@ fn lu_factor_imp<T: Inexact, F: Field>(
     const OP: &str = "lu_factor";
     let a = as_f::<T, F>(a, OP)?.as_slice();
     // Chunks folded without an early exit, so the test vectorises.
+    let finite_chunk = |c: &[F]| {
+        c.iter()
+            .fold(true, |ok, x| ok & num_complex::ComplexFloat::is_finite(*x))
+    };
     let finite = |v: &[F]| {
-        v.par_chunks(1 << 15).all(|c| {
-            c.iter()
-                .fold(true, |ok, x| ok & num_complex::ComplexFloat::is_finite(*x))
-        })
+        if par::serial(v.len()) {
+            v.chunks(1 << 15).all(finite_chunk)
+        } else {
+            v.par_chunks(1 << 15).all(finite_chunk)
+        }
     };
     let par = par_for(batch, n);
     let ([lu], ipiv, _) = per_matrix(a, batch, n, n, |m| {
@@ -317,13 +335,18 @@ fn lu_solve_imp<T: Inexact, F: Field>(
         let f = MatRef::from_column_major_slice(&lu[k * nn..(k + 1) * nn], n, n);
         let mut x = b[k * nk..(k + 1) * nk].to_vec();
         // P b: LAPACK's row interchanges, column by column (contiguous in memory).
-        x.par_chunks_exact_mut(n.max(1))
-            .with_min_len(64)
-            .for_each(|col| {
-                for (i, &p) in ipiv[k * n..(k + 1) * n].iter().enumerate() {
-                    col.swap(i, (p - 1) as usize);
-                }
-            });
+        let permute = |col: &mut [F]| {
+            for (i, &p) in ipiv[k * n..(k + 1) * n].iter().enumerate() {
+                col.swap(i, (p - 1) as usize);
+            }
+        };
+        if par::serial(x.len()) {
+            x.chunks_exact_mut(n.max(1)).for_each(permute);
+        } else {
+            x.par_chunks_exact_mut(n.max(1))
+                .with_min_len(64)
+                .for_each(permute);
+        }
         let mut xm = MatMut::from_column_major_slice_mut(&mut x, n, nrhs);
         // The packed factors serve both solves: the unit-lower one ignores the diagonal
         // and everything above it, the upper one everything below the diagonal.
@@ -331,8 +354,7 @@ fn lu_solve_imp<T: Inexact, F: Field>(
         solve_upper_triangular_in_place(f, xm.as_mut(), par);
         x
     };
-    // One system per rayon task, even a single one (see `per_matrix`).
-    let parts: Vec<Vec<F>> = (0..batch).into_par_iter().map(one).collect();
+    let parts: Vec<Vec<F>> = batch_map(batch, n, one);
     back(CpuBuffer::new(joined(parts)), OP)
 }
 
@@ -374,8 +396,7 @@ fn lu_inverse_imp<T: Inexact, F: Field>(
         }
         x
     };
-    // One matrix per rayon task, even a single one (see `per_matrix`).
-    let parts: Vec<Vec<F>> = (0..batch).into_par_iter().map(one).collect();
+    let parts: Vec<Vec<F>> = batch_map(batch, n, one);
     back(CpuBuffer::new(joined(parts)), OP)
 }
 

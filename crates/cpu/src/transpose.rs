@@ -64,7 +64,10 @@ pub fn map_transposed<T: Copy + Send + Sync, O: Send>(
         return;
     }
     let row_blocks = t.rows.div_ceil(TILE);
-    out.par_chunks_mut(plane).enumerate().for_each(|(b, dst)| {
+    // Small copies stay on the calling thread: a hand-over to rayon costs more than a
+    // 200 x 200 transpose.
+    let serial = crate::par::serial(out.len());
+    let one_plane = |(b, dst): (usize, &mut [O])| {
         // Offset of batch element b.
         let mut base = offset as isize;
         let mut rem = b;
@@ -86,11 +89,22 @@ pub fn map_transposed<T: Copy + Send + Sync, O: Send>(
                 }
             }
         };
-        dst.par_chunks_mut(TILE * t.cols)
-            .enumerate()
-            .with_min_len((row_blocks / 64).max(1))
-            .for_each(|(rb, rows)| copy_block(rb, rows));
-    });
+        if serial {
+            dst.chunks_mut(TILE * t.cols)
+                .enumerate()
+                .for_each(|(rb, rows)| copy_block(rb, rows));
+        } else {
+            dst.par_chunks_mut(TILE * t.cols)
+                .enumerate()
+                .with_min_len((row_blocks / 64).max(1))
+                .for_each(|(rb, rows)| copy_block(rb, rows));
+        }
+    };
+    if serial {
+        out.chunks_mut(plane).enumerate().for_each(one_plane);
+    } else {
+        out.par_chunks_mut(plane).enumerate().for_each(one_plane);
+    }
 }
 
 #[cfg(test)]

@@ -47,8 +47,11 @@ impl<T: Inexact, B: ArrayBackend> Array<T, B> {
         if self.size() == 0 {
             return Array::zeros(self.shape(), dev);
         }
-        // Only the lower triangle is read.
-        self.tril(0)?.check_finite(OP)?;
+        // Only the lower triangle is read: a NaN above the diagonal is no error. The whole
+        // array is tested first, the lower triangle alone only when that test fails.
+        if self.check_finite(OP).is_err() {
+            self.tril(0)?.check_finite(OP)?;
+        }
         let a = self.to_batch(OP)?;
         let (l, info) = dev.cholesky(&a.buf, a.count(), n)?;
         check_info(dev, &info, a.count(), OP, |k| {
@@ -214,8 +217,11 @@ impl<T: Inexact, B: ArrayBackend> Array<T, B> {
                 Array::zeros(self.shape(), dev)?,
             ));
         }
-        // Only the lower triangle is read.
-        self.tril(0)?.check_finite(OP)?;
+        // Only the lower triangle is read: a NaN above the diagonal is no error. The whole
+        // array is tested first, the lower triangle alone only when that test fails.
+        if self.check_finite(OP).is_err() {
+            self.tril(0)?.check_finite(OP)?;
+        }
         let a = self.to_batch(OP)?;
         let f = dev.eigh(&a.buf, a.count(), n, true)?;
         check_info(dev, &f.info, a.count(), OP, |_| {
@@ -242,8 +248,11 @@ impl<T: Inexact, B: ArrayBackend> Array<T, B> {
         if self.size() == 0 {
             return Array::zeros(&with_tail(&lead, &[n]), dev);
         }
-        // Only the lower triangle is read.
-        self.tril(0)?.check_finite(OP)?;
+        // Only the lower triangle is read: a NaN above the diagonal is no error. The whole
+        // array is tested first, the lower triangle alone only when that test fails.
+        if self.check_finite(OP).is_err() {
+            self.tril(0)?.check_finite(OP)?;
+        }
         let a = self.to_batch(OP)?;
         let f = dev.eigh(&a.buf, a.count(), n, false)?;
         check_info(dev, &f.info, a.count(), OP, |_| {
