@@ -20,6 +20,7 @@
 //! order of the sum differs from the GEMM's. Above [`PAR_WORK`] multiply-adds the work
 //! is split over rayon.
 
+use super::gemv_fma;
 use super::Mat;
 use cuprite_core::{DType, Element, Numeric};
 use rayon::prelude::*;
@@ -181,7 +182,7 @@ kernel! {
 /// `sum x[p] * y[p]` over `len` elements of two strided vectors.
 fn dot<T: Numeric, const L: usize>(x: Vector<T>, y: Vector<T>, len: usize) -> T {
     match (x.slice(len), y.slice(len)) {
-        (Some(xs), Some(ys)) if len >= PAR_WORK => xs
+        (Some(xs), Some(ys)) if len >= PAR_WORK && !crate::par::one_thread() => xs
             .par_chunks(DOT_CHUNK)
             .zip(ys.par_chunks(DOT_CHUNK))
             .map(|(a, b)| dot_contig_call::<T, L>(a, b))
@@ -200,7 +201,7 @@ fn mat_vec<T: Numeric, const L: usize>(
     c: &mut [T],
 ) -> Option<()> {
     let rows = c.len();
-    let par = rows * len >= PAR_WORK && rows > 1;
+    let par = rows * len >= PAR_WORK && rows > 1 && !crate::par::one_thread();
     if m.cs.abs() == 1 || len == 1 {
         dot_form::<T, L>(m, v, len, c, par);
         Some(())
@@ -266,13 +267,22 @@ fn dot_form<T: Numeric, const L: usize>(
             &scratch
         }
     };
+    let rows = |i0: usize, out: &mut [T]| {
+        let row = |i: usize| {
+            let s = row_start(&m, i0 + i, len, reversed);
+            &m.data[s..s + len]
+        };
+        if !gemv_fma::dot_rows(row, vs, out) {
+            dot_rows_call::<T, L>(m, vs, reversed, i0, out);
+        }
+    };
     if par {
         let grain = (PAR_WORK / len.max(1)).max(1);
         c.par_chunks_mut(grain)
             .enumerate()
-            .for_each(|(b, out)| dot_rows_call::<T, L>(m, vs, reversed, b * grain, out));
+            .for_each(|(b, out)| rows(b * grain, out));
     } else {
-        dot_rows_call::<T, L>(m, vs, reversed, 0, c);
+        rows(0, c);
     }
 }
 
@@ -333,8 +343,23 @@ fn axpy_form<T: Numeric, const L: usize>(
     } else {
         AXPY_BLOCK
     };
+    // Column `p` as rows are rows of the transpose.
+    let mt = Mat {
+        data: m.data,
+        off: m.off,
+        rs: m.cs,
+        cs: m.rs,
+    };
     let block = |(b, out): (usize, &mut [T])| {
-        axpy_rows_call::<T, L>(m, &vv, rows, reversed, b * grain, out)
+        let (i0, w) = (b * grain, out.len());
+        let col = |p: usize| {
+            let s = row_start(&mt, p, rows, reversed) + i0;
+            &m.data[s..s + w]
+        };
+        out.iter_mut().for_each(|x| *x = T::ZERO);
+        if !gemv_fma::axpy_rows(col, &vv, out) {
+            axpy_rows_call::<T, L>(m, &vv, rows, reversed, i0, out)
+        }
     };
     if par {
         c.par_chunks_mut(grain).enumerate().for_each(block);
@@ -391,12 +416,16 @@ mod tests {
     use super::*;
 
     /// Every layout of `M @ v` and `v @ M` against the strided definition, for sizes around
-    /// the accumulator width and the axpy block.
-    #[test]
-    fn every_form_matches_the_definition() {
-        let data: Vec<f64> = (0..300_000)
-            .map(|i| ((i * 37) % 23) as f64 - 11.0)
-            .collect();
+    /// the accumulator width and the axpy block, in `T` (f64 and f32: their FMA loops, and
+    /// the generic ones through i64). The values are small integers, so every sum is exact
+    /// in any order.
+    fn every_form_matches_the_definition_in<
+        T: Numeric + Into<f64> + std::fmt::Debug,
+        const L: usize,
+    >(
+        from: impl Fn(i64) -> T,
+    ) {
+        let data: Vec<T> = (0..300_000).map(|i| from((i * 37) % 23 - 11)).collect();
         for (m, k) in [(1, 1), (3, 7), (17, 33), (5, 1001), (1300, 9), (70, 1000)] {
             let (mi, ki) = (m as isize, k as isize);
             let layouts = [
@@ -423,11 +452,12 @@ mod tests {
                         cs: 7,
                     };
                     let want: Vec<f64> = (0..m)
-                        .map(|i| (0..k).map(|p| a.at(i, p) * v.at(p, 0)).sum())
+                        .map(|i| (0..k).map(|p| a.at(i, p).into() * v.at(p, 0).into()).sum())
                         .collect();
-                    let mut c = vec![f64::NAN; m];
-                    assert!(try_gemv::<f64, 16>(m, k, 1, a, v, &mut c));
-                    assert_eq!(c, want, "M @ v: {m}x{k} {rs} {cs} / {vs}");
+                    let mut c = vec![from(1); m];
+                    assert!(try_gemv::<T, L>(m, k, 1, a, v, &mut c));
+                    let got: Vec<f64> = c.into_iter().map(Into::into).collect();
+                    assert_eq!(got, want, "M @ v: {m}x{k} {rs} {cs} / {vs}");
                     // v @ M^T: the same numbers through the other entry.
                     let at = Mat {
                         data: &data,
@@ -441,10 +471,71 @@ mod tests {
                         rs: 7,
                         cs: vs,
                     };
-                    let mut r = vec![f64::NAN; m];
-                    assert!(try_gemv::<f64, 16>(1, k, m, vr, at, &mut r));
-                    assert_eq!(r, want, "v @ M: {m}x{k} {rs} {cs} / {vs}");
+                    let mut r = vec![from(1); m];
+                    assert!(try_gemv::<T, L>(1, k, m, vr, at, &mut r));
+                    let got: Vec<f64> = r.into_iter().map(Into::into).collect();
+                    assert_eq!(got, want, "v @ M: {m}x{k} {rs} {cs} / {vs}");
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn every_form_matches_the_definition() {
+        every_form_matches_the_definition_in::<f64, 16>(|x| x as f64);
+        every_form_matches_the_definition_in::<f32, 32>(|x| x as f32);
+    }
+
+    /// A NaN or an infinity anywhere in a row or in the vector reaches the outputs it
+    /// touches (no `0 * x` shortcut), in both forms and in the loops' tails.
+    #[test]
+    fn nan_and_infinities_propagate() {
+        for (m, k) in [(5, 37), (9, 8), (3, 1)] {
+            for bad in [f64::NAN, f64::INFINITY] {
+                let mut data = vec![0.0f64; m * k];
+                data[(m - 1) * k + k - 1] = bad;
+                let v = vec![0.0f64; k];
+                let a = Mat {
+                    data: &data,
+                    off: 0,
+                    rs: k as isize,
+                    cs: 1,
+                };
+                let vm = Mat {
+                    data: &v,
+                    off: 0,
+                    rs: 1,
+                    cs: 1,
+                };
+                // `bad * 0` is NaN for both NaN and infinity.
+                let mut c = vec![1.0; m];
+                assert!(try_gemv::<f64, 16>(m, k, 1, a, vm, &mut c));
+                assert!(c[..m - 1].iter().all(|&x| x == 0.0) && c[m - 1].is_nan());
+                let at = Mat {
+                    data: &data,
+                    off: 0,
+                    rs: 1,
+                    cs: k as isize,
+                };
+                let vr = Mat {
+                    data: &v,
+                    off: 0,
+                    rs: 1,
+                    cs: 1,
+                };
+                let mut r = vec![1.0; m];
+                assert!(try_gemv::<f64, 16>(1, k, m, vr, at, &mut r));
+                assert!(r[..m - 1].iter().all(|&x| x == 0.0) && r[m - 1].is_nan());
+                // The same numbers read as a column-major matrix: the axpy form.
+                let col_major = Mat {
+                    data: &data,
+                    off: 0,
+                    rs: 1,
+                    cs: m as isize,
+                };
+                let mut c = vec![1.0; m];
+                assert!(try_gemv::<f64, 16>(m, k, 1, col_major, vm, &mut c));
+                assert!(c[..m - 1].iter().all(|&x| x == 0.0) && c[m - 1].is_nan());
             }
         }
     }

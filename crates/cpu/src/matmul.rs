@@ -17,6 +17,8 @@
 mod gemm_int;
 #[path = "gemv.rs"]
 mod gemv;
+#[path = "gemv_fma.rs"]
+mod gemv_fma;
 
 use crate::buffer::CpuBuffer;
 use crate::view::check_views;

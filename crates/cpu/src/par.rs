@@ -17,7 +17,14 @@ pub const PAR_MIN: usize = 1 << 17;
 /// that thread would only add two context switches per op.
 #[inline]
 pub fn serial(n: usize) -> bool {
-    n < PAR_MIN || rayon::current_num_threads() < 2
+    n < PAR_MIN || one_thread()
+}
+
+/// Whether rayon's pool has a single thread: loops with thresholds of their own (in work
+/// rather than elements) then stay on the calling thread too.
+#[inline]
+pub fn one_thread() -> bool {
+    rayon::current_num_threads() < 2
 }
 
 /// Elements per parallel task.
