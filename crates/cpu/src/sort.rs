@@ -1,11 +1,23 @@
 //! Sorting primitives of the CPU backend. Every op works lane by lane along an axis: the view
 //! is read with the axis last (contiguous lanes are used in place, anything else is gathered
 //! once), lanes run in parallel over rayon, and the result is written back in the view's axis
-//! order. Long lanes of real, integer and bool types use the stable LSD radix sort of
-//! [`radix`]; short lanes and complex types use the stable `sort_by(Element::sort_cmp)`.
+//! order. Every sort is stable (NumPy's `kind="stable"`: NaNs last, in input order), and
+//! `sort` takes one of three paths per lane:
+//!
+//! - f32 and f64 lanes of at least [`SIMD_MIN`] elements, on x86-64 CPUs with AVX2 (detected
+//!   at run time): the vectorised quicksort of [`sort_simd`], unstable itself, which puts the
+//!   only elements whose order shows (NaNs, with their payloads, and signed zeros) in input
+//!   order, so the result is the stable sort's bit for bit;
+//! - other long lanes of real, integer and bool types (and f32/f64 without AVX2, or on other
+//!   architectures): the stable LSD radix sort of [`radix`];
+//! - short lanes and complex types: the stable `sort_by(Element::sort_cmp)`.
+//!
+//! `argsort` and the selections keep the radix sort and the comparison sort.
 
 #[path = "radix.rs"]
 mod radix;
+#[path = "sort_simd.rs"]
+mod sort_simd;
 
 use crate::alloc::{filled_vec, vec_with_capacity, zeroed_vec};
 use crate::memory::gather_map;
@@ -94,9 +106,19 @@ fn key_bits<T: Element>() -> Option<u32> {
     }
 }
 
+/// f32 and f64 lanes at least this long take the vectorised quicksort where the CPU has
+/// AVX2. Measured on a 2-core AVX2 VM against `sort_by(sort_cmp)`, sorting 5M random f32 as
+/// lanes of n: n = 4, 69 ms against 50; n = 8, 33 against 70; n = 16, 27 against 84. Above
+/// [`RADIX_MIN`] it is also twice as fast as the radix sort at every lane length measured
+/// (2048 to 5M).
+const SIMD_MIN: usize = 8;
+
 /// Stable sort of one lane `src` into `out`.
 fn sort_lane<T: Element>(src: &[T], out: &mut [T]) -> Result<()> {
     let n = src.len();
+    if n >= SIMD_MIN && sort_simd::sort(src, out) {
+        return Ok(());
+    }
     match key_bits::<T>() {
         Some(bits) if n >= RADIX_MIN => {
             let mut scratch = zeroed_vec(n)?;
