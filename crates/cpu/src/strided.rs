@@ -1,7 +1,8 @@
 //! Element-wise loops over strided and broadcast views, row by row: the views' axes are
 //! merged jointly (core's [`merge_axes`]), the innermost merged axis is a *row* walked by a
 //! tight loop specialised for unit and zero strides (slices the compiler vectorises, or one
-//! broadcast value), and the rows are split over rayon above [`par::PAR_MIN`] elements.
+//! broadcast value), and the rows (or, for long rows, pieces of rows) are split over rayon
+//! above [`par::PAR_MIN`] elements.
 //!
 //! This replaces ndarray's generic `Zip` (and the zero-fill of the output it needed) for
 //! sliced stencil operands such as `a[1:-1, 1:-1] + a[1:-1, :-2]`, broadcast rows and
@@ -95,9 +96,40 @@ impl Rows {
         }
     }
 
-    /// Rows per parallel task: about [`par::CHUNK`] elements.
-    fn rows_per_task(&self) -> usize {
-        (par::CHUNK / self.row.max(1)).max(1)
+    /// Calls `f(offsets, len)` on every element of the walk in *runs*: `len` consecutive
+    /// elements (C order) of one row, `offsets` the buffer offsets of the run's first
+    /// element in each view. Serial below [`par::PAR_MIN`] elements; above, the runs are
+    /// split over rayon: whole rows, about [`par::CHUNK`] elements a task, or, for rows
+    /// longer than two tasks (a long 1-d view such as `a[::-1]` is one row), pieces of
+    /// [`par::CHUNK`] elements of each row. Every task runs in [`simd::wide_for`]`::<A, O>`.
+    fn for_runs<A: Element, O: Element, const N: usize>(
+        &self,
+        f: impl Fn([isize; N], usize) + Sync,
+    ) {
+        let (count, len) = (self.count(), self.row);
+        let rows = |first: usize, n: usize| {
+            simd::wide_for::<A, O, _>(|| self.each::<N>(first, n, |_, offs| f(offs, len)))
+        };
+        if par::serial(count * len) {
+            rows(0, count);
+        } else if len > 2 * par::CHUNK {
+            let pieces = len.div_ceil(par::CHUNK);
+            (0..count * pieces).into_par_iter().for_each(|t| {
+                let (r, k0) = (t / pieces, t % pieces * par::CHUNK);
+                let n = par::CHUNK.min(len - k0);
+                simd::wide_for::<A, O, _>(|| {
+                    self.each::<N>(r, 1, |_, offs| {
+                        let at = std::array::from_fn(|v| offs[v] + k0 as isize * self.inner(v));
+                        f(at, n)
+                    })
+                })
+            });
+        } else {
+            let per = (par::CHUNK / len.max(1)).max(1);
+            (0..count.div_ceil(per))
+                .into_par_iter()
+                .for_each(|t| rows(t * per, per.min(count - t * per)));
+        }
     }
 }
 
@@ -143,16 +175,14 @@ pub(crate) fn map1<A: Element, O: Element>(
         la.shape(),
         &[(0, c.strides()), (la.offset() as isize, la.strides())],
     );
-    let (len, sa) = (rows.row, rows.inner(1));
-    let task = |first: usize, chunk: &mut [MaybeUninit<O>]| {
-        simd::wide_for::<A, O, _>(|| {
-            rows.each::<2>(first, chunk.len() / len, |r, [_, oa]| {
-                let o = &mut chunk[(r - first) * len..(r - first + 1) * len];
-                row1(o, a, oa, sa, &f);
-            })
-        })
-    };
-    run_rows(out, &rows, task);
+    let sa = rows.inner(1);
+    let dst = Dst(out.as_mut_ptr());
+    rows.for_runs::<A, O, 2>(|[oo, oa], len| {
+        // SAFETY: view 0 is `out`'s own C order, so a run is the slots `oo..oo + len` of
+        // `out`, and every slot belongs to one run only: no other reference to them exists.
+        let o = unsafe { std::slice::from_raw_parts_mut(dst.ptr().offset(oo), len) };
+        row1(o, a, oa, sa, &f);
+    });
 }
 
 /// `out[i] = f(a[i], b[i])` for views `a`, `b` of one shape (any strides, broadcast ones
@@ -179,64 +209,44 @@ pub(crate) fn map2<A: Element, B: Element, O: Element>(
             (lb.offset() as isize, lb.strides()),
         ],
     );
-    let (len, sa, sb) = (rows.row, rows.inner(1), rows.inner(2));
-    let task = |first: usize, chunk: &mut [MaybeUninit<O>]| {
-        simd::wide_for::<A, O, _>(|| {
-            rows.each::<3>(first, chunk.len() / len, |r, [_, oa, ob]| {
-                let o = &mut chunk[(r - first) * len..(r - first + 1) * len];
-                match (sa, sb) {
-                    (1, 1) => {
-                        let (oa, ob) = (oa as usize, ob as usize);
-                        let (xa, xb) = (&a[oa..oa + len], &b[ob..ob + len]);
-                        for ((o, &x), &y) in o.iter_mut().zip(xa).zip(xb) {
-                            o.write(f(x, y));
-                        }
-                    }
-                    (_, 0) => {
-                        let y = b[ob as usize];
-                        row1(o, a, oa, sa, &|x| f(x, y));
-                    }
-                    (0, _) => {
-                        let x = a[oa as usize];
-                        row1(o, b, ob, sb, &|y| f(x, y));
-                    }
-                    _ => {
-                        for (k, o) in o.iter_mut().enumerate() {
-                            let k = k as isize;
-                            o.write(f(a[(oa + k * sa) as usize], b[(ob + k * sb) as usize]));
-                        }
-                    }
+    let (sa, sb) = (rows.inner(1), rows.inner(2));
+    let dst = Dst(out.as_mut_ptr());
+    rows.for_runs::<A, O, 3>(|[oo, oa, ob], len| {
+        // SAFETY: as in `map1`: the run is the slots `oo..oo + len` of `out`, written by
+        // this run only.
+        let o = unsafe { std::slice::from_raw_parts_mut(dst.ptr().offset(oo), len) };
+        match (sa, sb) {
+            (1, 1) => {
+                let (oa, ob) = (oa as usize, ob as usize);
+                let (xa, xb) = (&a[oa..oa + len], &b[ob..ob + len]);
+                for ((o, &x), &y) in o.iter_mut().zip(xa).zip(xb) {
+                    o.write(f(x, y));
                 }
-            })
-        })
-    };
-    run_rows(out, &rows, task);
+            }
+            (_, 0) => {
+                let y = b[ob as usize];
+                row1(o, a, oa, sa, &|x| f(x, y));
+            }
+            (0, _) => {
+                let x = a[oa as usize];
+                row1(o, b, ob, sb, &|y| f(x, y));
+            }
+            _ => {
+                for (k, o) in o.iter_mut().enumerate() {
+                    let k = k as isize;
+                    o.write(f(a[(oa + k * sa) as usize], b[(ob + k * sb) as usize]));
+                }
+            }
+        }
+    });
 }
 
-/// Runs `task(first row, its output rows)` over the C-order output, split over rayon in
-/// runs of whole rows above [`par::PAR_MIN`] elements.
-fn run_rows<O: Send>(
-    out: &mut [MaybeUninit<O>],
-    rows: &Rows,
-    task: impl Fn(usize, &mut [MaybeUninit<O>]) + Sync,
-) {
-    debug_assert_eq!(out.len(), rows.count() * rows.row);
-    if par::serial(out.len()) {
-        task(0, out);
-    } else {
-        let per = rows.rows_per_task();
-        out.par_chunks_mut(per * rows.row)
-            .enumerate()
-            .for_each(|(t, chunk)| task(t * per, chunk));
-    }
-}
-
-/// A raw pointer to a destination buffer that rows on several threads write through.
+/// A raw pointer to a destination buffer that runs on several threads write through.
 #[derive(Clone, Copy)]
 struct Dst<T>(*mut T);
-// SAFETY: the pointer is only used by `update2` to write elements of distinct rows of a
-// destination whose elements are all distinct (checked by its caller), so threads never
-// write or read the same element; `T: Send` values are written.
+// SAFETY: the pointer is only used to write the elements of distinct runs of a destination
+// whose elements are all distinct (a fresh C-order output, or a view checked by `update2`),
+// so threads never write or read the same element; `T: Send` values are written.
 unsafe impl<T: Send> Send for Dst<T> {}
 // SAFETY: as above.
 unsafe impl<T: Send> Sync for Dst<T> {}
@@ -273,56 +283,43 @@ pub(crate) fn update2<T: Element, B: Copy + Sync>(
             (lb.offset() as isize, lb.strides()),
         ],
     );
-    let (len, sx, sb) = (rows.row, rows.inner(0), rows.inner(1));
+    let (sx, sb) = (rows.inner(0), rows.inner(1));
     let dst = Dst(x.as_mut_ptr());
-    let task = |first: usize, n: usize| {
-        simd::wide_for::<T, T, _>(|| {
-            rows.each::<2>(first, n, |_, [ox, ob]| {
-                // SAFETY: the layout's bounds were checked against `x`, so every position
-                // `ox + k * sx` (k < len) is inside it; rows and the positions of a row
-                // are distinct elements (no overlap, checked), and each row is written by
-                // one task only, so no other reference to these elements exists meanwhile.
-                unsafe {
-                    if sx == 1 {
-                        let row = std::slice::from_raw_parts_mut(dst.ptr().offset(ox), len);
-                        match sb {
-                            1 => {
-                                let ob = ob as usize;
-                                for (x, &y) in row.iter_mut().zip(&b[ob..ob + len]) {
-                                    *x = f(*x, y);
-                                }
-                            }
-                            0 => {
-                                let y = b[ob as usize];
-                                for x in row.iter_mut() {
-                                    *x = f(*x, y);
-                                }
-                            }
-                            _ => {
-                                for (k, x) in row.iter_mut().enumerate() {
-                                    *x = f(*x, b[(ob + k as isize * sb) as usize]);
-                                }
-                            }
+    rows.for_runs::<T, T, 2>(|[ox, ob], len| {
+        // SAFETY: the layout's bounds were checked against `x`, so every position
+        // `ox + k * sx` (k < len) is inside it; runs and the positions of a run are distinct
+        // elements (no overlap, checked), and each run is written by one task only, so no
+        // other reference to these elements exists meanwhile.
+        unsafe {
+            if sx == 1 {
+                let row = std::slice::from_raw_parts_mut(dst.ptr().offset(ox), len);
+                match sb {
+                    1 => {
+                        let ob = ob as usize;
+                        for (x, &y) in row.iter_mut().zip(&b[ob..ob + len]) {
+                            *x = f(*x, y);
                         }
-                    } else {
-                        for k in 0..len as isize {
-                            let p = dst.ptr().offset(ox + k * sx);
-                            *p = f(*p, b[(ob + k * sb) as usize]);
+                    }
+                    0 => {
+                        let y = b[ob as usize];
+                        for x in row.iter_mut() {
+                            *x = f(*x, y);
+                        }
+                    }
+                    _ => {
+                        for (k, x) in row.iter_mut().enumerate() {
+                            *x = f(*x, b[(ob + k as isize * sb) as usize]);
                         }
                     }
                 }
-            })
-        })
-    };
-    let count = rows.count();
-    if par::serial(lx.size()) {
-        task(0, count);
-    } else {
-        let per = rows.rows_per_task();
-        (0..count.div_ceil(per))
-            .into_par_iter()
-            .for_each(|t| task(t * per, per.min(count - t * per)));
-    }
+            } else {
+                for k in 0..len as isize {
+                    let p = dst.ptr().offset(ox + k * sx);
+                    *p = f(*p, b[(ob + k * sb) as usize]);
+                }
+            }
+        }
+    });
 }
 
 #[cfg(test)]
@@ -411,6 +408,51 @@ mod tests {
         update2(&mut dst, &la, &src, &lb, |x, y| x * 2.0 + y);
         for i in 0..la.size() {
             assert_eq!(at(&dst, &la, i), at(&src, &la, i) * 2.0 + at(&src, &lb, i));
+        }
+    }
+
+    /// One long row (a reversed or stepped 1-d view, and a 2-d view of three long rows) is
+    /// split into pieces over threads: every element is still written once, in place.
+    #[test]
+    fn long_rows_split_into_pieces_give_the_same_elements() {
+        let n = 280_001;
+        let src: Vec<f64> = (0..n).map(|i| (i % 1013) as f64 - 500.0).collect();
+        let cases = [
+            (
+                Layout::new(vec![n], vec![-1], n - 1),
+                Layout::contiguous(&[n]),
+            ),
+            (
+                Layout::new(vec![n / 2], vec![2], 1),
+                Layout::new(vec![n / 2], vec![0], 7),
+            ),
+            (
+                Layout::new(vec![3, 90_001], vec![90_001, 1], 3),
+                Layout::new(vec![3, 90_001], vec![1, 3], 0),
+            ),
+        ];
+        for (la, lb) in &cases {
+            let mut out = vec![MaybeUninit::uninit(); la.size()];
+            map2(&mut out, &src, la, &src, lb, |x, y| x - 3.0 * y);
+            for (i, o) in out.iter().enumerate() {
+                // SAFETY: map2 wrote every slot.
+                let got = unsafe { o.assume_init() };
+                assert_eq!(got, at(&src, la, i) - 3.0 * at(&src, lb, i), "{la:?} {i}");
+            }
+            let mut out = vec![MaybeUninit::uninit(); la.size()];
+            map1(&mut out, &src, la, |x| x * 0.5);
+            for (i, o) in out.iter().enumerate() {
+                // SAFETY: map1 wrote every slot.
+                assert_eq!(unsafe { o.assume_init() }, at(&src, la, i) * 0.5);
+            }
+            if la.is_writeable_without_overlap() {
+                let other: Vec<f64> = src.iter().map(|x| x * 2.0 + 1.0).collect();
+                let mut dst = src.clone();
+                update2(&mut dst, la, &other, lb, |x, y| x + y);
+                for i in 0..la.size() {
+                    assert_eq!(at(&dst, la, i), at(&src, la, i) + at(&other, lb, i));
+                }
+            }
         }
     }
 }
