@@ -65,12 +65,27 @@ fn checked_indices<'a>(
     size: usize,
 ) -> Result<Cow<'a, [i64]>> {
     let raw = indices_c_order(idx, li)?;
+    match first_bad_index(&raw, size) {
+        Some(p) => Err(Error::IndexOutOfRange {
+            op,
+            index: raw[p],
+            axis,
+            size,
+        }),
+        None => Ok(raw),
+    }
+}
+
+/// The position of the first index of `raw` outside `-size..size`, if any.
+fn first_bad_index(raw: &[i64], size: usize) -> Option<usize> {
     let n = size as i64;
-    let bad = |&i: &i64| i < -n || i >= n;
+    // `i` is in `-n..n` exactly when `i + n` is in `0..2n`: one unsigned comparison.
+    let bad = |&i: &i64| i.wrapping_add(n) as u64 >= 2 * n as u64;
     // Whether a chunk holds a bad index: a fold without an early exit, which vectorises
-    // (`any` stops at the first hit and runs one element at a time).
-    let chunk_bad = |c: &[i64]| c.iter().fold(false, |acc, i| acc | bad(i));
-    let first_bad = if !crate::par::serial(raw.len()) {
+    // (`any` stops at the first hit and runs one element at a time), in its AVX2 copy where
+    // the CPU has one (64-bit compares need it; SSE2 compares one index at a time).
+    let chunk_bad = |c: &[i64]| crate::simd::wide(|| c.iter().fold(false, |acc, i| acc | bad(i)));
+    if !crate::par::serial(raw.len()) {
         // Find the first chunk holding a bad index in parallel, then the index within it
         // (an element-wise `position_first` costs ~20x more per element).
         raw.par_chunks(CHUNK)
@@ -80,15 +95,6 @@ fn checked_indices<'a>(
         raw.chunks(1024)
             .position(chunk_bad)
             .and_then(|k| raw[k * 1024..].iter().position(bad).map(|p| k * 1024 + p))
-    };
-    match first_bad {
-        Some(p) => Err(Error::IndexOutOfRange {
-            op,
-            index: raw[p],
-            axis,
-            size,
-        }),
-        None => Ok(raw),
     }
 }
 
@@ -154,11 +160,20 @@ impl IndexOps for Cpu {
         let src = x.as_slice();
         if s.pre.len() == 1 && post == 1 {
             // One element per index (a 1-d source, or every other axis of length 1): a flat
-            // parallel map into fresh memory.
+            // parallel map into fresh memory. The closures own their captures (a reference
+            // to `base` or `stride` was reloaded from memory after every store to the
+            // output: 2M indices into 200 000 f64 on one thread took 4.4-4.9 ms, now 3.5).
             let (base, stride) = (s.pre[0], s.stride);
-            let at = |&i: &i64| src[(base + wrap(i, n) * stride) as usize];
-            // SAFETY: map1_uninit writes every one of the m slots (one per index).
-            let out = unsafe { written_vec(m, |o| par::map1_uninit(o, &idx, at)) }?;
+            let out = if stride == 1 {
+                let src = &src[base as usize..];
+                let at = move |&i: &i64| src[wrap(i, n) as usize];
+                // SAFETY: map1_uninit writes every one of the m slots (one per index).
+                unsafe { written_vec(m, |o| par::map1_uninit(o, &idx, at)) }?
+            } else {
+                let at = move |&i: &i64| src[(base + wrap(i, n) * stride) as usize];
+                // SAFETY: as above.
+                unsafe { written_vec(m, |o| par::map1_uninit(o, &idx, at)) }?
+            };
             return Ok(CpuBuffer::new(out));
         }
         let mut out = zeroed_vec::<T>(checked_len(&[s.pre.len(), m, post])?)?;
