@@ -12,6 +12,7 @@ pub mod dtype;
 pub mod dynarray;
 pub mod error;
 pub mod fft;
+pub mod fusion;
 pub mod io;
 pub mod kernel;
 pub mod layout;

@@ -9,6 +9,7 @@ mod buffer;
 pub mod dlpack;
 mod elementwise;
 mod fft;
+mod fused;
 mod index;
 mod kernel;
 mod linalg;

@@ -82,6 +82,10 @@ impl BackendBase for Cpu {
         Some(buf.as_slice().as_ptr() as usize)
     }
 
+    fn host_slice<'a, T: Element>(&self, buf: &'a CpuBuffer<T>) -> Option<&'a [T]> {
+        Some(buf.as_slice())
+    }
+
     fn full<T: Element>(&self, len: usize, value: T) -> Result<CpuBuffer<T>> {
         // Zero pages first (free until touched), then a parallel fill when not zero.
         let mut v = crate::alloc::zeroed_vec::<T>(len)?;

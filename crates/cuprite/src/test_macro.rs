@@ -3,7 +3,8 @@
 //! device reports them as ignored; run them with `--ignored` where the device exists.
 
 /// Expands generic test functions `fn name<B: ArrayBackend>(dev: &B)` into one `#[test]` per
-/// compiled backend, in modules `cpu` and `cuda`.
+/// compiled backend, in modules `cpu`, `fused_cpu` (the CPU behind
+/// [`Fused`](crate::fusion::Fused)) and `cuda`.
 ///
 /// ```text
 /// fn adds<B: ArrayBackend>(dev: &B) { /* ... */ }
@@ -18,6 +19,17 @@ macro_rules! test_backends {
                 #[test]
                 fn $name() {
                     super::$name(&$crate::Cpu::new());
+                }
+            )*
+        }
+        // The same bodies on the CPU behind the fusing decorator: deferred element-wise
+        // chains must give what the CPU gives, at the same calls.
+        #[cfg(feature = "cpu")]
+        mod fused_cpu {
+            $(
+                #[test]
+                fn $name() {
+                    super::$name(&$crate::fusion::Fused::new($crate::Cpu::new()));
                 }
             )*
         }

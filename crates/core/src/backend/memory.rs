@@ -39,6 +39,13 @@ pub trait BackendBase: Clone + Send + Sync + Debug + PartialEq + 'static {
         None
     }
 
+    /// The elements of a buffer as a host slice, where buffers are host memory (the `Cpu`
+    /// backend: what the CPU evaluation of a fused expression reads); `None` (the default)
+    /// elsewhere.
+    fn host_slice<'a, T: Element>(&self, _buf: &'a Self::Buffer<T>) -> Option<&'a [T]> {
+        None
+    }
+
     /// A new buffer of `len` copies of `value`.
     fn full<T: Element>(&self, len: usize, value: T) -> Result<Self::Buffer<T>>;
     /// Uploads host data.

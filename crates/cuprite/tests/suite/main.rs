@@ -27,6 +27,7 @@ mod edges;
 mod elementwise;
 mod fft;
 mod fft_differential;
+mod fusion;
 mod gradient;
 mod half_types;
 mod index;

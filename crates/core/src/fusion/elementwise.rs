@@ -1,0 +1,202 @@
+//! The deferred primitives of [`Fused`]: element-wise maps, `where` and casts record a node
+//! of a pending expression; in-place maps over a whole array extend the array's own
+//! expression, those over a part of it write the evaluated buffer through `B`.
+
+use super::expr::{Binary, BinaryScalar, Cast, Expr, Unary, Where};
+use super::{Fused, FusedBuf, FusionBackend};
+use crate::backend::ElementwiseOps;
+use crate::dtype::Element;
+use crate::error::Result;
+use crate::layout::Layout;
+use crate::ops::{BinaryOp, UnaryOp};
+use std::marker::PhantomData;
+use std::sync::Arc;
+
+/// Whether `l` covers all `len` elements of its buffer in C order (the in-place op may then
+/// replace the buffer's value by a new expression).
+fn whole(l: &Layout, len: usize) -> bool {
+    l.is_c_contiguous() && l.offset() == 0 && l.size() == len
+}
+
+impl<B: FusionBackend> Fused<B> {
+    /// A new pending buffer holding `expr` over the shape of `l`.
+    fn node<T: Element>(&self, expr: Expr<T>, l: &Layout) -> Result<FusedBuf<B, T>> {
+        self.defer(expr, l.size())
+    }
+
+    /// `a = expr(a)` for an in-place op through `la`: the whole buffer takes the expression
+    /// as its new pending value; a part of it is written through `B` with `write`.
+    fn update<T: Element>(
+        &self,
+        a: &mut FusedBuf<B, T>,
+        la: &Layout,
+        op: &'static str,
+        expr: impl FnOnce(Expr<T>) -> Result<Expr<T>>,
+        write: impl FnOnce(&B, &mut B::Buffer<T>) -> Result<()>,
+    ) -> Result<()> {
+        let len = self.buffer_len_of(a);
+        if self.on && whole(la, len) {
+            let new = expr(self.operand(a, la, op)?)?;
+            *a = self.defer(new, len)?;
+            return Ok(());
+        }
+        self.with_mut(a, |buf| write(&self.inner, buf))
+    }
+}
+
+impl<B: FusionBackend> ElementwiseOps for Fused<B> {
+    fn unary<T: Element, K: UnaryOp<T>>(
+        &self,
+        op: K,
+        x: &FusedBuf<B, T>,
+        lx: &Layout,
+    ) -> Result<FusedBuf<B, K::Out>> {
+        if !self.on {
+            return Ok(FusedBuf::ready(self.inner.unary(
+                op,
+                &self.ready(x)?,
+                lx,
+            )?));
+        }
+        let x = self.operand(x, lx, K::NAME)?;
+        self.node(Arc::new(Unary { op, x }), lx)
+    }
+
+    fn binary<T: Element, K: BinaryOp<T>>(
+        &self,
+        op: K,
+        a: &FusedBuf<B, T>,
+        la: &Layout,
+        b: &FusedBuf<B, T>,
+        lb: &Layout,
+    ) -> Result<FusedBuf<B, K::Out>> {
+        if !self.on {
+            let (a, b) = (self.ready(a)?, self.ready(b)?);
+            return Ok(FusedBuf::ready(self.inner.binary(op, &a, la, &b, lb)?));
+        }
+        let (a, b) = (self.operand(a, la, K::NAME)?, self.operand(b, lb, K::NAME)?);
+        self.node(Arc::new(Binary { op, a, b }), la)
+    }
+
+    fn binary_scalar<T: Element, K: BinaryOp<T>>(
+        &self,
+        op: K,
+        a: &FusedBuf<B, T>,
+        la: &Layout,
+        s: T,
+        scalar_first: bool,
+    ) -> Result<FusedBuf<B, K::Out>> {
+        if !self.on {
+            let a = self.ready(a)?;
+            let out = self.inner.binary_scalar(op, &a, la, s, scalar_first)?;
+            return Ok(FusedBuf::ready(out));
+        }
+        let x = self.operand(a, la, K::NAME)?;
+        let node = BinaryScalar {
+            op,
+            x,
+            s,
+            scalar_first,
+        };
+        self.node(Arc::new(node), la)
+    }
+
+    fn unary_inplace<T: Element, K: UnaryOp<T, Out = T>>(
+        &self,
+        op: K,
+        x: &mut FusedBuf<B, T>,
+        lx: &Layout,
+    ) -> Result<()> {
+        self.update(
+            x,
+            lx,
+            K::NAME,
+            |x| Ok(Arc::new(Unary { op, x })),
+            |dev, buf| dev.unary_inplace(op, buf, lx),
+        )
+    }
+
+    fn binary_inplace<T: Element, K: BinaryOp<T, Out = T>>(
+        &self,
+        op: K,
+        a: &mut FusedBuf<B, T>,
+        la: &Layout,
+        b: &FusedBuf<B, T>,
+        lb: &Layout,
+    ) -> Result<()> {
+        let len = self.buffer_len_of(a);
+        if self.on && whole(la, len) {
+            // The right-hand side first: it may be a clone of `a` itself.
+            let rhs = self.operand(b, lb, K::NAME)?;
+            return self.update(
+                a,
+                la,
+                K::NAME,
+                |x| Ok(Arc::new(Binary { op, a: x, b: rhs })),
+                |_, _| Ok(()),
+            );
+        }
+        let b = self.ready(b)?;
+        self.with_mut(a, |buf| self.inner.binary_inplace(op, buf, la, &b, lb))
+    }
+
+    fn binary_scalar_inplace<T: Element, K: BinaryOp<T, Out = T>>(
+        &self,
+        op: K,
+        a: &mut FusedBuf<B, T>,
+        la: &Layout,
+        s: T,
+    ) -> Result<()> {
+        self.update(
+            a,
+            la,
+            K::NAME,
+            |x| {
+                Ok(Arc::new(BinaryScalar {
+                    op,
+                    x,
+                    s,
+                    scalar_first: false,
+                }))
+            },
+            |dev, buf| dev.binary_scalar_inplace(op, buf, la, s),
+        )
+    }
+
+    fn where_<T: Element>(
+        &self,
+        cond: &FusedBuf<B, bool>,
+        lc: &Layout,
+        a: &FusedBuf<B, T>,
+        la: &Layout,
+        b: &FusedBuf<B, T>,
+        lb: &Layout,
+    ) -> Result<FusedBuf<B, T>> {
+        if !self.on {
+            let (c, x, y) = (self.ready(cond)?, self.ready(a)?, self.ready(b)?);
+            return Ok(FusedBuf::ready(self.inner.where_(&c, lc, &x, la, &y, lb)?));
+        }
+        let (cond, a, b) = (
+            self.operand(cond, lc, "where")?,
+            self.operand(a, la, "where")?,
+            self.operand(b, lb, "where")?,
+        );
+        self.node(Arc::new(Where { cond, a, b }), lc)
+    }
+}
+
+impl<B: FusionBackend> Fused<B> {
+    /// `buf` read through `layout` and converted to `U`: deferred like the maps.
+    pub(crate) fn cast_deferred<T: Element, U: Element>(
+        &self,
+        buf: &FusedBuf<B, T>,
+        layout: &Layout,
+    ) -> Result<FusedBuf<B, U>> {
+        if !self.on {
+            return Ok(FusedBuf::ready(self.inner.cast(&self.ready(buf)?, layout)?));
+        }
+        let x = self.operand(buf, layout, "cast")?;
+        let cast: Cast<T, U> = Cast { x, to: PhantomData };
+        self.node(Arc::new(cast), layout)
+    }
+}

@@ -1,0 +1,336 @@
+//! The pending expressions of [`Fused`](super::Fused): trees of element-wise ops whose leaves
+//! are views of evaluated buffers and scalars, all of one shape (core broadcasts operands
+//! before the primitives see them), indexed by the flat C-order position in that shape.
+//!
+//! On a backend whose buffers are host memory ([`BackendBase::host_slice`]) a node evaluates
+//! any run of positions ([`Node::eval`]): a leaf copies or gathers its view's elements, an op
+//! evaluates its operands into block-sized temporaries and applies its scalar function
+//! element by element, the same function and order as the backend's own loop, so the result
+//! is bit for bit the unfused one.
+
+use crate::backend::BackendBase;
+use crate::dtype::Element;
+use crate::error::{Error, Result};
+use crate::layout::Layout;
+use crate::ops::{BinaryOp, UnaryOp};
+use std::any::Any;
+use std::marker::PhantomData;
+use std::sync::Arc;
+
+/// A shared node of a pending expression producing elements of `T`.
+pub type Expr<T> = Arc<dyn Node<T>>;
+
+/// A node of a pending expression.
+pub trait Node<T: Element>: Send + Sync {
+    /// Writes the expression's elements at the flat positions `start..start + out.len()`,
+    /// taking its temporaries from `scratch` (and giving them back).
+    ///
+    /// # Errors
+    /// A leaf whose buffer is not host memory (the backend evaluates such trees itself).
+    fn eval(&self, start: usize, out: &mut [T], scratch: &mut Scratch) -> Result<()>;
+
+    /// The elements at `start..start + len` as a slice of memory the node already holds (a
+    /// C-contiguous leaf), so that an op reads them in place; `None` otherwise.
+    fn slice(&self, _start: usize, _len: usize) -> Option<&[T]> {
+        None
+    }
+
+    /// The element-wise ops of the tree (a leaf counts none).
+    fn ops(&self) -> usize;
+}
+
+/// The temporaries of one evaluating thread, reused from block to block (a fresh
+/// temporary per op and block would be allocated and zeroed every time).
+#[derive(Default)]
+pub struct Scratch(Vec<Box<dyn Any + Send>>);
+
+impl Scratch {
+    /// An empty set of temporaries.
+    pub fn new() -> Self {
+        Scratch::default()
+    }
+
+    /// A temporary of `len` elements of `T` (their values are whatever it held before).
+    fn take<T: Element>(&mut self, len: usize) -> Vec<T> {
+        let found = self.0.iter().position(|b| b.is::<Vec<T>>());
+        let mut v = match found.map(|i| self.0.swap_remove(i).downcast::<Vec<T>>()) {
+            Some(Ok(v)) => *v,
+            _ => Vec::new(),
+        };
+        v.resize(len, T::default());
+        v
+    }
+
+    /// Gives a temporary back for the next block.
+    fn give<T: Element>(&mut self, v: Vec<T>) {
+        self.0.push(Box::new(v));
+    }
+}
+
+/// Calls `f` with the elements of `x` at `start..start + len`: borrowed where `x` holds
+/// them, else evaluated into a temporary of `scratch`.
+fn with<T: Element, R>(
+    x: &Expr<T>,
+    start: usize,
+    len: usize,
+    scratch: &mut Scratch,
+    f: impl FnOnce(&[T], &mut Scratch) -> Result<R>,
+) -> Result<R> {
+    if let Some(s) = x.slice(start, len) {
+        return f(s, scratch);
+    }
+    let mut tmp = scratch.take::<T>(len);
+    let r = x
+        .eval(start, &mut tmp, scratch)
+        .and_then(|()| f(&tmp, scratch));
+    scratch.give(tmp);
+    r
+}
+
+/// A view of an evaluated buffer of the device `B`.
+pub struct Leaf<B: BackendBase, T: Element> {
+    dev: B,
+    buf: B::Buffer<T>,
+    layout: Layout,
+}
+
+impl<B: BackendBase, T: Element> Leaf<B, T> {
+    /// The view `layout` of `buf`.
+    pub fn new(dev: B, buf: B::Buffer<T>, layout: Layout) -> Self {
+        Leaf { dev, buf, layout }
+    }
+}
+
+impl<B: BackendBase, T: Element> Node<T> for Leaf<B, T> {
+    fn eval(&self, start: usize, out: &mut [T], _: &mut Scratch) -> Result<()> {
+        let data = self
+            .dev
+            .host_slice(&self.buf)
+            .ok_or_else(|| Error::Backend {
+                op: "fusion",
+                msg: format!("{} buffers are not host memory", self.dev.label()),
+            })?;
+        read_view(data, &self.layout, start, out);
+        Ok(())
+    }
+
+    fn slice(&self, start: usize, len: usize) -> Option<&[T]> {
+        let data = self.dev.host_slice(&self.buf)?;
+        let at = self.layout.offset() + start;
+        (self.layout.is_c_contiguous() && at + len <= data.len()).then(|| &data[at..at + len])
+    }
+
+    fn ops(&self) -> usize {
+        0
+    }
+}
+
+/// Copies the elements of the view `l` of `data` at the flat C-order positions
+/// `start..start + out.len()` into `out`, one run of the last axis at a time.
+fn read_view<T: Element>(data: &[T], l: &Layout, start: usize, out: &mut [T]) {
+    if out.is_empty() {
+        return;
+    }
+    if l.is_c_contiguous() {
+        let at = l.offset() + start;
+        out.copy_from_slice(&data[at..at + out.len()]);
+        return;
+    }
+    let (shape, strides) = (l.shape(), l.strides());
+    let Some((&row, _)) = shape.split_last() else {
+        // 0-d: the one element.
+        out.fill(data[l.offset()]);
+        return;
+    };
+    let inner = strides[shape.len() - 1];
+    // The multi-index of `start`.
+    let mut idx = vec![0usize; shape.len()];
+    let mut rem = start;
+    for d in (0..shape.len()).rev() {
+        idx[d] = rem % shape[d];
+        rem /= shape[d];
+    }
+    let mut w = 0;
+    while w < out.len() {
+        let base: isize = l.offset() as isize
+            + idx
+                .iter()
+                .zip(strides)
+                .map(|(&i, &s)| i as isize * s)
+                .sum::<isize>();
+        let n = (row - idx[shape.len() - 1]).min(out.len() - w);
+        let o = &mut out[w..w + n];
+        match inner {
+            0 => o.fill(data[base as usize]),
+            1 => o.copy_from_slice(&data[base as usize..base as usize + n]),
+            _ => {
+                for (k, x) in o.iter_mut().enumerate() {
+                    *x = data[(base + k as isize * inner) as usize];
+                }
+            }
+        }
+        w += n;
+        // Next row: the last axis back to 0, the odometer of the others one step on.
+        idx[shape.len() - 1] = 0;
+        for d in (0..shape.len() - 1).rev() {
+            idx[d] += 1;
+            if idx[d] < shape[d] {
+                break;
+            }
+            idx[d] = 0;
+        }
+    }
+}
+
+/// One value at every position.
+pub struct Scalar<T: Element>(pub T);
+
+impl<T: Element> Node<T> for Scalar<T> {
+    fn eval(&self, _start: usize, out: &mut [T], _: &mut Scratch) -> Result<()> {
+        out.fill(self.0);
+        Ok(())
+    }
+
+    fn ops(&self) -> usize {
+        0
+    }
+}
+
+/// `op(x)`.
+pub struct Unary<T: Element, K: UnaryOp<T>> {
+    /// The op.
+    pub op: K,
+    /// Its operand.
+    pub x: Expr<T>,
+}
+
+impl<T: Element, K: UnaryOp<T>> Node<K::Out> for Unary<T, K> {
+    fn eval(&self, start: usize, out: &mut [K::Out], scratch: &mut Scratch) -> Result<()> {
+        let op = self.op;
+        with(&self.x, start, out.len(), scratch, |x, _| {
+            for (o, &v) in out.iter_mut().zip(x) {
+                *o = op.apply(v);
+            }
+            Ok(())
+        })
+    }
+
+    fn ops(&self) -> usize {
+        1 + self.x.ops()
+    }
+}
+
+/// `op(a, b)`.
+pub struct Binary<T: Element, K: BinaryOp<T>> {
+    /// The op.
+    pub op: K,
+    /// The first operand.
+    pub a: Expr<T>,
+    /// The second operand.
+    pub b: Expr<T>,
+}
+
+impl<T: Element, K: BinaryOp<T>> Node<K::Out> for Binary<T, K> {
+    fn eval(&self, start: usize, out: &mut [K::Out], scratch: &mut Scratch) -> Result<()> {
+        let (op, n) = (self.op, out.len());
+        with(&self.a, start, n, scratch, |a, scratch| {
+            with(&self.b, start, n, scratch, |b, _| {
+                for ((o, &x), &y) in out.iter_mut().zip(a).zip(b) {
+                    *o = op.apply(x, y);
+                }
+                Ok(())
+            })
+        })
+    }
+
+    fn ops(&self) -> usize {
+        1 + self.a.ops() + self.b.ops()
+    }
+}
+
+/// `op(x, s)`, or `op(s, x)` when `scalar_first`.
+pub struct BinaryScalar<T: Element, K: BinaryOp<T>> {
+    /// The op.
+    pub op: K,
+    /// The array operand.
+    pub x: Expr<T>,
+    /// The scalar operand.
+    pub s: T,
+    /// Whether the scalar is the first operand.
+    pub scalar_first: bool,
+}
+
+impl<T: Element, K: BinaryOp<T>> Node<K::Out> for BinaryScalar<T, K> {
+    fn eval(&self, start: usize, out: &mut [K::Out], scratch: &mut Scratch) -> Result<()> {
+        let (op, s, first) = (self.op, self.s, self.scalar_first);
+        with(&self.x, start, out.len(), scratch, |x, _| {
+            if first {
+                for (o, &v) in out.iter_mut().zip(x) {
+                    *o = op.apply(s, v);
+                }
+            } else {
+                for (o, &v) in out.iter_mut().zip(x) {
+                    *o = op.apply(v, s);
+                }
+            }
+            Ok(())
+        })
+    }
+
+    fn ops(&self) -> usize {
+        1 + self.x.ops()
+    }
+}
+
+/// `x` converted to `U` as [`Element::cast`] converts it.
+pub struct Cast<T: Element, U: Element> {
+    /// The operand.
+    pub x: Expr<T>,
+    /// The target type.
+    pub to: PhantomData<fn() -> U>,
+}
+
+impl<T: Element, U: Element> Node<U> for Cast<T, U> {
+    fn eval(&self, start: usize, out: &mut [U], scratch: &mut Scratch) -> Result<()> {
+        with(&self.x, start, out.len(), scratch, |x, _| {
+            for (o, &v) in out.iter_mut().zip(x) {
+                *o = v.cast::<U>();
+            }
+            Ok(())
+        })
+    }
+
+    fn ops(&self) -> usize {
+        1 + self.x.ops()
+    }
+}
+
+/// `cond ? a : b`.
+pub struct Where<T: Element> {
+    /// The condition.
+    pub cond: Expr<bool>,
+    /// Taken where the condition holds.
+    pub a: Expr<T>,
+    /// Taken elsewhere.
+    pub b: Expr<T>,
+}
+
+impl<T: Element> Node<T> for Where<T> {
+    fn eval(&self, start: usize, out: &mut [T], scratch: &mut Scratch) -> Result<()> {
+        let n = out.len();
+        with(&self.cond, start, n, scratch, |c, scratch| {
+            with(&self.a, start, n, scratch, |a, scratch| {
+                with(&self.b, start, n, scratch, |b, _| {
+                    for (((o, &c), &x), &y) in out.iter_mut().zip(c).zip(a).zip(b) {
+                        *o = if c { x } else { y };
+                    }
+                    Ok(())
+                })
+            })
+        })
+    }
+
+    fn ops(&self) -> usize {
+        1 + self.cond.ops() + self.a.ops() + self.b.ops()
+    }
+}

@@ -1,0 +1,337 @@
+//! Automatic fusion of element-wise chains: the backend decorator [`Fused<B>`].
+//!
+//! `Fused::new(dev)` is a device like `dev` itself, so a function generic over
+//! `B: ArrayBackend` is fused by handing it a `Fused<Cpu>` instead of a `Cpu`, with no code
+//! change:
+//!
+//! ```
+//! # use cuprite_core::*;
+//! # use cuprite_core::fusion::{Fused, FusionBackend};
+//! fn chain<B: ArrayBackend>(x: &Array<f64, B>, y: &Array<f64, B>) -> Result<Array<f64, B>> {
+//!     x.try_mul(y)?.try_add(x)?.try_sub(y)?.try_mul(&Array::scalar(0.5, x.device())?)
+//! }
+//! # fn demo<B: FusionBackend>(dev: B) -> Result<()> {
+//! let fused = Fused::new(dev.clone());
+//! let x = Array::<f64, _>::from_vec(vec![1.0, 2.0, 3.0], &[3], &fused)?;
+//! let y = Array::<f64, _>::from_vec(vec![4.0, 5.0, 6.0], &[3], &fused)?;
+//! // Nothing has run yet: the result is one pending expression of four ops.
+//! let z = chain(&x, &y)?;
+//! assert_eq!(z.to_vec()?, vec![0.5, 4.5, 7.5]); // evaluated here, in one pass
+//! # Ok(()) }
+//! # demo(cuprite_cpu::Cpu::new()).unwrap();
+//! ```
+//!
+//! Core still checks shapes, dtypes and arguments eagerly, so every error comes from the
+//! same call as on `B`. What `Fused<B>` changes is when element-wise work runs: the
+//! element-wise primitives (unary and binary ops of the registry, ops with a scalar operand,
+//! casts and `where`), reading any view of their operands (strided, broadcast, negative
+//! steps), only record a node of a pending expression ([`expr`]). The expression is
+//! evaluated, in one pass over its output and with no temporaries in memory, when its value
+//! is needed:
+//!
+//! - another primitive reads it (a reduction, a sort, a matmul, a copy to the host:
+//!   `to_vec`, `item`), or writes into a part of it;
+//! - it grows past [`MAX_OPS`] ops;
+//! - [`synchronize`](crate::BackendBase::synchronize) runs (every pending expression of the
+//!   device is evaluated, so that timing a call measures its work).
+//!
+//! An in-place op on a whole array (`x *= 5; x *= x; x += x`) extends the array's own
+//! expression: the chain is one pass. A pending result read through a reshape keeps fusing;
+//! read through another view (a slice, a transpose) it is evaluated first.
+//!
+//! The evaluation is the backend's ([`FusionBackend`]): the CPU backend evaluates blocks of
+//! a few thousand elements held in cache, one op at a time over the block, the blocks split
+//! over its threads (numexpr's scheme). A result is bit for bit what `B` gives: every op
+//! applies the same scalar function in the same order.
+//!
+//! Fusion is turned off by `CUPRITE_FUSION=0` in the environment (read by [`Fused::new`])
+//! or [`Fused::with_fusion`]: every primitive then runs at once on `B`. [`Fused::stats`]
+//! counts the expressions evaluated and the ops they held.
+
+pub mod expr;
+
+mod elementwise;
+mod forward;
+
+use crate::backend::{ArrayBackend, BackendBase};
+use crate::dtype::Element;
+use crate::error::Result;
+use crate::layout::Layout;
+use expr::{Expr, Leaf};
+use std::fmt;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, Weak};
+
+/// A pending expression is evaluated once it holds this many ops (deeper trees evaluate
+/// blocks through long chains of temporaries, and keep many leaves alive).
+pub const MAX_OPS: usize = 64;
+
+/// A backend that can evaluate the pending expressions of [`Fused`].
+pub trait FusionBackend: ArrayBackend {
+    /// A new C-contiguous buffer of `len` elements: `expr` evaluated at every position.
+    ///
+    /// # Errors
+    /// As allocating the buffer (`Error::OutOfMemory`), or an expression leaf that is not
+    /// in this backend's memory (an internal error).
+    fn eval_expr<T: Element>(&self, expr: &Expr<T>, len: usize) -> Result<Self::Buffer<T>>;
+}
+
+/// The fusing decorator of a backend `B`: see the [module documentation](self).
+#[derive(Clone)]
+pub struct Fused<B: FusionBackend> {
+    inner: B,
+    on: bool,
+    pending: Arc<Mutex<Vec<Weak<dyn Force>>>>,
+    counts: Arc<Counts>,
+}
+
+/// The counters behind [`Fused::stats`].
+#[derive(Default)]
+struct Counts {
+    evaluated: AtomicU64,
+    fused_ops: AtomicU64,
+}
+
+impl<B: FusionBackend> fmt::Debug for Fused<B> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Fused")
+            .field("inner", &self.inner)
+            .field("on", &self.on)
+            .finish()
+    }
+}
+
+/// Equal when the wrapped devices are equal (arrays of the same device may meet in an op).
+impl<B: FusionBackend> PartialEq for Fused<B> {
+    fn eq(&self, other: &Self) -> bool {
+        self.inner == other.inner
+    }
+}
+
+impl<B: FusionBackend> Fused<B> {
+    /// The fusing decorator of `dev`; fusion is on unless the environment says
+    /// `CUPRITE_FUSION=0` (or `off`, `false`).
+    pub fn new(dev: B) -> Self {
+        let off = std::env::var("CUPRITE_FUSION")
+            .map(|v| matches!(v.trim(), "0" | "off" | "false"))
+            .unwrap_or(false);
+        Fused {
+            inner: dev,
+            on: !off,
+            pending: Arc::default(),
+            counts: Arc::default(),
+        }
+    }
+
+    /// The same device with fusion turned on or off (off: every primitive runs at once on
+    /// the wrapped backend, for debugging).
+    pub fn with_fusion(mut self, on: bool) -> Self {
+        self.on = on;
+        self
+    }
+
+    /// Whether element-wise primitives are deferred.
+    pub fn fusing(&self) -> bool {
+        self.on
+    }
+
+    /// The wrapped backend.
+    pub fn inner(&self) -> &B {
+        &self.inner
+    }
+
+    /// What this device (and its clones) has evaluated so far.
+    pub fn stats(&self) -> FusionStats {
+        FusionStats {
+            evaluated: self.counts.evaluated.load(Ordering::Relaxed),
+            fused_ops: self.counts.fused_ops.load(Ordering::Relaxed),
+        }
+    }
+
+    /// Evaluates every pending expression of this device (what `synchronize` does before
+    /// waiting for the wrapped device).
+    ///
+    /// # Errors
+    /// The first evaluation that fails (an allocation): its buffer stays pending.
+    pub fn flush(&self) -> Result<()> {
+        let live: Vec<Arc<dyn Force>> = {
+            let mut list = lock(&self.pending);
+            list.retain(|w| w.strong_count() > 0);
+            list.iter().filter_map(Weak::upgrade).collect()
+        };
+        live.iter().try_for_each(|p| p.force())
+    }
+
+    /// The buffer of `b`, evaluating it first when it is pending.
+    pub(crate) fn ready<T: Element>(&self, b: &FusedBuf<B, T>) -> Result<B::Buffer<T>> {
+        b.0.ready()
+    }
+
+    /// `expr` as the value of a new buffer of `len` elements: pending while fusing and
+    /// small enough, evaluated at once otherwise.
+    pub(crate) fn defer<T: Element>(&self, expr: Expr<T>, len: usize) -> Result<FusedBuf<B, T>> {
+        if !self.on || expr.ops() >= MAX_OPS {
+            return Ok(FusedBuf::ready(self.eval(&expr, len)?));
+        }
+        let slot = Arc::new(Slot {
+            dev: Some((self.inner.clone(), self.counts.clone())),
+            state: Mutex::new(State::Pending { expr, len }),
+        });
+        let weak: Weak<dyn Force> = Arc::downgrade(&slot) as Weak<dyn Force>;
+        let mut list = lock(&self.pending);
+        if list.len() >= 1024 {
+            list.retain(|w| w.strong_count() > 0);
+        }
+        list.push(weak);
+        Ok(FusedBuf(slot))
+    }
+
+    /// Evaluates `expr` on the wrapped backend, counted in [`Fused::stats`].
+    fn eval<T: Element>(&self, expr: &Expr<T>, len: usize) -> Result<B::Buffer<T>> {
+        eval_counted(&self.inner, &self.counts, expr, len)
+    }
+
+    /// The operand `b` read through `l` as an expression: its pending expression when `l`
+    /// reads it whole in C order (a reshape included), else a leaf over its buffer.
+    ///
+    /// # Errors
+    /// A view outside its buffer, named after `op` (as the backends check their views).
+    pub(crate) fn operand<T: Element>(
+        &self,
+        b: &FusedBuf<B, T>,
+        l: &Layout,
+        op: &'static str,
+    ) -> Result<Expr<T>> {
+        l.check_bounds(op, self.buffer_len_of(b))?;
+        {
+            let state = lock(&b.0.state);
+            if let State::Pending { expr, len } = &*state
+                && l.is_c_contiguous()
+                && l.offset() == 0
+                && l.size() == *len
+            {
+                return Ok(expr.clone());
+            }
+        }
+        Ok(Arc::new(Leaf::new(
+            self.inner.clone(),
+            self.ready(b)?,
+            l.clone(),
+        )))
+    }
+
+    /// Runs `f` on the wrapped buffer of `b` (evaluated first when pending), to write it.
+    pub(crate) fn with_mut<T: Element, R>(
+        &self,
+        b: &mut FusedBuf<B, T>,
+        f: impl FnOnce(&mut B::Buffer<T>) -> Result<R>,
+    ) -> Result<R> {
+        let mut state = lock(&b.0.state);
+        force_state(&b.0.dev, &mut state)?;
+        match &mut *state {
+            State::Ready(buf) => f(buf),
+            State::Pending { .. } => unreachable!("forced above"),
+        }
+    }
+}
+
+/// Evaluates `expr` on `dev`, counted in `counts`.
+fn eval_counted<B: FusionBackend, T: Element>(
+    dev: &B,
+    counts: &Counts,
+    expr: &Expr<T>,
+    len: usize,
+) -> Result<B::Buffer<T>> {
+    let out = dev.eval_expr(expr, len)?;
+    counts.evaluated.fetch_add(1, Ordering::Relaxed);
+    counts
+        .fused_ops
+        .fetch_add(expr.ops() as u64, Ordering::Relaxed);
+    Ok(out)
+}
+
+/// What a [`Fused`] device has done: see [`Fused::stats`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FusionStats {
+    /// Pending expressions evaluated (each one pass over its output).
+    pub evaluated: u64,
+    /// Element-wise ops those expressions held (the passes a backend without fusion makes).
+    pub fused_ops: u64,
+}
+
+/// A buffer of [`Fused<B>`]: a buffer of `B`, or a pending expression that becomes one when
+/// read. Clones share it (and its evaluation).
+pub struct FusedBuf<B: FusionBackend, T: Element>(Arc<Slot<B, T>>);
+
+impl<B: FusionBackend, T: Element> Clone for FusedBuf<B, T> {
+    fn clone(&self) -> Self {
+        FusedBuf(self.0.clone())
+    }
+}
+
+impl<B: FusionBackend, T: Element> FusedBuf<B, T> {
+    /// A buffer of `B`, already evaluated.
+    pub(crate) fn ready(buf: B::Buffer<T>) -> Self {
+        FusedBuf(Arc::new(Slot {
+            dev: None,
+            state: Mutex::new(State::Ready(buf)),
+        }))
+    }
+}
+
+/// The shared state of a [`FusedBuf`].
+struct Slot<B: FusionBackend, T: Element> {
+    /// The device that evaluates the pending expression and its counters (`None` for
+    /// buffers born ready).
+    dev: Option<(B, Arc<Counts>)>,
+    state: Mutex<State<B, T>>,
+}
+
+enum State<B: BackendBase, T: Element> {
+    Ready(B::Buffer<T>),
+    Pending { expr: Expr<T>, len: usize },
+}
+
+impl<B: FusionBackend, T: Element> Slot<B, T> {
+    /// The wrapped buffer, evaluated first when pending.
+    fn ready(&self) -> Result<B::Buffer<T>> {
+        let mut state = lock(&self.state);
+        force_state(&self.dev, &mut state)?;
+        match &*state {
+            State::Ready(buf) => Ok(buf.clone()),
+            State::Pending { .. } => unreachable!("forced above"),
+        }
+    }
+}
+
+/// Evaluates a pending state in place (a ready one is left as it is).
+fn force_state<B: FusionBackend, T: Element>(
+    dev: &Option<(B, Arc<Counts>)>,
+    state: &mut MutexGuard<'_, State<B, T>>,
+) -> Result<()> {
+    if let State::Pending { expr, len } = &**state {
+        let (dev, counts) = dev.as_ref().ok_or_else(|| {
+            crate::Error::invalid("fusion", "a pending buffer without its device".to_string())
+        })?;
+        let buf = eval_counted(dev, counts, expr, *len)?;
+        **state = State::Ready(buf);
+    }
+    Ok(())
+}
+
+/// A pending buffer of any element type, as the device's list of pending work holds it.
+trait Force: Send + Sync {
+    fn force(&self) -> Result<()>;
+}
+
+impl<B: FusionBackend, T: Element> Force for Slot<B, T> {
+    fn force(&self) -> Result<()> {
+        force_state(&self.dev, &mut lock(&self.state))
+    }
+}
+
+/// Locks `m`, also after a panic elsewhere poisoned it (the state is always consistent: it
+/// is replaced whole).
+fn lock<X: ?Sized>(m: &Mutex<X>) -> MutexGuard<'_, X> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}

@@ -1,0 +1,75 @@
+//! The CPU's evaluation of fused expressions ([`cuprite_core::fusion`]): the output is cut
+//! into blocks of [`BLOCK`] elements, each evaluated by the expression tree through
+//! temporaries that stay in the core's cache and are reused from block to block (one op at
+//! a time over the block, numexpr's scheme; contiguous leaves are read in place), then
+//! copied into the fresh output; blocks run in parallel over rayon above [`par::PAR_MIN`]
+//! elements. One pass over the output whatever the number of ops, where
+//! unfused ops make one pass (and one temporary in memory) each.
+
+use crate::alloc::written_vec;
+use crate::par;
+use crate::{buffer::CpuBuffer, Cpu};
+use cuprite_core::fusion::expr::{Expr, Scratch};
+use cuprite_core::fusion::FusionBackend;
+use cuprite_core::{Element, Result};
+use rayon::prelude::*;
+use std::mem::MaybeUninit;
+
+/// Elements per evaluated block: a few of each op's temporaries fit in L1 and L2 (4096
+/// f64 are 32 KiB).
+pub const BLOCK: usize = 4096;
+
+/// Evaluates the block at `start` into `out` through `tmp` (the expression's output in
+/// cache) and the thread's `scratch`; every slot of `out` is written, with defaults when the
+/// evaluation fails.
+fn block<T: Element>(
+    expr: &Expr<T>,
+    start: usize,
+    out: &mut [MaybeUninit<T>],
+    tmp: &mut Vec<T>,
+    scratch: &mut Scratch,
+) -> Result<()> {
+    tmp.resize(out.len(), T::default());
+    let tmp = &mut tmp[..out.len()];
+    let done = expr.eval(start, tmp, scratch);
+    for (o, &x) in out.iter_mut().zip(tmp.iter()) {
+        o.write(x);
+    }
+    done
+}
+
+impl FusionBackend for Cpu {
+    fn eval_expr<T: Element>(&self, expr: &Expr<T>, len: usize) -> Result<CpuBuffer<T>> {
+        let mut failed = None;
+        // SAFETY: `block` writes every slot of its chunk, also when it fails; a run stopped
+        // by an error has its other slots written with defaults below (the vector is then
+        // dropped, never read).
+        let out = unsafe {
+            written_vec(len, |o| {
+                let init = || (Vec::new(), Scratch::new());
+                let run = if par::serial(len) {
+                    let (mut tmp, mut scratch) = init();
+                    o.chunks_mut(BLOCK)
+                        .enumerate()
+                        .try_for_each(|(b, c)| block(expr, b * BLOCK, c, &mut tmp, &mut scratch))
+                } else {
+                    o.par_chunks_mut(BLOCK)
+                        .enumerate()
+                        .try_for_each_init(init, |(tmp, scratch), (b, c)| {
+                            block(expr, b * BLOCK, c, tmp, scratch)
+                        })
+                };
+                if let Err(e) = run {
+                    o.iter_mut().for_each(|s| {
+                        s.write(T::default());
+                    });
+                    failed = Some(e);
+                }
+            })
+        }?;
+        match failed {
+            Some(e) => Err(e),
+            None => Ok(CpuBuffer::new(out)),
+        }
+    }
+}

@@ -1,0 +1,249 @@
+//! The fusing decorator `Fused<B>` (`cuprite::fusion`): deferred element-wise chains give
+//! the wrapped backend's bits, evaluate once, see views and broadcasts, keep the values of
+//! arrays written after an expression read them, and report errors at the same calls. (Every
+//! other suite test also runs on `Fused<Cpu>`: `test_backends!`'s `fused_cpu` module.)
+
+// NumPy's negative slice ends (`1..-1`) read as empty ranges to clippy.
+#![allow(clippy::reversed_empty_ranges)]
+
+use cuprite::fusion::{Fused, FusionBackend};
+use cuprite::ops::{Add, Mul};
+use cuprite::prelude::*;
+use cuprite::Cpu;
+
+/// `n` deterministic values in about [-2, 2], with a NaN, infinities and signed zeros.
+fn values(n: usize, seed: u64) -> Vec<f64> {
+    let mut s = seed;
+    let mut v: Vec<f64> = (0..n)
+        .map(|_| {
+            s = s
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((s >> 11) as f64 / (1u64 << 53) as f64) * 4.0 - 2.0
+        })
+        .collect();
+    for (i, x) in [f64::NAN, f64::INFINITY, -0.0, 0.0, f64::NEG_INFINITY]
+        .into_iter()
+        .enumerate()
+    {
+        if i * 7 < n {
+            v[i * 7] = x;
+        }
+    }
+    v
+}
+
+/// The chain `(x*y + x - y) * 0.5 + x*x` on any backend.
+fn chain<B: ArrayBackend>(x: &Array<f64, B>, y: &Array<f64, B>) -> Result<Array<f64, B>> {
+    let half = Array::scalar(0.5, x.device())?;
+    x.try_mul(y)?
+        .try_add(x)?
+        .try_sub(y)?
+        .try_mul(&half)?
+        .try_add(&x.try_mul(x)?)
+}
+
+fn bits(v: &[f64]) -> Vec<u64> {
+    v.iter().map(|x| x.to_bits()).collect()
+}
+
+/// Sizes below one block, across block and thread boundaries, and 0-d/empty shapes.
+const SHAPES: &[&[usize]] = &[&[], &[0], &[1], &[4095], &[4097], &[3, 70_001], &[2, 3, 5]];
+
+#[test]
+fn chains_give_the_wrapped_backends_bits_in_one_pass() {
+    let (cpu, fused) = (Cpu::new(), Fused::new(Cpu::new()));
+    for shape in SHAPES {
+        let n: usize = shape.iter().product();
+        let (xv, yv) = (values(n, 1), values(n, 2));
+        let want = chain(
+            &Array::<f64, Cpu>::from_vec(xv.clone(), shape, &cpu).unwrap(),
+            &Array::<f64, Cpu>::from_vec(yv.clone(), shape, &cpu).unwrap(),
+        )
+        .unwrap()
+        .to_vec()
+        .unwrap();
+        let before = fused.stats();
+        let x = Array::from_vec(xv, shape, &fused).unwrap();
+        let y = Array::from_vec(yv, shape, &fused).unwrap();
+        let z = chain(&x, &y).unwrap();
+        assert_eq!(
+            fused.stats(),
+            before,
+            "{shape:?}: nothing runs before the value is read"
+        );
+        assert_eq!(bits(&z.to_vec().unwrap()), bits(&want), "{shape:?}");
+        let after = fused.stats();
+        assert_eq!(after.evaluated - before.evaluated, 1, "{shape:?}: one pass");
+        assert_eq!(
+            after.fused_ops - before.fused_ops,
+            6,
+            "{shape:?}: six ops in it"
+        );
+        // Read again: no second evaluation.
+        z.to_vec().unwrap();
+        assert_eq!(fused.stats(), after);
+    }
+}
+
+#[test]
+fn in_place_chains_on_whole_arrays_fuse() {
+    let fused = Fused::new(Cpu::new());
+    let v = values(10_000, 3);
+    let mut x = Array::<f64, _>::from_vec(v.clone(), &[100, 100], &fused).unwrap();
+    let before = fused.stats();
+    x.scalar_op_inplace(Mul, 5.0).unwrap();
+    let x2 = x.clone();
+    x.zip_op_inplace(Mul, &x2).unwrap();
+    drop(x2);
+    let x3 = x.clone();
+    x.zip_op_inplace(Add, &x3).unwrap();
+    drop(x3);
+    let got = x.to_vec().unwrap();
+    let want: Vec<f64> = v
+        .iter()
+        .map(|&a| {
+            let b = a * 5.0;
+            let c = b * b;
+            c + c
+        })
+        .collect();
+    assert_eq!(bits(&got), bits(&want));
+    assert!(fused.stats().evaluated - before.evaluated <= 2);
+}
+
+#[test]
+fn views_and_broadcasts_are_read_inside_the_expression() {
+    let (cpu, fused) = (Cpu::new(), Fused::new(Cpu::new()));
+    let v = values(60 * 70, 4);
+    fn body<B: ArrayBackend>(a: &Array<f64, B>) -> Result<Array<f64, B>> {
+        // A stencil of strided slices, a reversed view, a transposed view and a broadcast row.
+        let inner = a.slice(&s![1..-1, 1..-1])?;
+        let left = a.slice(&s![1..-1, ..-2])?;
+        let up = a.slice(&s![..-2;-1, 2..])?;
+        let row = a.slice(&s![0..1, 1..-1])?;
+        let t = a.slice(&s![1..-1, 1..-1])?.t().t();
+        inner
+            .try_add(&left)?
+            .try_sub(&up)?
+            .try_mul(&row)?
+            .try_add(&t)?
+            .abs()
+    }
+    let want = body(&Array::<f64, Cpu>::from_vec(v.clone(), &[60, 70], &cpu).unwrap()).unwrap();
+    let got = body(&Array::<f64, _>::from_vec(v, &[60, 70], &fused).unwrap()).unwrap();
+    assert_eq!(got.shape(), want.shape());
+    assert_eq!(bits(&got.to_vec().unwrap()), bits(&want.to_vec().unwrap()));
+}
+
+#[test]
+fn a_pending_result_read_through_a_view_or_written_in_part_is_evaluated_first() {
+    let fused = Fused::new(Cpu::new());
+    let v = values(1000, 5);
+    let x = Array::<f64, _>::from_vec(v.clone(), &[10, 100], &fused).unwrap();
+    let mut y = x.scalar_op(Mul, 2.0).unwrap();
+    // A slice of the pending `y` and a reshape of it.
+    let col: Vec<f64> = y.slice(&s![.., 3]).unwrap().to_vec().unwrap();
+    assert_eq!(
+        col,
+        (0..10).map(|i| v[i * 100 + 3] * 2.0).collect::<Vec<_>>()
+    );
+    let flat = y.reshape(&[1000]).unwrap().scalar_op(Add, 1.0).unwrap();
+    assert_eq!(
+        bits(&flat.to_vec().unwrap()),
+        bits(&v.iter().map(|a| a * 2.0 + 1.0).collect::<Vec<_>>())
+    );
+    // A write into a part of the pending `y`.
+    let mut part = y.slice_mut(&s![..5, ..]).unwrap();
+    part.fill(7.0).unwrap();
+    drop(part);
+    let got = y.to_vec().unwrap();
+    for (i, g) in got.iter().enumerate() {
+        let want = if i < 500 { 7.0 } else { v[i] * 2.0 };
+        assert_eq!(g.to_bits(), want.to_bits(), "{i}");
+    }
+}
+
+#[test]
+fn an_expression_keeps_the_values_it_read_when_its_operand_is_written_later() {
+    let fused = Fused::new(Cpu::new());
+    let mut x = Array::<f64, _>::from_vec(vec![1.0, 2.0, 3.0], &[3], &fused).unwrap();
+    let y = x.scalar_op(Add, 10.0).unwrap(); // pending, reads x
+    x.scalar_op_inplace(Mul, 100.0).unwrap(); // whole-array in-place write
+    let mut part = x.slice_mut(&s![..1]).unwrap();
+    part.fill(-1.0).unwrap(); // and a partial one
+    drop(part);
+    assert_eq!(y.to_vec().unwrap(), vec![11.0, 12.0, 13.0]);
+    assert_eq!(x.to_vec().unwrap(), vec![-1.0, 200.0, 300.0]);
+}
+
+#[test]
+fn errors_come_from_the_same_calls_and_fusion_can_be_turned_off() {
+    let on = Fused::new(Cpu::new());
+    let off = Fused::new(Cpu::new()).with_fusion(false);
+    assert!(on.fusing() && !off.fusing());
+    for dev in [&on, &off] {
+        let a = Array::<f64, _>::zeros(&[3, 4], dev).unwrap();
+        let b = Array::<f64, _>::zeros(&[5], dev).unwrap();
+        assert!(matches!(a.try_add(&b), Err(Error::Broadcast { .. })));
+    }
+    let x = Array::<f64, _>::from_vec(values(100, 6), &[100], &off).unwrap();
+    let y = Array::<f64, _>::from_vec(values(100, 7), &[100], &off).unwrap();
+    let z = chain(&x, &y).unwrap();
+    z.to_vec().unwrap();
+    assert_eq!(off.stats().evaluated, 0, "off: every op ran at once");
+}
+
+#[test]
+fn long_chains_are_cut_and_synchronize_evaluates_what_is_pending() {
+    let fused = Fused::new(Cpu::new());
+    let mut x = Array::<f64, _>::from_vec(vec![0.5; 1000], &[1000], &fused).unwrap();
+    for _ in 0..200 {
+        x = x.scalar_op(Add, 1.0).unwrap();
+    }
+    assert!(fused.stats().evaluated >= (200 / cuprite::fusion::MAX_OPS) as u64);
+    let before = fused.stats().evaluated;
+    fused.synchronize().unwrap();
+    assert_eq!(fused.stats().evaluated, before + 1, "the pending tail");
+    assert!(x.to_vec().unwrap().iter().all(|&v| v == 200.5));
+    assert_eq!(fused.stats().evaluated, before + 1, "already evaluated");
+}
+
+/// Casts, `where`, comparisons and integer ops inside one expression.
+#[test]
+fn casts_comparisons_and_where_fuse() {
+    fn body<B: ArrayBackend>(x: &Array<f64, B>) -> Result<Array<f32, B>> {
+        let mask = x.gt_scalar(0.0)?;
+        let clipped = Array::where_(&mask, x, &x.scalar_op(Mul, -0.5)?)?;
+        let i = clipped
+            .scalar_op(Mul, 100.0)?
+            .astype::<i64>()?
+            .scalar_op(Add, 3)?;
+        i.astype::<f32>()?.scalar_op(Mul, 0.25)
+    }
+    let (cpu, fused) = (Cpu::new(), Fused::new(Cpu::new()));
+    let v: Vec<f64> = values(9000, 8)
+        .into_iter()
+        .map(|x| if x.is_finite() { x } else { 1.0 })
+        .collect();
+    let want = body(&Array::<f64, Cpu>::from_vec(v.clone(), &[9000], &cpu).unwrap()).unwrap();
+    let got = body(&Array::<f64, _>::from_vec(v, &[9000], &fused).unwrap()).unwrap();
+    assert_eq!(got.to_vec().unwrap(), want.to_vec().unwrap());
+}
+
+/// A generic function is fused by the device it is given: the backend type is all that
+/// changes.
+#[test]
+fn generic_code_runs_unchanged_on_the_decorator() {
+    fn norm<B: ArrayBackend>(x: &Array<f64, B>) -> Result<f64> {
+        x.try_mul(x)?.sum()?.sqrt()?.item()
+    }
+    fn check<B: FusionBackend>(dev: B) {
+        let fused = Fused::new(dev.clone());
+        let v: Vec<f64> = (0..1000).map(|i| i as f64 * 0.001).collect();
+        let a = norm(&Array::<f64, B>::from_vec(v.clone(), &[1000], &dev).unwrap()).unwrap();
+        let b = norm(&Array::<f64, _>::from_vec(v, &[1000], &fused).unwrap()).unwrap();
+        assert_eq!(a.to_bits(), b.to_bits());
+    }
+    check(Cpu::new());
+}
