@@ -8,11 +8,14 @@
 
 use crate::alloc::written_vec;
 use crate::par;
+use crate::reduce::{fold_leaf, reduce_tree, LEAF};
 use crate::{buffer::CpuBuffer, Cpu};
 use cuprite_core::fusion::expr::{Expr, Scratch};
 use cuprite_core::fusion::FusionBackend;
+use cuprite_core::ops::ReduceOp;
 use cuprite_core::{Element, Result};
 use rayon::prelude::*;
+use std::cell::RefCell;
 use std::mem::MaybeUninit;
 
 /// Elements per evaluated block: a few of each op's temporaries fit in L1 and L2 (4096
@@ -36,6 +39,11 @@ fn block<T: Element>(
         o.write(x);
     }
     done
+}
+
+thread_local! {
+    /// The temporaries of this thread's fused reductions, reused from leaf to leaf.
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::new());
 }
 
 impl FusionBackend for Cpu {
@@ -71,5 +79,31 @@ impl FusionBackend for Cpu {
             Some(e) => Err(e),
             None => Ok(CpuBuffer::new(out)),
         }
+    }
+
+    /// The leaves of the CPU's pairwise reduction ([`LEAF`] elements, the same tree as the
+    /// reduction of an evaluated array) are evaluated one at a time into a temporary and
+    /// folded there: the bits of the unfused reduction, one pass, nothing in memory.
+    fn reduce_expr<T: Element, K: ReduceOp<T>>(
+        &self,
+        op: K,
+        expr: &Expr<T>,
+        len: usize,
+    ) -> Result<Option<CpuBuffer<K::Out>>> {
+        // The block size of the evaluation is the leaf size of the reduction.
+        const _: () = assert!(BLOCK == LEAF);
+        let leaf = |start: usize, n: usize| {
+            SCRATCH.with(|s| {
+                let mut scratch = s.borrow_mut();
+                let mut tmp = scratch.take::<T>(n);
+                let acc = expr
+                    .eval(start, &mut tmp, &mut scratch)
+                    .map(|()| fold_leaf(&op, &tmp));
+                scratch.give(tmp);
+                acc
+            })
+        };
+        let acc = reduce_tree(&op, 0, len, &leaf)?;
+        Ok(Some(CpuBuffer::new(vec![op.finish(acc, len)])))
     }
 }

@@ -40,6 +40,7 @@ use rayon::prelude::*;
 mod lanes;
 mod pairwise;
 use lanes::{arg_lane, arg_lane_par, arg_rows, contiguous_data, scan_block, split_around};
+pub(crate) use pairwise::{fold_leaf, reduce_tree, LEAF};
 use pairwise::{fold_segment, fold_segment_par, reduce_slice, Cascade, DEPTH};
 
 /// Columns of a row-accumulation block (keeps the accumulator vector in cache).

@@ -51,7 +51,7 @@ impl Scratch {
     }
 
     /// A temporary of `len` elements of `T` (their values are whatever it held before).
-    fn take<T: Element>(&mut self, len: usize) -> Vec<T> {
+    pub fn take<T: Element>(&mut self, len: usize) -> Vec<T> {
         let found = self.0.iter().position(|b| b.is::<Vec<T>>());
         let mut v = match found.map(|i| self.0.swap_remove(i).downcast::<Vec<T>>()) {
             Some(Ok(v)) => *v,
@@ -62,7 +62,7 @@ impl Scratch {
     }
 
     /// Gives a temporary back for the next block.
-    fn give<T: Element>(&mut self, v: Vec<T>) {
+    pub fn give<T: Element>(&mut self, v: Vec<T>) {
         self.0.push(Box::new(v));
     }
 }

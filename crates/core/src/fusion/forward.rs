@@ -177,6 +177,10 @@ impl<B: FusionBackend> ReduceOps for Fused<B> {
         lx: &Layout,
         axes: &[usize],
     ) -> Result<FusedBuf<B, K::Out>> {
+        lx.check_bounds(K::NAME, self.buffer_len_of(x))?;
+        if let Some(out) = self.fused_reduce(op, x, lx, axes)? {
+            return Ok(w(out));
+        }
         Ok(w(self.inner.reduce(op, &self.ready(x)?, lx, axes)?))
     }
 

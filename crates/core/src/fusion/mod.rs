@@ -57,6 +57,7 @@ use crate::backend::{ArrayBackend, BackendBase};
 use crate::dtype::Element;
 use crate::error::Result;
 use crate::layout::Layout;
+use crate::ops::ReduceOp;
 use expr::{Expr, Leaf};
 use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -74,6 +75,22 @@ pub trait FusionBackend: ArrayBackend {
     /// As allocating the buffer (`Error::OutOfMemory`), or an expression leaf that is not
     /// in this backend's memory (an internal error).
     fn eval_expr<T: Element>(&self, expr: &Expr<T>, len: usize) -> Result<Self::Buffer<T>>;
+
+    /// The reduction `op` of all `len > 0` elements of `expr` as a one-element buffer, in
+    /// one pass with no evaluated array in memory, with the bits of this backend's
+    /// reduction of the evaluated array; `None` (the default) where the backend does not
+    /// fuse reductions, and the expression is evaluated, then reduced.
+    ///
+    /// # Errors
+    /// As [`eval_expr`](Self::eval_expr).
+    fn reduce_expr<T: Element, K: ReduceOp<T>>(
+        &self,
+        _op: K,
+        _expr: &Expr<T>,
+        _len: usize,
+    ) -> Result<Option<Self::Buffer<K::Out>>> {
+        Ok(None)
+    }
 }
 
 /// The fusing decorator of a backend `B`: see the [module documentation](self).
@@ -218,6 +235,48 @@ impl<B: FusionBackend> Fused<B> {
             self.ready(b)?,
             l.clone(),
         )))
+    }
+
+    /// The pending expression of `b` when `l` reads it whole in C order.
+    fn pending_whole<T: Element>(&self, b: &FusedBuf<B, T>, l: &Layout) -> Option<Expr<T>> {
+        match &*lock(&b.0.state) {
+            State::Pending { expr, len }
+                if l.is_c_contiguous() && l.offset() == 0 && l.size() == *len =>
+            {
+                Some(expr.clone())
+            }
+            _ => None,
+        }
+    }
+
+    /// The full reduction `op` of the pending `x` (read whole through `lx`, every axis of
+    /// size above 1 reduced) fused into its evaluation, where the backend can; `None`
+    /// otherwise.
+    pub(crate) fn fused_reduce<T: Element, K: ReduceOp<T>>(
+        &self,
+        op: K,
+        x: &FusedBuf<B, T>,
+        lx: &Layout,
+        axes: &[usize],
+    ) -> Result<Option<B::Buffer<K::Out>>> {
+        let kept: usize = (0..lx.ndim())
+            .filter(|a| !axes.contains(a))
+            .map(|a| lx.shape()[a])
+            .product();
+        if !self.on || kept != 1 || lx.size() == 0 {
+            return Ok(None);
+        }
+        let Some(expr) = self.pending_whole(x, lx) else {
+            return Ok(None);
+        };
+        let out = self.inner.reduce_expr(op, &expr, lx.size())?;
+        if out.is_some() {
+            self.counts.evaluated.fetch_add(1, Ordering::Relaxed);
+            self.counts
+                .fused_ops
+                .fetch_add(expr.ops() as u64 + 1, Ordering::Relaxed);
+        }
+        Ok(out)
     }
 
     /// Runs `f` on the wrapped buffer of `b` (evaluated first when pending), to write it.

@@ -14,7 +14,7 @@ const LANES: usize = 8;
 /// Elements per block (16 per accumulator, as NumPy's pairwise sum).
 const BLOCK: usize = 128;
 /// Length of the leaves of the recursive split (within a leaf: a cascade of blocks).
-const LEAF: usize = 4096;
+pub(crate) const LEAF: usize = 4096;
 /// Deepest cascade inside one leaf (`LEAF / BLOCK` blocks need 6 entries).
 const LEAF_DEPTH: usize = 6;
 /// Deepest cascade of partials (2^40 pushes before the tree stops growing).
@@ -109,7 +109,7 @@ fn fold_lanes<T: Element, K: ReduceOp<T>>(op: &K, xs: &[T]) -> K::Acc {
 /// A leaf (at most [`LEAF`] elements): blocks of [`BLOCK`] folded into lane vectors, the
 /// vectors combined pairwise, the lanes at the end.
 #[inline]
-fn fold_leaf<T: Element, K: ReduceOp<T>>(op: &K, xs: &[T]) -> K::Acc {
+pub(crate) fn fold_leaf<T: Element, K: ReduceOp<T>>(op: &K, xs: &[T]) -> K::Acc {
     if xs.len() <= BLOCK {
         return fold_lanes(op, xs);
     }
@@ -131,16 +131,37 @@ fn fold_leaf<T: Element, K: ReduceOp<T>>(op: &K, xs: &[T]) -> K::Acc {
 /// Reduces a contiguous slice: split in halves (at multiples of [`LEAF`]) down to leaves,
 /// the halves in parallel above [`PAR_MIN`] elements.
 pub(super) fn reduce_slice<T: Element, K: ReduceOp<T>>(op: &K, xs: &[T]) -> K::Acc {
-    if xs.len() <= LEAF {
-        return fold_leaf(op, xs);
+    let leaf = |start: usize, n: usize| {
+        Ok::<_, std::convert::Infallible>(fold_leaf(op, &xs[start..start + n]))
+    };
+    match reduce_tree(op, 0, xs.len(), &leaf) {
+        Ok(acc) => acc,
+        Err(never) => match never {},
     }
-    let mid = (xs.len() / 2).div_ceil(LEAF) * LEAF;
-    let (l, r) = xs.split_at(mid.min(xs.len()));
-    if !crate::par::serial(xs.len()) {
-        let (a, b) = rayon::join(|| reduce_slice(op, l), || reduce_slice(op, r));
-        op.combine(a, b)
+}
+
+/// The tree of [`reduce_slice`] over the positions `start..start + len`, each leaf (at most
+/// [`LEAF`] positions, starting at a multiple of it) folded by `leaf(start, n)`: a fused
+/// expression reduced leaf by leaf gets the bits of its evaluated array's reduction.
+pub(crate) fn reduce_tree<T: Element, K: ReduceOp<T>, E: Send>(
+    op: &K,
+    start: usize,
+    len: usize,
+    leaf: &(impl Fn(usize, usize) -> Result<K::Acc, E> + Sync),
+) -> Result<K::Acc, E> {
+    if len <= LEAF {
+        return leaf(start, len);
+    }
+    let mid = ((len / 2).div_ceil(LEAF) * LEAF).min(len);
+    if !crate::par::serial(len) {
+        let (a, b) = rayon::join(
+            || reduce_tree(op, start, mid, leaf),
+            || reduce_tree(op, start + mid, len - mid, leaf),
+        );
+        Ok(op.combine(a?, b?))
     } else {
-        op.combine(reduce_slice(op, l), reduce_slice(op, r))
+        let a = reduce_tree(op, start, mid, leaf)?;
+        Ok(op.combine(a, reduce_tree(op, start + mid, len - mid, leaf)?))
     }
 }
 

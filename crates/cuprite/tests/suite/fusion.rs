@@ -247,3 +247,50 @@ fn generic_code_runs_unchanged_on_the_decorator() {
     }
     check(Cpu::new());
 }
+
+/// A full reduction of a pending expression runs in its evaluation (one pass, nothing in
+/// memory) and gives the bits of the CPU's reduction of the evaluated array: the same
+/// pairwise tree over the same leaves.
+#[test]
+fn full_reductions_fuse_with_the_unfused_bits() {
+    fn body<B: ArrayBackend>(x: &Array<f64, B>, y: &Array<f64, B>) -> Result<Vec<f64>> {
+        let d = x.try_sub(y)?;
+        let sq = d.try_mul(&d)?;
+        Ok(vec![
+            sq.sum()?.item()?,
+            x.try_mul(y)?.mean()?.item()?,
+            d.abs()?.max()?.item()?,
+            sq.reshape(&[-1])?.sum()?.item()?,
+        ])
+    }
+    let (cpu, fused) = (Cpu::new(), Fused::new(Cpu::new()));
+    for shape in [&[1usize][..], &[4096], &[4097], &[3, 100_003], &[7, 1, 9]] {
+        let n: usize = shape.iter().product();
+        let xv: Vec<f64> = values(n, 9)
+            .into_iter()
+            .map(|v| if v.is_finite() { v } else { 0.25 })
+            .collect();
+        let yv: Vec<f64> = values(n, 10)
+            .into_iter()
+            .map(|v| if v.is_finite() { v } else { -1.5 })
+            .collect();
+        let want = body(
+            &Array::<f64, Cpu>::from_vec(xv.clone(), shape, &cpu).unwrap(),
+            &Array::<f64, Cpu>::from_vec(yv.clone(), shape, &cpu).unwrap(),
+        )
+        .unwrap();
+        let before = fused.stats();
+        let got = body(
+            &Array::<f64, _>::from_vec(xv, shape, &fused).unwrap(),
+            &Array::<f64, _>::from_vec(yv, shape, &fused).unwrap(),
+        )
+        .unwrap();
+        assert_eq!(bits(&got), bits(&want), "{shape:?}");
+        // sq is shared by two sums: each reduction is one fused pass.
+        let after = fused.stats();
+        assert!(
+            after.evaluated - before.evaluated <= 4,
+            "{shape:?}: {after:?}"
+        );
+    }
+}
