@@ -16,7 +16,7 @@
 //! let y = Array::<f64, _>::from_vec(vec![4.0, 5.0, 6.0], &[3], &fused)?;
 //! // Nothing has run yet: the result is one pending expression of four ops.
 //! let z = chain(&x, &y)?;
-//! assert_eq!(z.to_vec()?, vec![0.5, 4.5, 7.5]); // evaluated here, in one pass
+//! assert_eq!(z.to_vec()?, vec![0.5, 3.5, 7.5]); // evaluated here, in one pass
 //! # Ok(()) }
 //! # demo(cuprite_cpu::Cpu::new()).unwrap();
 //! ```
