@@ -3,7 +3,7 @@
 //! expression, those over a part of it write the evaluated buffer through `B`.
 
 use super::expr::{Binary, BinaryScalar, Cast, Expr, Unary, Where};
-use super::{Fused, FusedBuf, FusionBackend};
+use super::{Fused, FusedBuf, FusionBackend, reads_whole};
 use crate::backend::ElementwiseOps;
 use crate::dtype::Element;
 use crate::error::Result;
@@ -11,12 +11,6 @@ use crate::layout::Layout;
 use crate::ops::{BinaryOp, UnaryOp};
 use std::marker::PhantomData;
 use std::sync::Arc;
-
-/// Whether `l` covers all `len` elements of its buffer in C order (the in-place op may then
-/// replace the buffer's value by a new expression).
-fn whole(l: &Layout, len: usize) -> bool {
-    l.is_c_contiguous() && l.offset() == 0 && l.size() == len
-}
 
 impl<B: FusionBackend> Fused<B> {
     /// A new pending buffer holding `expr` over the shape of `l`.
@@ -35,7 +29,7 @@ impl<B: FusionBackend> Fused<B> {
         write: impl FnOnce(&B, &mut B::Buffer<T>) -> Result<()>,
     ) -> Result<()> {
         let len = self.buffer_len_of(a);
-        if self.on && whole(la, len) {
+        if self.on && reads_whole(la, len) {
             let new = expr(self.operand(a, la, op)?)?;
             *a = self.defer(new, len)?;
             return Ok(());
@@ -125,7 +119,7 @@ impl<B: FusionBackend> ElementwiseOps for Fused<B> {
         lb: &Layout,
     ) -> Result<()> {
         let len = self.buffer_len_of(a);
-        if self.on && whole(la, len) {
+        if self.on && reads_whole(la, len) {
             // The right-hand side first: it may be a clone of `a` itself.
             let rhs = self.operand(b, lb, K::NAME)?;
             return self.update(

@@ -220,15 +220,8 @@ impl<B: FusionBackend> Fused<B> {
         op: &'static str,
     ) -> Result<Expr<T>> {
         l.check_bounds(op, self.buffer_len_of(b))?;
-        {
-            let state = lock(&b.0.state);
-            if let State::Pending { expr, len } = &*state
-                && l.is_c_contiguous()
-                && l.offset() == 0
-                && l.size() == *len
-            {
-                return Ok(expr.clone());
-            }
+        if let Some(expr) = self.pending_whole(b, l) {
+            return Ok(expr);
         }
         Ok(Arc::new(Leaf::new(
             self.inner.clone(),
@@ -240,11 +233,7 @@ impl<B: FusionBackend> Fused<B> {
     /// The pending expression of `b` when `l` reads it whole in C order.
     fn pending_whole<T: Element>(&self, b: &FusedBuf<B, T>, l: &Layout) -> Option<Expr<T>> {
         match &*lock(&b.0.state) {
-            State::Pending { expr, len }
-                if l.is_c_contiguous() && l.offset() == 0 && l.size() == *len =>
-            {
-                Some(expr.clone())
-            }
+            State::Pending { expr, len } if reads_whole(l, *len) => Some(expr.clone()),
             _ => None,
         }
     }
@@ -387,6 +376,13 @@ impl<B: FusionBackend, T: Element> Force for Slot<B, T> {
     fn force(&self) -> Result<()> {
         force_state(&self.dev, &mut lock(&self.state))
     }
+}
+
+/// Whether `l` reads all `len` elements of its buffer in C order (a reshape included): a
+/// pending expression then serves as the view's value, and an in-place op on the view may
+/// replace the buffer's value.
+fn reads_whole(l: &Layout, len: usize) -> bool {
+    l.is_c_contiguous() && l.offset() == 0 && l.size() == len
 }
 
 /// Locks `m`, also after a panic elsewhere poisoned it (the state is always consistent: it
