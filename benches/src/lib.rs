@@ -20,6 +20,7 @@ pub mod cases_spectral;
 pub mod compare;
 pub mod crossover;
 pub mod data;
+pub mod fusion;
 pub mod options;
 pub mod plot;
 pub mod programs;

@@ -10,6 +10,7 @@
 //! ```
 
 pub mod elementwise;
+pub mod fused;
 pub mod index;
 pub mod linalg;
 pub mod matmul;

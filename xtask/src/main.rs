@@ -44,12 +44,20 @@ commands:
                           system, and plot time against size (log-log) to
                           crossover_KEY.png and .svg
       --plot-dir DIR      where the plots go (default target/crossover)
+  bench --group fusion [options]
+                          element-wise chains, a chain ending in a sum, softmax, a
+                          normalisation and a stencil on a backend and on Fused<backend>,
+                          beside NumPy and numexpr (cpu) or CuPy, cupy.fuse and jax.jit
+                          (cuda); `--help` of the bench lists its options
+      --backend cpu|cuda, --n N, --seed-n N, --dtype f32|f64, --runs R, --filter a,b,
+      --markdown FILE, --no-python
   bench --group programs [options]
                           PolyBench/NPBench programs written in cuprite as their NumPy
                           originals and a micro section (one row per known slow cause),
                           beside NumPy (and CuPy with --backend cuda), each result checked
                           against NumPy first, at 1 thread and at the default threads
-      --backend cpu|cuda  the cuprite backend (cuda builds with the `cuda` feature)
+      --backend B         the cuprite backend: cpu, cuda (builds with the `cuda`
+                          feature), fused-cpu or fused-cuda (the same behind Fused)
       --sizes LIST        small, medium (default both)
       --threads LIST      1, default (default both)
       --runs N            timed runs per row (default 5)
@@ -125,7 +133,7 @@ fn programs_command(args: &[String], cwd: &std::path::Path) -> Result<Vec<String
             let v = it.next().ok_or_else(|| format!("{a} needs a value"))?;
             let v = match a.as_str() {
                 "--backend" => {
-                    cuda |= v.trim() == "cuda";
+                    cuda |= v.trim().ends_with("cuda");
                     v.clone()
                 }
                 "--json" | "--markdown" | "--scripts" => cwd.join(v).to_string_lossy().into_owned(),
@@ -142,6 +150,28 @@ fn programs_command(args: &[String], cwd: &std::path::Path) -> Result<Vec<String
     Ok(cargo_bench("programs", cuda, forwarded))
 }
 
+/// The `cargo bench` command line of `bench --group fusion` (the `fusion` bench): the
+/// options go to it as they are (it checks them), a `--markdown` path made absolute
+/// against `cwd`; `--backend cuda` builds with the `cuda` feature.
+fn fusion_command(args: &[String], cwd: &std::path::Path) -> Vec<String> {
+    let mut forwarded = Vec::new();
+    let mut cuda = false;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        forwarded.push(a.clone());
+        if matches!(a.as_str(), "--backend" | "--markdown" | "--scripts") {
+            if let Some(v) = it.next() {
+                cuda |= a == "--backend" && v.trim() == "cuda";
+                forwarded.push(match a.as_str() {
+                    "--backend" => v.clone(),
+                    _ => cwd.join(v).to_string_lossy().into_owned(),
+                });
+            }
+        }
+    }
+    cargo_bench("fusion", cuda, forwarded)
+}
+
 /// Splits `--group NAME` off the bench options: the group (`numpy`, the default, or
 /// `programs`) and the other options.
 fn bench_group(args: &[String]) -> Result<(String, Vec<String>), String> {
@@ -156,8 +186,10 @@ fn bench_group(args: &[String]) -> Result<(String, Vec<String>), String> {
         }
     }
     match group.as_str() {
-        "numpy" | "programs" => Ok((group, rest)),
-        g => Err(format!("unknown bench group {g:?} (numpy, programs)")),
+        "numpy" | "programs" | "fusion" => Ok((group, rest)),
+        g => Err(format!(
+            "unknown bench group {g:?} (numpy, programs, fusion)"
+        )),
     }
 }
 
@@ -215,6 +247,7 @@ fn bench(args: &[String]) -> bool {
     let cwd = env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
     let cmd = bench_group(args).and_then(|(group, rest)| match group.as_str() {
         "programs" => programs_command(&rest, &cwd),
+        "fusion" => Ok(fusion_command(&rest, &cwd)),
         _ => bench_command(&rest, &cwd),
     });
     match cmd {

@@ -16,7 +16,8 @@ Prints one Markdown table; exits 1 when a result is wrong or a cuprite program f
 2 on bad options.
 
 options:
-  --backend B      cuprite backend: cpu (default) or cuda (a build with the `cuda` feature)
+  --backend B      cuprite backend: cpu (default) or cuda (a build with the `cuda` feature),
+                   or either behind the fusing decorator: fused-cpu, fused-cuda
   --sizes LIST     small, medium (default both; the micro rows have one size)
   --threads LIST   1, default (default both): cuprite runs in a child process per setting
                    with RAYON_NUM_THREADS/MATMUL_NUM_THREADS=1, NumPy with
@@ -130,7 +131,11 @@ impl ProgramOptions {
                 "--bench" => {}
                 "--backend" => {
                     o.backend = value(a)?;
-                    check_all("--backend", &[o.backend.clone()], &["cpu", "cuda"])?;
+                    check_all(
+                        "--backend",
+                        &[o.backend.clone()],
+                        &["cpu", "cuda", "fused-cpu", "fused-cuda"],
+                    )?;
                 }
                 "--sizes" => {
                     o.sizes = list(&value(a)?);

@@ -13,6 +13,7 @@ use super::options::ProgramOptions;
 use super::table::{Measured, Outcome, Results};
 use super::{def, prepare, ProgramDef, Runnable, PROGRAMS};
 use crate::compare::median;
+use cuprite::fusion::Fused;
 use cuprite::{Array, ArrayBackend, BackendBase, Cpu};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
@@ -273,9 +274,17 @@ pub fn child_main(opts: &ProgramOptions, spec: &str) -> i32 {
             let dev = Cpu::new();
             (dev.label(), run_rows(&rows, opts, &dev))
         }
+        "fused-cpu" => {
+            let dev = Fused::new(Cpu::new());
+            (dev.label(), run_rows(&rows, opts, &dev))
+        }
         #[cfg(feature = "cuda")]
-        "cuda" => match cuprite::Cuda::new(0) {
-            Ok(dev) => (dev.label(), run_rows(&rows, opts, &dev)),
+        "cuda" | "fused-cuda" => match cuprite::Cuda::new(0) {
+            Ok(dev) if opts.backend == "cuda" => (dev.label(), run_rows(&rows, opts, &dev)),
+            Ok(dev) => {
+                let dev = Fused::new(dev);
+                (dev.label(), run_rows(&rows, opts, &dev))
+            }
             Err(e) => {
                 eprintln!("programs: no CUDA device: {e}");
                 return 1;
@@ -400,7 +409,7 @@ pub fn parent_main(opts: &ProgramOptions) -> i32 {
             .push("NumPy is not importable: cuprite's results are unchecked".into());
     }
     let cupy_ok = opts.cupy
-        && opts.backend == "cuda"
+        && opts.backend.ends_with("cuda")
         && match crate::python::cupy_available(&opts.python) {
             Ok(()) => true,
             Err(e) => {

@@ -155,7 +155,7 @@ impl Results {
 
     /// The caption, the table and the geometric means.
     pub fn markdown(&self) -> String {
-        let gpu = self.backend == "cuda";
+        let gpu = self.backend.ends_with("cuda");
         let mut out = String::from(
             "Median wall time per call after a checked warm-up (the run count shrinks for \
              slow rows; see the JSON). NumPy/cuprite > 1: cuprite faster. CPU = process \

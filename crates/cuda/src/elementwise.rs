@@ -36,8 +36,8 @@ use cuprite_core::ops::{BinaryOp, UnaryOp};
 use cuprite_core::{DType, Element, Layout, Result};
 use cuprite_kernels::elementwise::{self as kern, Variant};
 use params::{EwContig, EwStrided};
-pub(crate) use plan::ArgBytes;
-use plan::{inplace_order, tiled_pays, vec_width, vector_head, OpArgs};
+use plan::{inplace_order, tiled_pays, vec_width, vector_head};
+pub(crate) use plan::{ArgBytes, OpArgs};
 
 /// Entry point of the contiguous kernel of every program.
 const CONTIG: &str = "ew_contig";

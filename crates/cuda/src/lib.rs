@@ -32,6 +32,7 @@ pub mod dist;
 pub mod dlpack;
 mod elementwise;
 mod fft;
+mod fused;
 mod index;
 pub mod kernel;
 mod launch;

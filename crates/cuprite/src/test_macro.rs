@@ -4,7 +4,7 @@
 
 /// Expands generic test functions `fn name<B: ArrayBackend>(dev: &B)` into one `#[test]` per
 /// compiled backend, in modules `cpu`, `fused_cpu` (the CPU behind
-/// [`Fused`](crate::fusion::Fused)) and `cuda`.
+/// [`Fused`](crate::fusion::Fused)), `cuda` and `fused_cuda`.
 ///
 /// ```text
 /// fn adds<B: ArrayBackend>(dev: &B) { /* ... */ }
@@ -41,6 +41,17 @@ macro_rules! test_backends {
                 fn $name() {
                     let dev = $crate::Cuda::new(0).expect("CUDA device 0");
                     super::$name(&dev);
+                }
+            )*
+        }
+        #[cfg(feature = "cuda")]
+        mod fused_cuda {
+            $(
+                #[test]
+                #[ignore = "needs an NVIDIA GPU: run with --ignored on a GPU host"]
+                fn $name() {
+                    let dev = $crate::Cuda::new(0).expect("CUDA device 0");
+                    super::$name(&$crate::fusion::Fused::new(dev));
                 }
             )*
         }

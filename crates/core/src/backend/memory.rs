@@ -10,7 +10,7 @@ use std::fmt::Debug;
 pub trait BackendBase: Clone + Send + Sync + Debug + PartialEq + 'static {
     /// A shared, reference-counted buffer of `T` on this device (cloning it is cheap and
     /// shares the memory).
-    type Buffer<T: Element>: Clone + Send + Sync;
+    type Buffer<T: Element>: Clone + Send + Sync + 'static;
 
     /// True when buffers are host memory and [`from_vec`](Self::from_vec) takes the vector
     /// without copying (the `Cpu` backend): a file loader then reads straight into one

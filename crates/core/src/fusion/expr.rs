@@ -8,6 +8,7 @@
 //! element by element, the same function and order as the backend's own loop, so the result
 //! is bit for bit the unfused one.
 
+use super::lower::{Instr, Program};
 use crate::backend::BackendBase;
 use crate::dtype::Element;
 use crate::error::{Error, Result};
@@ -37,6 +38,10 @@ pub trait Node<T: Element>: Send + Sync {
 
     /// The element-wise ops of the tree (a leaf counts none).
     fn ops(&self) -> usize;
+
+    /// Appends the node's instruction (after its operands', through
+    /// [`Program::operand`]) to `p`, returning its index.
+    fn lower<'a>(&'a self, p: &mut Program<'a>) -> usize;
 }
 
 /// The temporaries of one evaluating thread, reused from block to block (a fresh
@@ -123,6 +128,10 @@ impl<B: BackendBase, T: Element> Node<T> for Leaf<B, T> {
     fn ops(&self) -> usize {
         0
     }
+
+    fn lower<'a>(&'a self, p: &mut Program<'a>) -> usize {
+        p.leaf::<T>(&self.buf, &self.layout)
+    }
 }
 
 /// Copies the elements of the view `l` of `data` at the flat C-order positions
@@ -194,6 +203,10 @@ impl<T: Element> Node<T> for Scalar<T> {
     fn ops(&self) -> usize {
         0
     }
+
+    fn lower<'a>(&'a self, p: &mut Program<'a>) -> usize {
+        p.push(Instr::Scalar(self.0.to_scalar()))
+    }
 }
 
 /// `op(x)`.
@@ -217,6 +230,17 @@ impl<T: Element, K: UnaryOp<T>> Node<K::Out> for Unary<T, K> {
 
     fn ops(&self) -> usize {
         1 + self.x.ops()
+    }
+
+    fn lower<'a>(&'a self, p: &mut Program<'a>) -> usize {
+        let x = p.operand(&self.x);
+        p.push(Instr::Unary {
+            op: K::NAME,
+            t: T::DTYPE,
+            out: K::Out::DTYPE,
+            params: self.op.params(),
+            x,
+        })
     }
 }
 
@@ -245,6 +269,18 @@ impl<T: Element, K: BinaryOp<T>> Node<K::Out> for Binary<T, K> {
 
     fn ops(&self) -> usize {
         1 + self.a.ops() + self.b.ops()
+    }
+
+    fn lower<'a>(&'a self, p: &mut Program<'a>) -> usize {
+        let (a, b) = (p.operand(&self.a), p.operand(&self.b));
+        p.push(Instr::Binary {
+            op: K::NAME,
+            t: T::DTYPE,
+            out: K::Out::DTYPE,
+            params: self.op.params(),
+            a,
+            b,
+        })
     }
 }
 
@@ -280,6 +316,19 @@ impl<T: Element, K: BinaryOp<T>> Node<K::Out> for BinaryScalar<T, K> {
     fn ops(&self) -> usize {
         1 + self.x.ops()
     }
+
+    fn lower<'a>(&'a self, p: &mut Program<'a>) -> usize {
+        let x = p.operand(&self.x);
+        p.push(Instr::BinaryScalar {
+            op: K::NAME,
+            t: T::DTYPE,
+            out: K::Out::DTYPE,
+            params: self.op.params(),
+            x,
+            s: self.s.to_scalar(),
+            scalar_first: self.scalar_first,
+        })
+    }
 }
 
 /// `x` converted to `U` as [`Element::cast`] converts it.
@@ -302,6 +351,15 @@ impl<T: Element, U: Element> Node<U> for Cast<T, U> {
 
     fn ops(&self) -> usize {
         1 + self.x.ops()
+    }
+
+    fn lower<'a>(&'a self, p: &mut Program<'a>) -> usize {
+        let x = p.operand(&self.x);
+        p.push(Instr::Cast {
+            from: T::DTYPE,
+            to: U::DTYPE,
+            x,
+        })
     }
 }
 
@@ -332,5 +390,16 @@ impl<T: Element> Node<T> for Where<T> {
 
     fn ops(&self) -> usize {
         1 + self.cond.ops() + self.a.ops() + self.b.ops()
+    }
+
+    fn lower<'a>(&'a self, p: &mut Program<'a>) -> usize {
+        let c = p.operand(&self.cond);
+        let (a, b) = (p.operand(&self.a), p.operand(&self.b));
+        p.push(Instr::Where {
+            t: T::DTYPE,
+            c,
+            a,
+            b,
+        })
     }
 }

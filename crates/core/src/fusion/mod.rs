@@ -49,6 +49,7 @@
 //! counts the expressions evaluated and the ops they held.
 
 pub mod expr;
+pub mod lower;
 
 mod elementwise;
 mod forward;

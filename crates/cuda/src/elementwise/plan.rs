@@ -5,7 +5,7 @@
 //! transposed and reversed views contiguous).
 
 use crate::launch::Strided;
-use cuprite_core::{Element, Error, Layout, Result, Scalar};
+use cuprite_core::{DType, Element, Error, Layout, Result, Scalar};
 
 /// A value of an element type as the bytes of a kernel argument (the driver reads as many as
 /// the kernel's parameter has), so launches need not be generic over the element type.
@@ -20,6 +20,32 @@ impl ArgBytes {
         let n = std::mem::size_of::<T>().min(16);
         b[..n].copy_from_slice(&crate::ffi::element_bytes(&v)[..n]);
         ArgBytes(b)
+    }
+
+    /// The bytes of the value `s`, in its own type.
+    pub fn of_scalar(s: Scalar) -> Self {
+        match s {
+            Scalar::Bool(v) => ArgBytes::of(v),
+            Scalar::I8(v) => ArgBytes::of(v),
+            Scalar::U8(v) => ArgBytes::of(v),
+            Scalar::I16(v) => ArgBytes::of(v),
+            Scalar::U16(v) => ArgBytes::of(v),
+            Scalar::I32(v) => ArgBytes::of(v),
+            Scalar::U32(v) => ArgBytes::of(v),
+            Scalar::I64(v) => ArgBytes::of(v),
+            Scalar::U64(v) => ArgBytes::of(v),
+            Scalar::F16(v) => ArgBytes::of(v),
+            Scalar::BF16(v) => ArgBytes::of(v),
+            Scalar::F32(v) => ArgBytes::of(v),
+            Scalar::F64(v) => ArgBytes::of(v),
+            Scalar::C64(v) => ArgBytes::of(v),
+            Scalar::C128(v) => ArgBytes::of(v),
+        }
+    }
+
+    /// The 16 bytes.
+    pub fn bytes(&self) -> &[u8; 16] {
+        &self.0
     }
 }
 
@@ -38,16 +64,21 @@ impl OpArgs {
     /// Packs `params` (an op's `params()`) of the op `op` on elements of type `T`; an error
     /// when one has no slot.
     pub fn new<T: Element>(op: &'static str, params: &[Scalar]) -> Result<Self> {
+        OpArgs::of(op, T::DTYPE, params)
+    }
+
+    /// [`OpArgs::new`] for elements of type `t`.
+    pub fn of(op: &'static str, t: DType, params: &[Scalar]) -> Result<Self> {
         let mut a = OpArgs {
-            t: [ArgBytes::of(T::ZERO); 2],
+            t: [ArgBytes::default(); 2],
             d: [0.0; 2],
             k: 0,
         };
         let (mut nt, mut nd, mut nk) = (0, 0, 0);
         for &p in params {
             let mut placed = false;
-            if Scalar::dtype(p) == T::DTYPE && nt < 2 {
-                a.t[nt] = ArgBytes::of(T::from_scalar(p));
+            if Scalar::dtype(p) == t && nt < 2 {
+                a.t[nt] = ArgBytes::of_scalar(p);
                 nt += 1;
                 placed = true;
             }
@@ -76,9 +107,8 @@ impl OpArgs {
                 return Err(Error::invalid(
                     op,
                     format!(
-                        "the cuda kernels take at most two {} parameters, two f64 and one \
-                         integer parameter; got {params:?}",
-                        T::DTYPE
+                        "the cuda kernels take at most two {t} parameters, two f64 and one \
+                         integer parameter; got {params:?}"
                     ),
                 ));
             }

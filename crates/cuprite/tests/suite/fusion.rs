@@ -1,7 +1,9 @@
 //! The fusing decorator `Fused<B>` (`cuprite::fusion`): deferred element-wise chains give
 //! the wrapped backend's bits, evaluate once, see views and broadcasts, keep the values of
-//! arrays written after an expression read them, and report errors at the same calls. (Every
-//! other suite test also runs on `Fused<Cpu>`: `test_backends!`'s `fused_cpu` module.)
+//! arrays written after an expression read them, and report errors at the same calls. Each
+//! body takes the wrapped device and compares `Fused<B>` with `B` itself, on the CPU and (on
+//! a GPU host) on CUDA. (Every other suite test also runs on `Fused<Cpu>` and `Fused<Cuda>`:
+//! `test_backends!`'s `fused_cpu` and `fused_cuda` modules.)
 
 // NumPy's negative slice ends (`1..-1`) read as empty ranges to clippy.
 #![allow(clippy::reversed_empty_ranges)]
@@ -9,7 +11,6 @@
 use cuprite::fusion::{Fused, FusionBackend};
 use cuprite::ops::{Add, Mul};
 use cuprite::prelude::*;
-use cuprite::Cpu;
 
 /// `n` deterministic values in about [-2, 2], with a NaN, infinities and signed zeros.
 fn values(n: usize, seed: u64) -> Vec<f64> {
@@ -50,15 +51,14 @@ fn bits(v: &[f64]) -> Vec<u64> {
 /// Sizes below one block, across block and thread boundaries, and 0-d/empty shapes.
 const SHAPES: &[&[usize]] = &[&[], &[0], &[1], &[4095], &[4097], &[3, 70_001], &[2, 3, 5]];
 
-#[test]
-fn chains_give_the_wrapped_backends_bits_in_one_pass() {
-    let (cpu, fused) = (Cpu::new(), Fused::new(Cpu::new()));
+fn chains_give_the_wrapped_backends_bits_in_one_pass<B: FusionBackend>(dev: &B) {
+    let (cpu, fused) = (dev.clone(), Fused::new(dev.clone()));
     for shape in SHAPES {
         let n: usize = shape.iter().product();
         let (xv, yv) = (values(n, 1), values(n, 2));
         let want = chain(
-            &Array::<f64, Cpu>::from_vec(xv.clone(), shape, &cpu).unwrap(),
-            &Array::<f64, Cpu>::from_vec(yv.clone(), shape, &cpu).unwrap(),
+            &Array::<f64, B>::from_vec(xv.clone(), shape, &cpu).unwrap(),
+            &Array::<f64, B>::from_vec(yv.clone(), shape, &cpu).unwrap(),
         )
         .unwrap()
         .to_vec()
@@ -86,9 +86,8 @@ fn chains_give_the_wrapped_backends_bits_in_one_pass() {
     }
 }
 
-#[test]
-fn in_place_chains_on_whole_arrays_fuse() {
-    let fused = Fused::new(Cpu::new());
+fn in_place_chains_on_whole_arrays_fuse<B: FusionBackend>(dev: &B) {
+    let fused = Fused::new(dev.clone());
     let v = values(10_000, 3);
     let mut x = Array::<f64, _>::from_vec(v.clone(), &[100, 100], &fused).unwrap();
     let before = fused.stats();
@@ -112,9 +111,8 @@ fn in_place_chains_on_whole_arrays_fuse() {
     assert!(fused.stats().evaluated - before.evaluated <= 2);
 }
 
-#[test]
-fn views_and_broadcasts_are_read_inside_the_expression() {
-    let (cpu, fused) = (Cpu::new(), Fused::new(Cpu::new()));
+fn views_and_broadcasts_are_read_inside_the_expression<D: FusionBackend>(dev: &D) {
+    let (cpu, fused) = (dev.clone(), Fused::new(dev.clone()));
     let v = values(60 * 70, 4);
     fn body<B: ArrayBackend>(a: &Array<f64, B>) -> Result<Array<f64, B>> {
         // A stencil of strided slices, a reversed view, a transposed view and a broadcast row.
@@ -130,15 +128,16 @@ fn views_and_broadcasts_are_read_inside_the_expression() {
             .try_add(&t)?
             .abs()
     }
-    let want = body(&Array::<f64, Cpu>::from_vec(v.clone(), &[60, 70], &cpu).unwrap()).unwrap();
+    let want = body(&Array::<f64, D>::from_vec(v.clone(), &[60, 70], &cpu).unwrap()).unwrap();
     let got = body(&Array::<f64, _>::from_vec(v, &[60, 70], &fused).unwrap()).unwrap();
     assert_eq!(got.shape(), want.shape());
     assert_eq!(bits(&got.to_vec().unwrap()), bits(&want.to_vec().unwrap()));
 }
 
-#[test]
-fn a_pending_result_read_through_a_view_or_written_in_part_is_evaluated_first() {
-    let fused = Fused::new(Cpu::new());
+fn a_pending_result_read_through_a_view_or_written_in_part_is_evaluated_first<B: FusionBackend>(
+    dev: &B,
+) {
+    let fused = Fused::new(dev.clone());
     let v = values(1000, 5);
     let x = Array::<f64, _>::from_vec(v.clone(), &[10, 100], &fused).unwrap();
     let mut y = x.scalar_op(Mul, 2.0).unwrap();
@@ -164,9 +163,10 @@ fn a_pending_result_read_through_a_view_or_written_in_part_is_evaluated_first() 
     }
 }
 
-#[test]
-fn an_expression_keeps_the_values_it_read_when_its_operand_is_written_later() {
-    let fused = Fused::new(Cpu::new());
+fn an_expression_keeps_the_values_it_read_when_its_operand_is_written_later<B: FusionBackend>(
+    dev: &B,
+) {
+    let fused = Fused::new(dev.clone());
     let mut x = Array::<f64, _>::from_vec(vec![1.0, 2.0, 3.0], &[3], &fused).unwrap();
     let y = x.scalar_op(Add, 10.0).unwrap(); // pending, reads x
     x.scalar_op_inplace(Mul, 100.0).unwrap(); // whole-array in-place write
@@ -177,10 +177,9 @@ fn an_expression_keeps_the_values_it_read_when_its_operand_is_written_later() {
     assert_eq!(x.to_vec().unwrap(), vec![-1.0, 200.0, 300.0]);
 }
 
-#[test]
-fn errors_come_from_the_same_calls_and_fusion_can_be_turned_off() {
-    let on = Fused::new(Cpu::new());
-    let off = Fused::new(Cpu::new()).with_fusion(false);
+fn errors_come_from_the_same_calls_and_fusion_can_be_turned_off<B: FusionBackend>(dev: &B) {
+    let on = Fused::new(dev.clone());
+    let off = Fused::new(dev.clone()).with_fusion(false);
     assert!(on.fusing() && !off.fusing());
     for dev in [&on, &off] {
         let a = Array::<f64, _>::zeros(&[3, 4], dev).unwrap();
@@ -194,9 +193,8 @@ fn errors_come_from_the_same_calls_and_fusion_can_be_turned_off() {
     assert_eq!(off.stats().evaluated, 0, "off: every op ran at once");
 }
 
-#[test]
-fn long_chains_are_cut_and_synchronize_evaluates_what_is_pending() {
-    let fused = Fused::new(Cpu::new());
+fn long_chains_are_cut_and_synchronize_evaluates_what_is_pending<B: FusionBackend>(dev: &B) {
+    let fused = Fused::new(dev.clone());
     let mut x = Array::<f64, _>::from_vec(vec![0.5; 1000], &[1000], &fused).unwrap();
     for _ in 0..200 {
         x = x.scalar_op(Add, 1.0).unwrap();
@@ -210,8 +208,7 @@ fn long_chains_are_cut_and_synchronize_evaluates_what_is_pending() {
 }
 
 /// Casts, `where`, comparisons and integer ops inside one expression.
-#[test]
-fn casts_comparisons_and_where_fuse() {
+fn casts_comparisons_and_where_fuse<D: FusionBackend>(dev: &D) {
     fn body<B: ArrayBackend>(x: &Array<f64, B>) -> Result<Array<f32, B>> {
         let mask = x.gt_scalar(0.0)?;
         let clipped = Array::where_(&mask, x, &x.scalar_op(Mul, -0.5)?)?;
@@ -221,20 +218,19 @@ fn casts_comparisons_and_where_fuse() {
             .scalar_op(Add, 3)?;
         i.astype::<f32>()?.scalar_op(Mul, 0.25)
     }
-    let (cpu, fused) = (Cpu::new(), Fused::new(Cpu::new()));
+    let (cpu, fused) = (dev.clone(), Fused::new(dev.clone()));
     let v: Vec<f64> = values(9000, 8)
         .into_iter()
         .map(|x| if x.is_finite() { x } else { 1.0 })
         .collect();
-    let want = body(&Array::<f64, Cpu>::from_vec(v.clone(), &[9000], &cpu).unwrap()).unwrap();
+    let want = body(&Array::<f64, D>::from_vec(v.clone(), &[9000], &cpu).unwrap()).unwrap();
     let got = body(&Array::<f64, _>::from_vec(v, &[9000], &fused).unwrap()).unwrap();
     assert_eq!(got.to_vec().unwrap(), want.to_vec().unwrap());
 }
 
 /// A generic function is fused by the device it is given: the backend type is all that
 /// changes.
-#[test]
-fn generic_code_runs_unchanged_on_the_decorator() {
+fn generic_code_runs_unchanged_on_the_decorator<D: FusionBackend>(dev: &D) {
     fn norm<B: ArrayBackend>(x: &Array<f64, B>) -> Result<f64> {
         x.try_mul(x)?.sum()?.sqrt()?.item()
     }
@@ -245,14 +241,13 @@ fn generic_code_runs_unchanged_on_the_decorator() {
         let b = norm(&Array::<f64, _>::from_vec(v, &[1000], &fused).unwrap()).unwrap();
         assert_eq!(a.to_bits(), b.to_bits());
     }
-    check(Cpu::new());
+    check(dev.clone());
 }
 
 /// A full reduction of a pending expression runs in its evaluation (one pass, nothing in
 /// memory) and gives the bits of the CPU's reduction of the evaluated array: the same
 /// pairwise tree over the same leaves.
-#[test]
-fn full_reductions_fuse_with_the_unfused_bits() {
+fn full_reductions_fuse_with_the_unfused_bits<D: FusionBackend>(dev: &D) {
     fn body<B: ArrayBackend>(x: &Array<f64, B>, y: &Array<f64, B>) -> Result<Vec<f64>> {
         let d = x.try_sub(y)?;
         let sq = d.try_mul(&d)?;
@@ -263,7 +258,7 @@ fn full_reductions_fuse_with_the_unfused_bits() {
             sq.reshape(&[-1])?.sum()?.item()?,
         ])
     }
-    let (cpu, fused) = (Cpu::new(), Fused::new(Cpu::new()));
+    let (cpu, fused) = (dev.clone(), Fused::new(dev.clone()));
     for shape in [&[1usize][..], &[4096], &[4097], &[3, 100_003], &[7, 1, 9]] {
         let n: usize = shape.iter().product();
         let xv: Vec<f64> = values(n, 9)
@@ -275,8 +270,8 @@ fn full_reductions_fuse_with_the_unfused_bits() {
             .map(|v| if v.is_finite() { v } else { -1.5 })
             .collect();
         let want = body(
-            &Array::<f64, Cpu>::from_vec(xv.clone(), shape, &cpu).unwrap(),
-            &Array::<f64, Cpu>::from_vec(yv.clone(), shape, &cpu).unwrap(),
+            &Array::<f64, D>::from_vec(xv.clone(), shape, &cpu).unwrap(),
+            &Array::<f64, D>::from_vec(yv.clone(), shape, &cpu).unwrap(),
         )
         .unwrap();
         let before = fused.stats();
@@ -294,3 +289,40 @@ fn full_reductions_fuse_with_the_unfused_bits() {
         );
     }
 }
+
+/// Expands the bodies above for the CPU and (ignored where no GPU is) for CUDA.
+macro_rules! on_wrapped_backends {
+    ($($name:ident),* $(,)?) => {
+        mod cpu {
+            $(
+                #[test]
+                fn $name() {
+                    super::$name(&cuprite::Cpu::new());
+                }
+            )*
+        }
+        #[cfg(feature = "cuda")]
+        mod cuda {
+            $(
+                #[test]
+                #[ignore = "needs an NVIDIA GPU: run with --ignored on a GPU host"]
+                fn $name() {
+                    super::$name(&cuprite::Cuda::new(0).expect("CUDA device 0"));
+                }
+            )*
+        }
+    };
+}
+
+on_wrapped_backends!(
+    chains_give_the_wrapped_backends_bits_in_one_pass,
+    in_place_chains_on_whole_arrays_fuse,
+    views_and_broadcasts_are_read_inside_the_expression,
+    a_pending_result_read_through_a_view_or_written_in_part_is_evaluated_first,
+    an_expression_keeps_the_values_it_read_when_its_operand_is_written_later,
+    errors_come_from_the_same_calls_and_fusion_can_be_turned_off,
+    long_chains_are_cut_and_synchronize_evaluates_what_is_pending,
+    casts_comparisons_and_where_fuse,
+    generic_code_runs_unchanged_on_the_decorator,
+    full_reductions_fuse_with_the_unfused_bits,
+);

@@ -1,0 +1,355 @@
+//! The CUDA C program of a fused expression ([`source`]) and its module key ([`key`]).
+//!
+//! The program has one kernel, `fused`, taking one `FusedArgs` by value:
+//!
+//! ```text
+//! struct FusedArgs {
+//!     u64 out;                 // the C-contiguous result
+//!     long long n;             // its elements
+//!     u64 p[U];                // each distinct leaf, advanced to its view's offset
+//!     Bytes16 s[S];            // scalar operands, then op parameters (five slots an op)
+//!     long long shape[ND];     // the strided leaves' jointly coalesced shape
+//!     long long st[V * ND];    // and their strides, leaf after leaf
+//! };
+//! ```
+//!
+//! (arrays of no element left out). An element function `f` takes one value per leaf and
+//! applies the expression's instructions in order, each op by its registry functor
+//! (`lift<op_NAME, E>`, built once per thread before the loop with its parameters); the loop
+//! around it reads contiguous leaves at the element's index, uniform ones (every stride 0)
+//! at 0 and strided ones at offsets computed once per element for all of them. Where every
+//! leaf is contiguous or uniform and every address 16-byte aligned, the loop moves 16-byte
+//! words (`vw` elements of the widest type read or written) and the remainder one by one.
+//!
+//! Everything that varies between two calls of one structure (addresses, sizes, strides,
+//! scalars, parameters) is an argument: the key names the instructions, element types,
+//! the kind of each leaf, `nd` and `vw`, and nothing else. Generated names carry an
+//! underscore before their number (`f_16`, `c_64`, `u_8`) so that none is a type of
+//! common.cuh (`f16`, `c64`, `u8`).
+
+use crate::ctype::ctype;
+use cuprite_core::fusion::lower::Instr;
+use cuprite_core::DType;
+use std::fmt::Write;
+
+/// How the kernel reads a leaf.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Access {
+    /// C-contiguous: element `i` of the leaf is `p[i]`.
+    Contig,
+    /// One element read at every position (every stride 0).
+    Uniform,
+    /// The `k`-th strided leaf: offsets from `shape` and its row of `st`.
+    Strided(usize),
+}
+
+/// The shape of one fused program: everything its source depends on.
+pub(super) struct Shape<'a> {
+    /// The expression's instructions (its value is the last one's).
+    pub instrs: &'a [Instr],
+    /// The kernel parameter (distinct leaf) each program leaf is read through.
+    pub leaf_param: &'a [usize],
+    /// How each kernel parameter is read.
+    pub access: &'a [Access],
+    /// The element type of each kernel parameter.
+    pub param_t: &'a [DType],
+    /// Axes of the strided leaves' coalesced shape (0 when there are none).
+    pub nd: usize,
+    /// Elements per 16-byte word of the vector loop (1: the indexed loop).
+    pub vw: usize,
+}
+
+/// Whether an instruction takes a scalar slot and five parameter slots.
+fn slot_use(i: &Instr) -> (bool, bool) {
+    match i {
+        Instr::Scalar(_) => (true, false),
+        Instr::BinaryScalar { params, .. } => (true, !params.is_empty()),
+        Instr::Unary { params, .. } | Instr::Binary { params, .. } => (false, !params.is_empty()),
+        _ => (false, false),
+    }
+}
+
+/// The number of `Bytes16` slots of the instructions: a scalar operand takes one, an op's
+/// parameters five (t0, t1, d0, d1, k), in instruction order; [`super::pack`] fills them in
+/// the same order.
+pub(super) fn slot_count(instrs: &[Instr]) -> usize {
+    instrs
+        .iter()
+        .map(|i| {
+            let (s, p) = slot_use(i);
+            s as usize + 5 * p as usize
+        })
+        .sum()
+}
+
+/// The module key of a program of this shape.
+pub(super) fn key(s: &Shape) -> String {
+    let mut k = String::with_capacity(32 + 24 * s.instrs.len());
+    let _ = write!(k, "fused|vw{}|nd{}|", s.vw, s.nd);
+    for a in s.access {
+        k.push(match a {
+            Access::Contig => 'c',
+            Access::Uniform => 'u',
+            Access::Strided(_) => 's',
+        });
+    }
+    for i in s.instrs {
+        let p = |v: &Vec<_>| if v.is_empty() { "" } else { "p" };
+        let _ = match i {
+            Instr::Leaf { leaf, dtype } => {
+                write!(k, "|l{}{}", s.leaf_param[*leaf], ctype(*dtype))
+            }
+            Instr::Scalar(v) => write!(k, "|s{}", ctype(v.dtype())),
+            Instr::Unary {
+                op, t, params, x, ..
+            } => write!(k, "|{op}{}{}.{x}", ctype(*t), p(params)),
+            Instr::Binary {
+                op,
+                t,
+                params,
+                a,
+                b,
+                ..
+            } => write!(k, "|{op}{}{}.{a}.{b}", ctype(*t), p(params)),
+            Instr::BinaryScalar {
+                op,
+                t,
+                params,
+                x,
+                scalar_first,
+                ..
+            } => {
+                let side = if *scalar_first { "r" } else { "" };
+                write!(k, "|{op}{side}{}{}.{x}s", ctype(*t), p(params))
+            }
+            Instr::Cast { from, to, x } => write!(k, "|cast{}{}.{x}", ctype(*from), ctype(*to)),
+            Instr::Where { t, c, a, b } => write!(k, "|where{}.{c}.{a}.{b}", ctype(*t)),
+        };
+    }
+    k
+}
+
+/// The CUDA C of the program (after `common.cuh`, the op functors and `fused.cuh`).
+pub(super) fn source(s: &Shape) -> String {
+    let out_t = ctype(s.instrs.last().map_or(DType::F64, Instr::dtype));
+    let u = s.access.len();
+    let nslots = slot_count(s.instrs);
+    let nstrided = s
+        .access
+        .iter()
+        .filter(|a| matches!(a, Access::Strided(_)))
+        .count();
+    let leaf_t: Vec<&str> = s.param_t.iter().map(|&t| ctype(t)).collect();
+
+    let mut c = String::with_capacity(2048 + 160 * s.instrs.len());
+    c.push_str("struct FusedArgs {\n    u64 out;\n    long long n;\n");
+    if u > 0 {
+        let _ = writeln!(c, "    u64 p[{u}];");
+    }
+    if nslots > 0 {
+        let _ = writeln!(c, "    Bytes16 s[{nslots}];");
+    }
+    if nstrided > 0 && s.nd > 0 {
+        let _ = writeln!(c, "    long long shape[{}];", s.nd);
+        let _ = writeln!(c, "    long long st[{}];", nstrided * s.nd);
+    }
+    c.push_str("};\n\n");
+    c.push_str("extern \"C\" __global__ void __launch_bounds__(256) fused(const FusedArgs a) {\n");
+
+    // Prologue: scalar operands and functors, once per thread.
+    let mut names: Vec<String> = Vec::with_capacity(s.instrs.len());
+    let mut body = String::new();
+    let mut slot = 0usize;
+    for (k, i) in s.instrs.iter().enumerate() {
+        let (uses_scalar, uses_params) = slot_use(i);
+        let scalar_at = slot;
+        let params_at = slot + uses_scalar as usize;
+        slot += uses_scalar as usize + 5 * uses_params as usize;
+        let functor = |c: &mut String, op: &str, t: DType| {
+            let t = ctype(t);
+            let prm = if uses_params {
+                format!("fz_params<{t}>(a.s + {params_at})")
+            } else {
+                format!("fz_no_params<{t}>()")
+            };
+            let _ = writeln!(
+                c,
+                "    const typename lift<op_{op}, {t}>::type f_{k}({prm});"
+            );
+        };
+        let name = match i {
+            Instr::Leaf { leaf, .. } => format!("x_{}", s.leaf_param[*leaf]),
+            Instr::Scalar(v) => {
+                let t = ctype(v.dtype());
+                let _ = writeln!(
+                    c,
+                    "    const {t} c_{k} = from_bytes<{t}>(a.s[{scalar_at}]);"
+                );
+                format!("c_{k}")
+            }
+            Instr::Unary { op, t, out, x, .. } => {
+                functor(&mut c, op, *t);
+                let _ = writeln!(
+                    body,
+                    "        const {} v_{k} = f_{k}({});",
+                    ctype(*out),
+                    names[*x]
+                );
+                format!("v_{k}")
+            }
+            Instr::Binary {
+                op, t, out, a, b, ..
+            } => {
+                functor(&mut c, op, *t);
+                let (a, b) = (&names[*a], &names[*b]);
+                let _ = writeln!(
+                    body,
+                    "        const {} v_{k} = f_{k}({a}, {b});",
+                    ctype(*out)
+                );
+                format!("v_{k}")
+            }
+            Instr::BinaryScalar {
+                op,
+                t,
+                out,
+                x,
+                scalar_first,
+                ..
+            } => {
+                functor(&mut c, op, *t);
+                let tt = ctype(*t);
+                let _ = writeln!(
+                    c,
+                    "    const {tt} c_{k} = from_bytes<{tt}>(a.s[{scalar_at}]);"
+                );
+                let x = &names[*x];
+                let args = if *scalar_first {
+                    format!("c_{k}, {x}")
+                } else {
+                    format!("{x}, c_{k}")
+                };
+                let _ = writeln!(body, "        const {} v_{k} = f_{k}({args});", ctype(*out));
+                format!("v_{k}")
+            }
+            Instr::Cast { to, x, .. } => {
+                let to = ctype(*to);
+                let _ = writeln!(
+                    body,
+                    "        const {to} v_{k} = cast<{to}>({});",
+                    names[*x]
+                );
+                format!("v_{k}")
+            }
+            Instr::Where { t, c: cond, a, b } => {
+                let (cond, a, b) = (&names[*cond], &names[*a], &names[*b]);
+                let _ = writeln!(
+                    body,
+                    "        const {} v_{k} = {cond} ? {a} : {b};",
+                    ctype(*t)
+                );
+                format!("v_{k}")
+            }
+        };
+        names.push(name);
+    }
+    let result = names.last().cloned().unwrap_or_default();
+
+    // The element function.
+    let params: Vec<String> = (0..u).map(|q| format!("{} x_{q}", leaf_t[q])).collect();
+    let _ = writeln!(
+        c,
+        "    auto f = [&]({}) -> {out_t} {{\n{body}        return {result};\n    }};",
+        params.join(", ")
+    );
+    let _ = writeln!(c, "    {out_t}* __restrict__ out = ({out_t}*)a.out;");
+    for (q, t) in leaf_t.iter().enumerate() {
+        let _ = writeln!(
+            c,
+            "    const {t}* __restrict__ p_{q} = (const {t}*)a.p[{q}];"
+        );
+    }
+
+    let read = |q: usize, at: &str| match s.access[q] {
+        Access::Contig => format!("p_{q}[{at}]"),
+        Access::Uniform => format!("p_{q}[0]"),
+        Access::Strided(j) => format!("p_{q}[o_{j}]"),
+    };
+    if s.vw > 1 {
+        let vw = s.vw;
+        let _ = writeln!(c, "    const long long nv = a.n / {vw};");
+        let _ = writeln!(c, "    for (long long j = FZ_TID; j < nv; j += FZ_NT) {{");
+        for (q, t) in leaf_t.iter().enumerate() {
+            match s.access[q] {
+                Access::Contig => {
+                    let _ = writeln!(
+                        c,
+                        "        const FzPack<{t}, {vw}> q_{q} = fz_load<{t}, {vw}>(p_{q}, j);"
+                    );
+                }
+                _ => {
+                    let _ = writeln!(c, "        const {t} u_{q} = p_{q}[0];");
+                }
+            }
+        }
+        let args: Vec<String> = (0..u)
+            .map(|q| match s.access[q] {
+                Access::Contig => format!("q_{q}.v[e]"),
+                _ => format!("u_{q}"),
+            })
+            .collect();
+        let _ = writeln!(
+            c,
+            "        FzPack<{out_t}, {vw}> o;\n#pragma unroll\n        for (int e = 0; e < {vw}; ++e) o.v[e] = f({});",
+            args.join(", ")
+        );
+        let _ = writeln!(
+            c,
+            "        ((typename fz_word<(int)sizeof({out_t}) * {vw}>::type*)out)[j] = o.raw;\n    }}"
+        );
+        let args: Vec<String> = (0..u).map(|q| read(q, "i")).collect();
+        let _ = writeln!(
+            c,
+            "    for (long long i = nv * {vw} + FZ_TID; i < a.n; i += FZ_NT) out[i] = f({});",
+            args.join(", ")
+        );
+    } else {
+        c.push_str("    auto body = [&](auto i) {\n");
+        if nstrided > 0 && s.nd > 0 {
+            let nd = s.nd;
+            c.push_str("        typedef decltype(i) I;\n        I r = i;\n");
+            for j in 0..nstrided {
+                let _ = writeln!(c, "        long long o_{j} = 0;");
+            }
+            for d in (1..nd).rev() {
+                let _ = writeln!(
+                    c,
+                    "        {{\n            const I q = r / (I)a.shape[{d}];\n            const long long m = (long long)(r - q * (I)a.shape[{d}]);"
+                );
+                for j in 0..nstrided {
+                    let _ = writeln!(c, "            o_{j} += m * a.st[{}];", j * nd + d);
+                }
+                c.push_str("            r = q;\n        }\n");
+            }
+            for j in 0..nstrided {
+                let _ = writeln!(c, "        o_{j} += (long long)r * a.st[{}];", j * nd);
+            }
+        }
+        let args: Vec<String> = (0..u).map(|q| read(q, "i")).collect();
+        let _ = writeln!(c, "        out[i] = f({});\n    }};", args.join(", "));
+        c.push_str(
+            "    if (a.n <= 0x7fffffffLL) {\n        const unsigned nt = (unsigned)FZ_NT;\n        \
+             for (unsigned i = (unsigned)FZ_TID; i < (unsigned)a.n; i += nt) body(i);\n    } else {\n        \
+             for (long long i = FZ_TID; i < a.n; i += FZ_NT) body(i);\n    }\n",
+        );
+    }
+    c.push_str("}\n");
+    cuprite_kernels::program(
+        &[
+            cuprite_kernels::elementwise::OPS,
+            cuprite_kernels::fused::SOURCE,
+            &c,
+        ],
+        &[],
+    )
+}
