@@ -11,13 +11,13 @@
 //! ```
 //! # use cuprite_core::fusion::expr::{Binary, BinaryScalar, Expr, Leaf};
 //! # use cuprite_core::fusion::lower::{lower, Instr};
-//! # use cuprite_core::ops::{Add, Multiply};
+//! # use cuprite_core::ops::{Add, Mul};
 //! # use cuprite_core::{BackendBase, Layout};
 //! # use std::sync::Arc;
 //! # fn demo<B: BackendBase>(dev: B) -> cuprite_core::Result<()> {
 //! let buf = dev.from_vec(vec![1.0f64, 2.0, 3.0])?;
 //! let x: Expr<f64> = Arc::new(Leaf::new(dev, buf, Layout::contiguous(&[3])));
-//! let sq: Expr<f64> = Arc::new(Binary { op: Multiply, a: x.clone(), b: x });
+//! let sq: Expr<f64> = Arc::new(Binary { op: Mul, a: x.clone(), b: x });
 //! let e: Expr<f64> = Arc::new(BinaryScalar { op: Add, x: sq, s: 1.0, scalar_first: false });
 //! let p = lower(&e);
 //! // The leaf once, x * x, then + 1.
