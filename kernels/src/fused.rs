@@ -7,7 +7,7 @@
 //!     &[cuprite_kernels::elementwise::OPS, cuprite_kernels::fused::SOURCE],
 //!     &[],
 //! );
-//! assert!(src.contains("fz_params") && src.contains("struct op_add"));
+//! assert!(src.contains("fz_params") && src.contains("CUPRITE_BINARY(add,"));
 //! ```
 
 /// Vector loads, op parameters from argument slots, the grid-stride indices.
