@@ -118,26 +118,21 @@ template <class X> struct __align__(16) Vec16 {
     X v[16 / sizeof(X)];
 };
 
-// Folds the contiguous run p[0..e) (positions r..r+e) into four accumulators, the G threads
-// of a group (G >= 32) taking 16-byte vectors in turn, eight loads in flight per thread.
-template <int G>
-__device__ __forceinline__ void fold_run(const T* __restrict__ p, i64 e, i64 r, int lane, Acc& a0,
-                                         Acc& a1, Acc& a2, Acc& a3) {
+// Folds the elements 0..e of a contiguous run (positions r..r+e) into four accumulators,
+// the G threads of a group (G >= 32) taking 16-byte vectors in turn, eight in flight per
+// thread: `loadv(v)` gives the run's vector v (elements v * VEC ..), `load1(i)` its element i.
+// Every element is folded at the same accumulator and step whatever the loaders read: a
+// loader that computes the elements (a fused expression) folds as a loader that reads them.
+template <int G, class LV, class L1>
+__device__ __forceinline__ void fold_vecs(const LV& loadv, const L1& load1, i64 e, i64 r,
+                                          int lane, Acc& a0, Acc& a1, Acc& a2, Acc& a3) {
     constexpr int VEC = 16 / (int)sizeof(T);
-    if constexpr (VEC > 1) {
-        i64 head = (i64)(((16u - ((unsigned)(u64)p & 15u)) & 15u) / (unsigned)sizeof(T));
-        if (head > e) head = e;
-        if (lane < head) a0 = Op::fold(a0, p[lane], r + lane);
-        p += head;
-        e -= head;
-        r += head;
-    }
-    const Vec16<T>* pv = (const Vec16<T>*)p;
     const i64 nv = e / VEC;
     i64 v = lane;
     for (; v + 7 * G < nv; v += 8 * G) {
-        Vec16<T> q0 = pv[v], q1 = pv[v + G], q2 = pv[v + 2 * G], q3 = pv[v + 3 * G];
-        Vec16<T> q4 = pv[v + 4 * G], q5 = pv[v + 5 * G], q6 = pv[v + 6 * G], q7 = pv[v + 7 * G];
+        Vec16<T> q0 = loadv(v), q1 = loadv(v + G), q2 = loadv(v + 2 * G), q3 = loadv(v + 3 * G);
+        Vec16<T> q4 = loadv(v + 4 * G), q5 = loadv(v + 5 * G), q6 = loadv(v + 6 * G);
+        Vec16<T> q7 = loadv(v + 7 * G);
 #pragma unroll
         for (int k = 0; k < VEC; ++k) {
             a0 = Op::fold(a0, q0.v[k], r + v * VEC + k);
@@ -154,7 +149,7 @@ __device__ __forceinline__ void fold_run(const T* __restrict__ p, i64 e, i64 r, 
         }
     }
     for (; v + 3 * G < nv; v += 4 * G) {
-        Vec16<T> q0 = pv[v], q1 = pv[v + G], q2 = pv[v + 2 * G], q3 = pv[v + 3 * G];
+        Vec16<T> q0 = loadv(v), q1 = loadv(v + G), q2 = loadv(v + 2 * G), q3 = loadv(v + 3 * G);
 #pragma unroll
         for (int k = 0; k < VEC; ++k) {
             a0 = Op::fold(a0, q0.v[k], r + v * VEC + k);
@@ -164,11 +159,30 @@ __device__ __forceinline__ void fold_run(const T* __restrict__ p, i64 e, i64 r, 
         }
     }
     for (; v < nv; v += G) {
-        Vec16<T> q = pv[v];
+        Vec16<T> q = loadv(v);
 #pragma unroll
         for (int k = 0; k < VEC; ++k) a0 = Op::fold(a0, q.v[k], r + v * VEC + k);
     }
-    for (i64 i = nv * VEC + lane; i < e; i += G) a1 = Op::fold(a1, p[i], r + i);
+    for (i64 i = nv * VEC + lane; i < e; i += G) a1 = Op::fold(a1, load1(i), r + i);
+}
+
+// Folds the contiguous run p[0..e) (positions r..r+e): the elements before p's first 16-byte
+// boundary one per thread, then fold_vecs over the aligned rest.
+template <int G>
+__device__ __forceinline__ void fold_run(const T* __restrict__ p, i64 e, i64 r, int lane, Acc& a0,
+                                         Acc& a1, Acc& a2, Acc& a3) {
+    constexpr int VEC = 16 / (int)sizeof(T);
+    if constexpr (VEC > 1) {
+        i64 head = (i64)(((16u - ((unsigned)(u64)p & 15u)) & 15u) / (unsigned)sizeof(T));
+        if (head > e) head = e;
+        if (lane < head) a0 = Op::fold(a0, p[lane], r + lane);
+        p += head;
+        e -= head;
+        r += head;
+    }
+    const Vec16<T>* __restrict__ pv = (const Vec16<T>*)p;
+    fold_vecs<G>([=](i64 v) { return pv[v]; }, [=](i64 i) { return p[i]; }, e, r, lane, a0, a1,
+                 a2, a3);
 }
 
 // The positions lo..hi of one output (first element at x + base), split over a group.
@@ -298,6 +312,34 @@ __device__ __forceinline__ void rows_flat_impl(const T* __restrict__ x, OUT* __r
         Acc acc = group_combine<Op, G>(Op::combine(Op::combine(a0, a1), Op::combine(a2, a3)), sm);
         if (lane == 0) {
             if (n_chunks == 1) out[o] = Op::finish(acc, count, param);
+            else part[t] = acc;
+        }
+    }
+}
+
+// The full reduction of rsize elements that `loadv`/`load1` compute (vector v, element i of
+// the whole run), with the tasks, folds and combines of rows_flat_impl over one output of a
+// 16-byte aligned buffer (chunks start at multiples of 64 elements): a fused expression's
+// reduction has the bits of the reduction of its evaluated array.
+template <int G, class LV, class L1>
+__device__ __forceinline__ void rows_flat_loaded(const LV& loadv, const L1& load1,
+                                                 OUT* __restrict__ out, Acc* __restrict__ part,
+                                                 i64 rsize, i64 chunk, i64 n_chunks, i64 count,
+                                                 double param) {
+    constexpr int VEC = 16 / (int)sizeof(T);
+    __shared__ Acc sm[G >= 64 ? G / 32 : 1];
+    const int lane = (int)(threadIdx.x % G);
+    const i64 groups = (i64)gridDim.x * blockDim.x / G;
+    for (i64 t = ((i64)blockIdx.x * blockDim.x + threadIdx.x) / G; t < n_chunks; t += groups) {
+        const i64 lo = t * chunk;
+        const i64 hi = r_min64(lo + chunk, rsize);
+        const i64 vlo = lo / VEC;
+        Acc a0 = Op::init(), a1 = Op::init(), a2 = Op::init(), a3 = Op::init();
+        fold_vecs<G>([&](i64 v) { return loadv(vlo + v); }, [&](i64 i) { return load1(lo + i); },
+                     hi - lo, lo, lane, a0, a1, a2, a3);
+        Acc acc = group_combine<Op, G>(Op::combine(Op::combine(a0, a1), Op::combine(a2, a3)), sm);
+        if (lane == 0) {
+            if (n_chunks == 1) out[0] = Op::finish(acc, count, param);
             else part[t] = acc;
         }
     }

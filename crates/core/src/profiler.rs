@@ -7,6 +7,7 @@
 
 use crate::backend::DeviceTimer;
 use crate::error::{Error, Result};
+use crate::fusion::FusionStats;
 use std::fmt;
 use std::time::{Duration, Instant};
 
@@ -122,6 +123,10 @@ pub struct BenchmarkResult {
     /// For each device timed, in the order given: its [`DeviceTimer::timer_label`] and the
     /// device time of each timed call, in seconds.
     pub gpu_times: Vec<(String, Vec<f64>)>,
+    /// For each device timed that fuses ([`DeviceTimer::fusion_stats`]): its label and what
+    /// its fusion did over all the timed calls (passes evaluated, the ops they held, those
+    /// written into views).
+    pub fusion: Vec<(String, FusionStats)>,
 }
 
 impl BenchmarkResult {
@@ -149,6 +154,15 @@ impl BenchmarkResult {
         let mut items = vec![format_item("CPU", &self.cpu_times)];
         if show_devices {
             items.extend(self.gpu_times.iter().map(|(l, t)| format_item(l, t)));
+            let calls = self.n_repeat().max(1) as f64;
+            items.extend(self.fusion.iter().map(|(l, s)| {
+                format!(
+                    "    {l}: {:.1} passes ({:.1} ops, {:.1} into views) per call",
+                    s.evaluated as f64 / calls,
+                    s.fused_ops as f64 / calls,
+                    s.into_views as f64 / calls
+                )
+            }));
         }
         format!("{:<20}:{}", self.name, items.join(" "))
     }
@@ -181,11 +195,13 @@ impl fmt::Display for BenchmarkResult {
 /// 1. Calls `f` `n_warmup` times, untimed (compilation, caches and allocation pools warm up).
 /// 2. Waits for every device, so no work queued before (warm-up included) is timed.
 /// 3. Up to `n_repeat` times: records a start event on every device, reads the host clock,
-///    calls `f` and drops its result (freeing it is part of the work, as in CuPy), reads the
-///    host clock, records an end event on every device, waits for every device, and stores
-///    the host time and each device's elapsed event time. Every call thus starts on idle
-///    devices. After each call, the run stops early once `max_duration` has passed since the
-///    first timed call.
+///    calls `f`, records an end event on every device, drops the result (freeing it is part
+///    of the host work, as in CuPy), reads the host clock, waits for every device, and
+///    stores the host time and each device's elapsed event time. Every call thus starts on
+///    idle devices. After each call, the run stops early once `max_duration` has passed
+///    since the first timed call. A fusing device ([`crate::fusion::Fused`]) evaluates its
+///    pending work, the result included, when the end event is recorded: it is timed, and
+///    [`BenchmarkResult::fusion`] counts its passes.
 ///
 /// Pass every device the work runs on: work on a device not named is neither timed nor
 /// waited for. With no device, only host times are taken (name the type:
@@ -241,17 +257,21 @@ where
     let cap = options.n_repeat.min(1 << 16);
     let mut cpu_times = Vec::with_capacity(cap);
     let mut gpu_times: Vec<Vec<f64>> = devices.iter().map(|_| Vec::with_capacity(cap)).collect();
+    let fused_before: Vec<Option<FusionStats>> = devices.iter().map(|d| d.fusion_stats()).collect();
     let began = Instant::now();
     for _ in 0..options.n_repeat {
         for (d, e) in devices.iter().zip(&mut starts) {
             d.record_event(e)?;
         }
         let t1 = Instant::now();
-        drop(std::hint::black_box(f()?));
-        let t2 = Instant::now();
+        let r = std::hint::black_box(f()?);
+        // Recorded while the result lives: a fusing device evaluates what is pending
+        // (the result included) before it records.
         for (d, e) in devices.iter().zip(&mut ends) {
             d.record_event(e)?;
         }
+        drop(r);
+        let t2 = Instant::now();
         for d in devices {
             d.synchronize()?;
         }
@@ -273,6 +293,11 @@ where
             .iter()
             .map(|d| d.timer_label())
             .zip(gpu_times)
+            .collect(),
+        fusion: devices
+            .iter()
+            .zip(fused_before)
+            .filter_map(|(d, before)| Some((d.timer_label(), d.fusion_stats()?.since(&before?))))
             .collect(),
     })
 }
@@ -447,6 +472,7 @@ mod tests {
                 ("GPU-0".into(), vec![9e-6, 9e-6, 9e-6]),
                 ("GPU-1".into(), vec![5e-6]),
             ],
+            fusion: vec![],
         };
         // Produced by CuPy's _PerfCaseResult.__str__ formatting on the same samples.
         assert_eq!(
@@ -464,11 +490,20 @@ mod tests {
             name: "a_rather_long_benchmark_name".into(),
             cpu_times: vec![1.5e-3, 2.5e-3],
             gpu_times: vec![],
+            fusion: vec![(
+                "fused cpu".into(),
+                FusionStats {
+                    evaluated: 6,
+                    fused_ops: 20,
+                    into_views: 2,
+                    released: 0,
+                },
+            )],
         };
         assert_eq!(
             r.to_string(),
             "a_rather_long_benchmark_name:    CPU: 2000.000 us   +/-500.000 (min: 1500.000 / \
-             max: 2500.000) us"
+             max: 2500.000) us     fused cpu: 3.0 passes (10.0 ops, 1.0 into views) per call"
         );
         let (label, s) = r
             .gpu_stats()

@@ -9,10 +9,13 @@
 use crate::alloc::written_vec;
 use crate::par;
 use crate::reduce::{fold_leaf, reduce_tree, LEAF};
+use crate::simd;
 use crate::{buffer::CpuBuffer, Cpu};
-use cuprite_core::fusion::expr::{Expr, Scratch};
+use cuprite_core::fusion::expr::{
+    binary_loop, scalar_loop, unary_loop, BinaryLoop, Expr, ScalarLoop, Scratch, UnaryLoop,
+};
 use cuprite_core::fusion::FusionBackend;
-use cuprite_core::ops::ReduceOp;
+use cuprite_core::ops::{BinaryOp, ReduceOp, UnaryOp};
 use cuprite_core::{Element, Result};
 use rayon::prelude::*;
 use std::cell::RefCell;
@@ -42,11 +45,39 @@ fn block<T: Element>(
 }
 
 thread_local! {
-    /// The temporaries of this thread's fused reductions, reused from leaf to leaf.
+    /// The temporaries of this thread's evaluations and fused reductions, reused from one
+    /// block (and one evaluation) to the next.
     static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::new());
 }
 
+/// The op loops of the evaluation, compiled for AVX2 and FMA where the CPU has them
+/// ([`simd::wide_for`], as the unfused loops of this backend are): `mul_add` in an op's
+/// function is then one instruction, not a call, with the same result.
+fn unary_wide<T: Element, K: UnaryOp<T>>(op: &K, x: &[T], out: &mut [K::Out]) {
+    simd::wide_for::<T, K::Out, _>(|| unary_loop(op, x, out))
+}
+
+fn binary_wide<T: Element, K: BinaryOp<T>>(op: &K, a: &[T], b: &[T], out: &mut [K::Out]) {
+    simd::wide_for::<T, K::Out, _>(|| binary_loop(op, a, b, out))
+}
+
+fn scalar_wide<T: Element, K: BinaryOp<T>>(op: &K, x: &[T], s: T, first: bool, out: &mut [K::Out]) {
+    simd::wide_for::<T, K::Out, _>(|| scalar_loop(op, x, s, first, out))
+}
+
 impl FusionBackend for Cpu {
+    fn unary_loop<T: Element, K: UnaryOp<T>>() -> UnaryLoop<T, K> {
+        unary_wide::<T, K>
+    }
+
+    fn binary_loop<T: Element, K: BinaryOp<T>>() -> BinaryLoop<T, K> {
+        binary_wide::<T, K>
+    }
+
+    fn scalar_loop<T: Element, K: BinaryOp<T>>() -> ScalarLoop<T, K> {
+        scalar_wide::<T, K>
+    }
+
     fn eval_expr<T: Element>(&self, expr: &Expr<T>, len: usize) -> Result<CpuBuffer<T>> {
         let mut failed = None;
         // SAFETY: `block` writes every slot of its chunk, also when it fails; a run stopped
@@ -56,10 +87,17 @@ impl FusionBackend for Cpu {
             written_vec(len, |o| {
                 let init = || (Vec::new(), Scratch::new());
                 let run = if par::serial(len) {
-                    let (mut tmp, mut scratch) = init();
-                    o.chunks_mut(BLOCK)
-                        .enumerate()
-                        .try_for_each(|(b, c)| block(expr, b * BLOCK, c, &mut tmp, &mut scratch))
+                    // The calling thread's temporaries, kept from one evaluation to the
+                    // next (small expressions in a loop would allocate them every time).
+                    SCRATCH.with(|s| {
+                        let mut scratch = s.borrow_mut();
+                        let mut tmp = scratch.take::<T>(0);
+                        let r = o.chunks_mut(BLOCK).enumerate().try_for_each(|(b, c)| {
+                            block(expr, b * BLOCK, c, &mut tmp, &mut scratch)
+                        });
+                        scratch.give(tmp);
+                        r
+                    })
                 } else {
                     o.par_chunks_mut(BLOCK)
                         .enumerate()

@@ -18,12 +18,15 @@ use crate::device::Cuda;
 use crate::driver;
 use crate::elementwise::{ArgBytes, OpArgs};
 use crate::launch::{check_view, coalesce, BLOCK};
-use codegen::{key, slot_count, source, Access, Shape};
-use cuprite_core::fusion::expr::Expr;
+use crate::reduce::{PartArgs, Split};
+use codegen::{key, reduce_key, reduce_source, slot_count, source, Access, Reduction, Shape};
+use cuprite_core::fusion::expr::{Expr, Leaf};
 use cuprite_core::fusion::lower::{lower, Instr, LeafRef};
 use cuprite_core::fusion::FusionBackend;
+use cuprite_core::ops::ReduceOp;
 use cuprite_core::{bf16, c128, c64, f16, DType, Element, Error, Layout, Result, Scalar};
 use std::ffi::c_void;
+use std::sync::Arc;
 
 /// NVRTC options of every fused program: no contraction of one op's product with the next
 /// op's sum into an FMA (the unfused kernels round each op's result on its own).
@@ -135,6 +138,22 @@ impl ArgBlob {
     }
 }
 
+/// What a fused program computes.
+enum Mode<'a> {
+    /// The expression's elements, written C-contiguous or at the offsets of `out_view`.
+    Map { out_view: Option<&'a Layout> },
+    /// The reduction `r` of all the elements (contiguous and uniform leaves only) into one
+    /// output, in the chunks of `split` (their partials at `part`), finished with `count`
+    /// and `param` as the plain reduction finishes.
+    Reduce {
+        r: &'a Reduction<'a>,
+        split: Split,
+        part: u64,
+        count: usize,
+        param: f64,
+    },
+}
+
 /// A fused program ready to launch: its module key, how its parameters are read, and its
 /// argument struct.
 struct Launch {
@@ -142,21 +161,28 @@ struct Launch {
     leaf_param: Vec<usize>,
     access: Vec<Access>,
     param_t: Vec<DType>,
+    out_strided: bool,
     nd: usize,
     vw: usize,
     args: ArgBlob,
 }
 
 impl Launch {
-    /// Plans the launch of `instrs` over `leaves` into `out` (`n > 0` elements of `out_t`).
+    /// Plans the launch of `instrs` over `leaves` into `out` (`n > 0` elements of `out_t`,
+    /// at `out_view`'s offsets from `out` when it is not C-contiguous).
     fn new(
         dev: &Cuda,
         instrs: &[Instr],
         leaves: &[LeafRef],
         out: u64,
+        mode: &Mode,
         out_t: DType,
         n: usize,
     ) -> Result<Launch> {
+        let out_view = match mode {
+            Mode::Map { out_view } => out_view.filter(|l| !l.is_c_contiguous()),
+            Mode::Reduce { .. } => None,
+        };
         // Distinct leaves: one parameter per (address, view).
         let mut addr: Vec<u64> = Vec::new();
         let mut views: Vec<&Layout> = Vec::new();
@@ -178,18 +204,24 @@ impl Launch {
             });
         }
         let mut access: Vec<Access> = views.iter().map(|l| access_of(l)).collect();
-        let strided: Vec<&Layout> = views
-            .iter()
-            .zip(&access)
-            .filter(|(_, a)| matches!(a, Access::Strided(_)))
-            .map(|(l, _)| *l)
+        // The strided views, the output's first.
+        let strided: Vec<&Layout> = out_view
+            .into_iter()
+            .chain(
+                views
+                    .iter()
+                    .zip(&access)
+                    .filter(|(_, a)| matches!(a, Access::Strided(_)))
+                    .map(|(l, _)| *l),
+            )
             .collect();
         let coalesced = if strided.is_empty() {
             Vec::new()
         } else {
             coalesce("fusion", &strided)?
         };
-        let mut j = 0;
+        let out_strided = out_view.is_some();
+        let mut j = out_strided as usize;
         for a in access.iter_mut() {
             if let Access::Strided(k) = a {
                 *k = j;
@@ -209,19 +241,36 @@ impl Launch {
                 .iter()
                 .zip(&addr)
                 .all(|(a, &p)| *a != Access::Contig || p.is_multiple_of(16));
-        let vw = if strided.is_empty() && aligned && n >= 16 / widest {
-            16 / widest
-        } else {
-            1
+        let vw = match mode {
+            Mode::Map { .. } if strided.is_empty() && aligned && n >= 16 / widest => 16 / widest,
+            Mode::Map { .. } => 1,
+            // The reduction's 16-byte vectors of the reduced type, read as one word from
+            // each contiguous leaf of that size where all are aligned.
+            Mode::Reduce { .. } => {
+                let same = access
+                    .iter()
+                    .zip(&param_t)
+                    .all(|(a, t)| *a != Access::Contig || t.size_of() == out_t.size_of());
+                if same && aligned {
+                    16 / out_t.size_of()
+                } else {
+                    1
+                }
+            }
         };
-        let key = key(&Shape {
+        let shape = Shape {
             instrs,
             leaf_param: &leaf_param,
             access: &access,
             param_t: &param_t,
+            out_strided,
             nd,
             vw,
-        });
+        };
+        let key = match mode {
+            Mode::Map { .. } => key(&shape),
+            Mode::Reduce { r, .. } => reduce_key(&shape, r),
+        };
         let mut args = ArgBlob::default();
         args.put(&out.to_ne_bytes());
         args.put(&(n as i64).to_ne_bytes());
@@ -234,6 +283,20 @@ impl Launch {
             for s in &slots {
                 args.put(s.bytes());
             }
+        }
+        if let Mode::Reduce {
+            part,
+            split,
+            count,
+            param,
+            ..
+        } = mode
+        {
+            args.put(&part.to_ne_bytes());
+            args.put(&(split.chunk as i64).to_ne_bytes());
+            args.put(&(split.n_chunks as i64).to_ne_bytes());
+            args.put(&(*count as i64).to_ne_bytes());
+            args.put(&param.to_ne_bytes());
         }
         if nd > 0 {
             for &n in &coalesced[0].shape[..nd] {
@@ -262,6 +325,7 @@ impl Launch {
             leaf_param,
             access,
             param_t,
+            out_strided,
             nd,
             vw,
             args,
@@ -269,20 +333,26 @@ impl Launch {
     }
 }
 
-impl FusionBackend for Cuda {
-    fn eval_expr<T: Element>(&self, expr: &Expr<T>, len: usize) -> Result<CudaBuffer<T>> {
-        let out = self.alloc::<T>(len)?;
-        if len == 0 {
-            return Ok(out);
-        }
+impl Cuda {
+    /// Launches the program of `expr` writing its `n > 0` elements at `out` (C-contiguous),
+    /// or at the offsets of `out_view` from `out`.
+    fn launch_expr<T: Element>(
+        &self,
+        expr: &Expr<T>,
+        out: u64,
+        out_view: Option<&Layout>,
+        n: usize,
+    ) -> Result<()> {
         let p = lower(expr);
-        let mut l = Launch::new(self, &p.instrs, &p.leaves, self.ptr(&out)?, T::DTYPE, len)?;
+        let mode = Mode::Map { out_view };
+        let mut l = Launch::new(self, &p.instrs, &p.leaves, out, &mode, T::DTYPE, n)?;
         let f = self.function_with(&l.key, "fused", &OPTIONS, || {
             source(&Shape {
                 instrs: &p.instrs,
                 leaf_param: &l.leaf_param,
                 access: &l.access,
                 param_t: &l.param_t,
+                out_strided: l.out_strided,
                 nd: l.nd,
                 vw: l.vw,
             })
@@ -292,19 +362,160 @@ impl FusionBackend for Cuda {
         // SAFETY: the kernel `fused` takes one `FusedArgs` by value, which `l.args` lays out
         // field for field (the generated struct and the blob come from one walk of the same
         // instructions and leaves); the driver copies it before the call returns. Every
-        // address in it is this device's: the fresh result of `len` elements, and leaves
-        // checked (`check_view`) to hold every element of their views, which the kernel
-        // reads at the offsets of those views only.
+        // address in it is this device's: the output (a fresh buffer of `n` elements, or a
+        // view checked by the caller to lie in its buffer and to hold no element twice),
+        // and leaves checked (`check_view`) to hold every element of their views, which the
+        // kernel reads at the offsets of those views only.
         unsafe {
             driver::launch(
                 f.0,
-                (self.grid_for(len, l.vw), 1, 1),
+                (self.grid_for(n, l.vw), 1, 1),
                 (BLOCK, 1, 1),
                 0,
                 self.stream(),
                 &mut args,
             )?;
         }
+        Ok(())
+    }
+}
+
+impl FusionBackend for Cuda {
+    const WRITES_VIEWS: bool = true;
+
+    fn eval_expr<T: Element>(&self, expr: &Expr<T>, len: usize) -> Result<CudaBuffer<T>> {
+        let out = self.alloc::<T>(len)?;
+        if len > 0 {
+            self.launch_expr(expr, self.ptr(&out)?, None, len)?;
+        }
         Ok(out)
+    }
+
+    /// One pass: the plain reduction's kernels and plan over the evaluated array (its
+    /// flat row kernels, their chunks and partial combines), with loaders that compute each
+    /// element where those kernels read it, so the bits are the plain reduction's. Ops whose
+    /// folds multiply and add (a contraction into an FMA would differ between the two
+    /// programs), strided leaves and sizes that take the one-thread kernel are not fused.
+    fn reduce_expr<T: Element, K: ReduceOp<T>>(
+        &self,
+        op: K,
+        expr: &Expr<T>,
+        len: usize,
+    ) -> Result<Option<CudaBuffer<K::Out>>> {
+        let exact = matches!(
+            K::NAME,
+            "sum"
+                | "nansum"
+                | "mean"
+                | "nanmean"
+                | "min"
+                | "max"
+                | "nanmin"
+                | "nanmax"
+                | "all"
+                | "any"
+                | "count_nonzero"
+                | "var"
+        ) || (matches!(K::NAME, "prod" | "nanprod") && !T::DTYPE.is_complex());
+        let Some((group, split)) = crate::reduce::flat_plan(self, len) else {
+            return Ok(None);
+        };
+        let p = lower(expr);
+        if !exact
+            || p.leaves
+                .iter()
+                .any(|l| access_of(l.layout) == Access::Strided(0))
+        {
+            return Ok(None);
+        }
+        let out = self.alloc::<K::Out>(1)?;
+        let part = if split.n_chunks > 1 {
+            Some(self.alloc::<u8>(split.n_chunks * cuprite_kernels::reduce::ACC_MAX_BYTES)?)
+        } else {
+            None
+        };
+        let functor = crate::reduce::functor(K::NAME);
+        let r = Reduction {
+            functor: &functor,
+            out: K::Out::DTYPE,
+        };
+        let param = op
+            .params()
+            .first()
+            .map_or(0.0, |&s| <f64 as Element>::from_scalar(s));
+        let mode = Mode::Reduce {
+            r: &r,
+            split,
+            part: part.as_ref().map_or(Ok(0), |b| self.ptr(b))?,
+            count: len,
+            param,
+        };
+        let out_ptr = self.ptr(&out)?;
+        let mut l = Launch::new(self, &p.instrs, &p.leaves, out_ptr, &mode, T::DTYPE, len)?;
+        let src = || {
+            reduce_source(
+                &Shape {
+                    instrs: &p.instrs,
+                    leaf_param: &l.leaf_param,
+                    access: &l.access,
+                    param_t: &l.param_t,
+                    out_strided: false,
+                    nd: 0,
+                    vw: l.vw,
+                },
+                &r,
+            )
+        };
+        let f = self.function_with(&l.key, &format!("fused_red_{group}"), &OPTIONS, src)?;
+        self.bind()?;
+        let mut args = [l.args.0.as_mut_ptr() as *mut c_void];
+        // SAFETY: `fused_red_G` takes one `FusedArgs` by value, laid out by `l.args` (the
+        // expression's fields, then the plan's: part, chunk, n_chunks, count, param, as
+        // `reduce_source` declares them). It reads the leaves (checked views of this
+        // device's buffers, contiguous or one element) at positions below `len`, writes the
+        // one output of `out` or, with several chunks, one partial slot per chunk of `part`
+        // (n_chunks slots of ACC_MAX_BYTES).
+        unsafe {
+            driver::launch(
+                f.0,
+                (crate::reduce::blocks(split.n_chunks, group), 1, 1),
+                (BLOCK, 1, 1),
+                0,
+                self.stream(),
+                &mut args,
+            )?;
+        }
+        if let Some(part) = &part {
+            let key = l.key.clone();
+            self.combine_partials(
+                |name| self.kernel_with::<PartArgs>(&key, name, &OPTIONS, src),
+                self.ptr(part)?,
+                out_ptr,
+                1,
+                &split,
+                len as i64,
+                param,
+            )?;
+        }
+        Ok(Some(out))
+    }
+
+    /// One kernel writing the view: a thread reads each position of `dst`'s view (through
+    /// `view`) before writing it, and no other leaf reads `dst` (it shares its memory with
+    /// nothing when `view` is made).
+    fn eval_into<T: Element>(
+        &self,
+        dst: &mut CudaBuffer<T>,
+        layout: &Layout,
+        build: impl FnOnce(Expr<T>) -> Expr<T>,
+    ) -> Result<bool> {
+        check_view(self, "fusion", dst, layout)?;
+        if layout.size() == 0 || !dst.is_unique() || !layout.is_writeable_without_overlap() {
+            return Ok(false);
+        }
+        let out = self.ptr(dst)? + (layout.offset() * std::mem::size_of::<T>()) as u64;
+        let view: Expr<T> = Arc::new(Leaf::new(self.clone(), dst.clone(), layout.clone()));
+        self.launch_expr(&build(view), out, Some(layout), layout.size())?;
+        Ok(true)
     }
 }

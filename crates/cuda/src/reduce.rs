@@ -37,6 +37,33 @@ use cuprite_core::{ArgKind, Element, Layout, Result};
 use cuprite_kernels::reduce as kern;
 use plan::ToStrided;
 
+pub(crate) use params::PartArgs;
+pub(crate) use plan::Split;
+
+/// The plan of the plain reduction of all `len` elements of a C-contiguous buffer when it
+/// runs one of the flat row kernels (`red_rows_32_flat`, `red_rows_256_flat`): their group
+/// of threads (32 or 256) and the chunks; `None` for the one-thread kernel of tiny sizes.
+pub(crate) fn flat_plan(dev: &Cuda, len: usize) -> Option<(u32, Split)> {
+    let (kept, red, _) = plan::split(&Layout::contiguous(&[len]), &[0], true);
+    let flat = red.shape.len() == 1 && red.strides[0] == 1;
+    let split = plan::choose(&kept, &red, dev.inner.sm_count as usize);
+    match split.kernel {
+        plan::Kernel::Rows { group: 32, .. } if flat => Some((32, split)),
+        plan::Kernel::Rows { group, .. } if flat && group > 32 => Some((256, split)),
+        _ => None,
+    }
+}
+
+/// The reduction kernels' grid for `tasks` tasks of `group` threads.
+pub(crate) fn blocks(tasks: usize, group: u32) -> u32 {
+    plan::blocks(tasks, group)
+}
+
+/// The program of the reduction `name` over `T` giving `O`: its device functor's name.
+pub(crate) fn functor(name: &str) -> String {
+    kern::reduce_functor(name)
+}
+
 /// The name of an arg-reduction (its functor is `red_<name>`).
 fn arg_name(kind: ArgKind) -> &'static str {
     registry::arg_reduction_name(kind)

@@ -30,4 +30,10 @@ pub trait DeviceTimer: BackendBase {
     fn timer_label(&self) -> String {
         self.label()
     }
+
+    /// What the device's fusion has done so far ([`Fused::stats`](crate::fusion::Fused::stats)),
+    /// for the profiler's report; `None` (the default) for a device that does not fuse.
+    fn fusion_stats(&self) -> Option<crate::fusion::FusionStats> {
+        None
+    }
 }

@@ -1,6 +1,7 @@
 //! The deferred primitives of [`Fused`]: element-wise maps, `where` and casts record a node
 //! of a pending expression; in-place maps over a whole array extend the array's own
-//! expression, those over a part of it write the evaluated buffer through `B`.
+//! expression; those over a part of it with a pending right-hand side are one pass writing
+//! that part where the backend can ([`FusionBackend::eval_into`]), else written through `B`.
 
 use super::expr::{Binary, BinaryScalar, Cast, Expr, Unary, Where};
 use super::{Fused, FusedBuf, FusionBackend, reads_whole};
@@ -13,6 +14,47 @@ use std::marker::PhantomData;
 use std::sync::Arc;
 
 impl<B: FusionBackend> Fused<B> {
+    /// `op(x)` with `B`'s loop.
+    fn unary_node<T: Element, K: UnaryOp<T>>(&self, op: K, x: Expr<T>) -> Unary<T, K> {
+        Unary {
+            op,
+            x,
+            run: B::unary_loop::<T, K>(),
+        }
+    }
+
+    /// `op(a, b)` with `B`'s loop.
+    fn binary_node<T: Element, K: BinaryOp<T>>(
+        &self,
+        op: K,
+        a: Expr<T>,
+        b: Expr<T>,
+    ) -> Binary<T, K> {
+        Binary {
+            op,
+            a,
+            b,
+            run: B::binary_loop::<T, K>(),
+        }
+    }
+
+    /// `op(x, s)` (or `op(s, x)`) with `B`'s loop.
+    fn scalar_node<T: Element, K: BinaryOp<T>>(
+        &self,
+        op: K,
+        x: Expr<T>,
+        s: T,
+        scalar_first: bool,
+    ) -> BinaryScalar<T, K> {
+        BinaryScalar {
+            op,
+            x,
+            s,
+            scalar_first,
+            run: B::scalar_loop::<T, K>(),
+        }
+    }
+
     /// A new pending buffer holding `expr` over the shape of `l`.
     fn node<T: Element>(&self, expr: Expr<T>, l: &Layout) -> Result<FusedBuf<B, T>> {
         self.defer(expr, l.size())
@@ -53,7 +95,7 @@ impl<B: FusionBackend> ElementwiseOps for Fused<B> {
             )?));
         }
         let x = self.operand(x, lx, K::NAME)?;
-        self.node(Arc::new(Unary { op, x }), lx)
+        self.node(Arc::new(self.unary_node(op, x)), lx)
     }
 
     fn binary<T: Element, K: BinaryOp<T>>(
@@ -69,7 +111,7 @@ impl<B: FusionBackend> ElementwiseOps for Fused<B> {
             return Ok(FusedBuf::ready(self.inner.binary(op, &a, la, &b, lb)?));
         }
         let (a, b) = (self.operand(a, la, K::NAME)?, self.operand(b, lb, K::NAME)?);
-        self.node(Arc::new(Binary { op, a, b }), la)
+        self.node(Arc::new(self.binary_node(op, a, b)), la)
     }
 
     fn binary_scalar<T: Element, K: BinaryOp<T>>(
@@ -86,13 +128,7 @@ impl<B: FusionBackend> ElementwiseOps for Fused<B> {
             return Ok(FusedBuf::ready(out));
         }
         let x = self.operand(a, la, K::NAME)?;
-        let node = BinaryScalar {
-            op,
-            x,
-            s,
-            scalar_first,
-        };
-        self.node(Arc::new(node), la)
+        self.node(Arc::new(self.scalar_node(op, x, s, scalar_first)), la)
     }
 
     fn unary_inplace<T: Element, K: UnaryOp<T, Out = T>>(
@@ -105,7 +141,7 @@ impl<B: FusionBackend> ElementwiseOps for Fused<B> {
             x,
             lx,
             K::NAME,
-            |x| Ok(Arc::new(Unary { op, x })),
+            |x| Ok(Arc::new(self.unary_node(op, x))),
             |dev, buf| dev.unary_inplace(op, buf, lx),
         )
     }
@@ -126,9 +162,15 @@ impl<B: FusionBackend> ElementwiseOps for Fused<B> {
                 a,
                 la,
                 K::NAME,
-                |x| Ok(Arc::new(Binary { op, a: x, b: rhs })),
+                |x| Ok(Arc::new(self.binary_node(op, x, rhs))),
                 |_, _| Ok(()),
             );
+        }
+        // A pending right-hand side: `a[view] op= rhs` is one pass writing the view.
+        if let Some(rhs) = self.pending_whole(b, lb)
+            && self.write_into(a, la, |x| Arc::new(self.binary_node(op, x, rhs)))?
+        {
+            return Ok(());
         }
         let b = self.ready(b)?;
         self.with_mut(a, |buf| self.inner.binary_inplace(op, buf, la, &b, lb))
@@ -145,14 +187,7 @@ impl<B: FusionBackend> ElementwiseOps for Fused<B> {
             a,
             la,
             K::NAME,
-            |x| {
-                Ok(Arc::new(BinaryScalar {
-                    op,
-                    x,
-                    s,
-                    scalar_first: false,
-                }))
-            },
+            |x| Ok(Arc::new(self.scalar_node(op, x, s, false))),
             |dev, buf| dev.binary_scalar_inplace(op, buf, la, s),
         )
     }

@@ -39,6 +39,10 @@ pub trait Node<T: Element>: Send + Sync {
     /// The element-wise ops of the tree (a leaf counts none).
     fn ops(&self) -> usize;
 
+    /// Whether a leaf of the tree reads the buffer at `addr`
+    /// ([`BackendBase::buffer_address`]).
+    fn reads(&self, addr: usize) -> bool;
+
     /// Appends the node's instruction (after its operands', through
     /// [`Program::operand`]) to `p`, returning its index.
     fn lower<'a>(&'a self, p: &mut Program<'a>) -> usize;
@@ -129,6 +133,10 @@ impl<B: BackendBase, T: Element> Node<T> for Leaf<B, T> {
         0
     }
 
+    fn reads(&self, addr: usize) -> bool {
+        self.dev.buffer_address(&self.buf) == Some(addr)
+    }
+
     fn lower<'a>(&'a self, p: &mut Program<'a>) -> usize {
         p.leaf::<T>(&self.buf, &self.layout)
     }
@@ -204,8 +212,60 @@ impl<T: Element> Node<T> for Scalar<T> {
         0
     }
 
+    fn reads(&self, _addr: usize) -> bool {
+        false
+    }
+
     fn lower<'a>(&'a self, p: &mut Program<'a>) -> usize {
         p.push(Instr::Scalar(self.0.to_scalar()))
+    }
+}
+
+/// The loop of a unary op over a block: `out[i] = op.apply(x[i])` for every `i`, in order.
+/// A backend may compile its own copy ([`FusionBackend::unary_loop`](super::FusionBackend::unary_loop)):
+/// the same function over the same elements, so the same bits.
+pub type UnaryLoop<T, K> = fn(&K, &[T], &mut [<K as UnaryOp<T>>::Out]);
+
+/// The loop of a binary op over a block: `out[i] = op.apply(a[i], b[i])`.
+pub type BinaryLoop<T, K> = fn(&K, &[T], &[T], &mut [<K as BinaryOp<T>>::Out]);
+
+/// The loop of a binary op with a scalar operand over a block: `out[i] = op.apply(x[i], s)`,
+/// or `op.apply(s, x[i])` when the flag (`scalar_first`) is set.
+pub type ScalarLoop<T, K> = fn(&K, &[T], T, bool, &mut [<K as BinaryOp<T>>::Out]);
+
+/// The plain [`UnaryLoop`].
+#[inline]
+pub fn unary_loop<T: Element, K: UnaryOp<T>>(op: &K, x: &[T], out: &mut [K::Out]) {
+    for (o, &v) in out.iter_mut().zip(x) {
+        *o = op.apply(v);
+    }
+}
+
+/// The plain [`BinaryLoop`].
+#[inline]
+pub fn binary_loop<T: Element, K: BinaryOp<T>>(op: &K, a: &[T], b: &[T], out: &mut [K::Out]) {
+    for ((o, &x), &y) in out.iter_mut().zip(a).zip(b) {
+        *o = op.apply(x, y);
+    }
+}
+
+/// The plain [`ScalarLoop`].
+#[inline]
+pub fn scalar_loop<T: Element, K: BinaryOp<T>>(
+    op: &K,
+    x: &[T],
+    s: T,
+    scalar_first: bool,
+    out: &mut [K::Out],
+) {
+    if scalar_first {
+        for (o, &v) in out.iter_mut().zip(x) {
+            *o = op.apply(s, v);
+        }
+    } else {
+        for (o, &v) in out.iter_mut().zip(x) {
+            *o = op.apply(v, s);
+        }
     }
 }
 
@@ -215,21 +275,35 @@ pub struct Unary<T: Element, K: UnaryOp<T>> {
     pub op: K,
     /// Its operand.
     pub x: Expr<T>,
+    /// Its loop over a block.
+    pub run: UnaryLoop<T, K>,
+}
+
+impl<T: Element, K: UnaryOp<T>> Unary<T, K> {
+    /// `op(x)` with the plain loop.
+    pub fn new(op: K, x: Expr<T>) -> Self {
+        Unary {
+            op,
+            x,
+            run: unary_loop::<T, K>,
+        }
+    }
 }
 
 impl<T: Element, K: UnaryOp<T>> Node<K::Out> for Unary<T, K> {
     fn eval(&self, start: usize, out: &mut [K::Out], scratch: &mut Scratch) -> Result<()> {
-        let op = self.op;
         with(&self.x, start, out.len(), scratch, |x, _| {
-            for (o, &v) in out.iter_mut().zip(x) {
-                *o = op.apply(v);
-            }
+            (self.run)(&self.op, x, out);
             Ok(())
         })
     }
 
     fn ops(&self) -> usize {
         1 + self.x.ops()
+    }
+
+    fn reads(&self, addr: usize) -> bool {
+        self.x.reads(addr)
     }
 
     fn lower<'a>(&'a self, p: &mut Program<'a>) -> usize {
@@ -252,16 +326,28 @@ pub struct Binary<T: Element, K: BinaryOp<T>> {
     pub a: Expr<T>,
     /// The second operand.
     pub b: Expr<T>,
+    /// Its loop over a block.
+    pub run: BinaryLoop<T, K>,
+}
+
+impl<T: Element, K: BinaryOp<T>> Binary<T, K> {
+    /// `op(a, b)` with the plain loop.
+    pub fn new(op: K, a: Expr<T>, b: Expr<T>) -> Self {
+        Binary {
+            op,
+            a,
+            b,
+            run: binary_loop::<T, K>,
+        }
+    }
 }
 
 impl<T: Element, K: BinaryOp<T>> Node<K::Out> for Binary<T, K> {
     fn eval(&self, start: usize, out: &mut [K::Out], scratch: &mut Scratch) -> Result<()> {
-        let (op, n) = (self.op, out.len());
+        let n = out.len();
         with(&self.a, start, n, scratch, |a, scratch| {
             with(&self.b, start, n, scratch, |b, _| {
-                for ((o, &x), &y) in out.iter_mut().zip(a).zip(b) {
-                    *o = op.apply(x, y);
-                }
+                (self.run)(&self.op, a, b, out);
                 Ok(())
             })
         })
@@ -269,6 +355,10 @@ impl<T: Element, K: BinaryOp<T>> Node<K::Out> for Binary<T, K> {
 
     fn ops(&self) -> usize {
         1 + self.a.ops() + self.b.ops()
+    }
+
+    fn reads(&self, addr: usize) -> bool {
+        self.a.reads(addr) || self.b.reads(addr)
     }
 
     fn lower<'a>(&'a self, p: &mut Program<'a>) -> usize {
@@ -294,27 +384,37 @@ pub struct BinaryScalar<T: Element, K: BinaryOp<T>> {
     pub s: T,
     /// Whether the scalar is the first operand.
     pub scalar_first: bool,
+    /// Its loop over a block.
+    pub run: ScalarLoop<T, K>,
+}
+
+impl<T: Element, K: BinaryOp<T>> BinaryScalar<T, K> {
+    /// `op(x, s)` (or `op(s, x)` when `scalar_first`) with the plain loop.
+    pub fn new(op: K, x: Expr<T>, s: T, scalar_first: bool) -> Self {
+        BinaryScalar {
+            op,
+            x,
+            s,
+            scalar_first,
+            run: scalar_loop::<T, K>,
+        }
+    }
 }
 
 impl<T: Element, K: BinaryOp<T>> Node<K::Out> for BinaryScalar<T, K> {
     fn eval(&self, start: usize, out: &mut [K::Out], scratch: &mut Scratch) -> Result<()> {
-        let (op, s, first) = (self.op, self.s, self.scalar_first);
         with(&self.x, start, out.len(), scratch, |x, _| {
-            if first {
-                for (o, &v) in out.iter_mut().zip(x) {
-                    *o = op.apply(s, v);
-                }
-            } else {
-                for (o, &v) in out.iter_mut().zip(x) {
-                    *o = op.apply(v, s);
-                }
-            }
+            (self.run)(&self.op, x, self.s, self.scalar_first, out);
             Ok(())
         })
     }
 
     fn ops(&self) -> usize {
         1 + self.x.ops()
+    }
+
+    fn reads(&self, addr: usize) -> bool {
+        self.x.reads(addr)
     }
 
     fn lower<'a>(&'a self, p: &mut Program<'a>) -> usize {
@@ -351,6 +451,10 @@ impl<T: Element, U: Element> Node<U> for Cast<T, U> {
 
     fn ops(&self) -> usize {
         1 + self.x.ops()
+    }
+
+    fn reads(&self, addr: usize) -> bool {
+        self.x.reads(addr)
     }
 
     fn lower<'a>(&'a self, p: &mut Program<'a>) -> usize {
@@ -390,6 +494,10 @@ impl<T: Element> Node<T> for Where<T> {
 
     fn ops(&self) -> usize {
         1 + self.cond.ops() + self.a.ops() + self.b.ops()
+    }
+
+    fn reads(&self, addr: usize) -> bool {
+        self.cond.reads(addr) || self.a.reads(addr) || self.b.reads(addr)
     }
 
     fn lower<'a>(&'a self, p: &mut Program<'a>) -> usize {

@@ -2,7 +2,7 @@
 //! pending) and the wrapped backend runs it; buffers it writes are evaluated first and
 //! written in place.
 
-use super::{Fused, FusedBuf, FusionBackend, State, lock};
+use super::{Fused, FusedBuf, FusionBackend};
 use crate::backend::{
     ArgKind, BackendBase, DeviceTimer, EigFactors, EighFactors, FftLanes, FftOps, IndexOps,
     KernelOps, LinalgOps, MaskOps, MatmulOps, RandomOps, ReduceOps, SelectOps, SortOps, SvdFactors,
@@ -14,7 +14,6 @@ use crate::kernel::{KernelElement, KernelSpec};
 use crate::layout::Layout;
 use crate::ops::{BinaryOp, ReduceOp, ScanOp};
 use crate::random::{Draw, FloatDist, IntDist};
-use std::sync::Arc;
 
 /// A buffer of `B` as a ready buffer of `Fused<B>`.
 fn w<B: FusionBackend, T: Element>(b: B::Buffer<T>) -> FusedBuf<B, T> {
@@ -24,10 +23,32 @@ fn w<B: FusionBackend, T: Element>(b: B::Buffer<T>) -> FusedBuf<B, T> {
 impl<B: FusionBackend> Fused<B> {
     /// The number of elements of `b` (known without evaluating it).
     pub(crate) fn buffer_len_of<T: Element>(&self, b: &FusedBuf<B, T>) -> usize {
-        match &*lock(&b.0.state) {
-            State::Ready(buf) => self.inner.buffer_len(buf),
-            State::Pending { len, .. } => *len,
+        self.peek(b, |buf| self.inner.buffer_len(buf), |_, len| len)
+    }
+}
+
+impl<B: FusionBackend> Fused<B> {
+    /// Before a write into the ready buffer `buf` that its slot alone holds: where the
+    /// wrapped buffer is shared (a leaf of a pending expression reads it: `r = a[i, i].sqrt()`
+    /// before `a[i, i] = r`), the device's pending expressions that read it are evaluated,
+    /// which lets go of their leaves. The write then goes in place unless another array shares the buffer,
+    /// where `B` would otherwise copy the whole buffer for the writer at every such write.
+    fn release_leaves<T: Element>(&self, buf: &FusedBuf<B, T>) -> Result<()> {
+        let shared = self.peek(
+            buf,
+            |b| {
+                self.inner
+                    .needs_copy_to_write(b)
+                    .then(|| self.inner.buffer_address(b))
+            },
+            |_, _| None,
+        );
+        if let Some(addr) = shared
+            && self.on
+        {
+            self.release_readers(addr)?;
         }
+        Ok(())
     }
 }
 
@@ -53,10 +74,7 @@ impl<B: FusionBackend> BackendBase for Fused<B> {
     }
 
     fn buffer_address<T: Element>(&self, buf: &FusedBuf<B, T>) -> Option<usize> {
-        match &*lock(&buf.0.state) {
-            State::Ready(b) => self.inner.buffer_address(b),
-            State::Pending { .. } => None,
-        }
+        self.peek(buf, |b| self.inner.buffer_address(b), |_, _| None)
     }
 
     fn host_slice<'a, T: Element>(&self, _buf: &'a FusedBuf<B, T>) -> Option<&'a [T]> {
@@ -99,6 +117,13 @@ impl<B: FusionBackend> BackendBase for Fused<B> {
         src: &FusedBuf<B, T>,
         src_layout: &Layout,
     ) -> Result<()> {
+        // A pending source is written into the destination's view in one pass.
+        if src_layout.shape() == dst_layout.shape()
+            && let Some(expr) = self.pending_whole(src, src_layout)
+            && self.write_into(dst, dst_layout, |_| expr)?
+        {
+            return Ok(());
+        }
         let src = self.ready(src)?;
         self.with_mut(dst, |d| self.inner.assign(d, dst_layout, &src, src_layout))
     }
@@ -121,39 +146,37 @@ impl<B: FusionBackend> BackendBase for Fused<B> {
     }
 
     fn make_unique<T: Element>(&self, buf: &mut FusedBuf<B, T>) -> Result<()> {
-        let pending = match &*lock(&buf.0.state) {
-            State::Pending { expr, len } => Some((expr.clone(), *len)),
-            State::Ready(_) => None,
-        };
+        let pending = self.peek(buf, |_| None, |expr, len| Some((expr.clone(), len)));
         match pending {
             // Evaluating a pending buffer makes a new one: nothing to copy. Shared, this
             // array takes a slot of its own with the same expression.
             Some((expr, len)) => {
-                if Arc::strong_count(&buf.0) > 1 {
+                if buf.slot_shared() {
                     *buf = self.defer(expr, len)?;
                 }
                 Ok(())
             }
             None => {
-                if Arc::strong_count(&buf.0) > 1 {
+                if buf.slot_shared() {
                     // Another array shares the slot: this one takes its own buffer.
                     let mine = self.ready(buf)?;
                     *buf = w(mine);
+                } else {
+                    self.release_leaves(buf)?;
                 }
                 self.with_mut(buf, |b| self.inner.make_unique(b))
             }
         }
     }
 
+    /// Also evaluates the pending expressions of the device when only they share the
+    /// buffer (see [`Fused::release_leaves`]): the write then needs no copy.
     fn needs_copy_to_write<T: Element>(&self, buf: &FusedBuf<B, T>) -> bool {
-        if Arc::strong_count(&buf.0) > 1 {
+        if buf.slot_shared() || self.release_leaves(buf).is_err() {
             return true;
         }
-        match &*lock(&buf.0.state) {
-            State::Ready(b) => self.inner.needs_copy_to_write(b),
-            // Evaluating makes a new buffer that nothing else holds.
-            State::Pending { .. } => false,
-        }
+        // Evaluating a pending buffer makes a new one that nothing else holds.
+        self.peek(buf, |b| self.inner.needs_copy_to_write(b), |_, _| false)
     }
 
     fn cast<T: Element, U: Element>(
@@ -634,5 +657,9 @@ impl<B: FusionBackend> DeviceTimer for Fused<B> {
 
     fn timer_label(&self) -> String {
         format!("fused {}", self.inner.timer_label())
+    }
+
+    fn fusion_stats(&self) -> Option<super::FusionStats> {
+        Some(self.stats())
     }
 }

@@ -17,8 +17,8 @@
 //! # fn demo<B: BackendBase>(dev: B) -> cuprite_core::Result<()> {
 //! let buf = dev.from_vec(vec![1.0f64, 2.0, 3.0])?;
 //! let x: Expr<f64> = Arc::new(Leaf::new(dev, buf, Layout::contiguous(&[3])));
-//! let sq: Expr<f64> = Arc::new(Binary { op: Mul, a: x.clone(), b: x });
-//! let e: Expr<f64> = Arc::new(BinaryScalar { op: Add, x: sq, s: 1.0, scalar_first: false });
+//! let sq: Expr<f64> = Arc::new(Binary::new(Mul, x.clone(), x));
+//! let e: Expr<f64> = Arc::new(BinaryScalar::new(Add, sq, 1.0, false));
 //! let p = lower(&e);
 //! // The leaf once, x * x, then + 1.
 //! assert_eq!(p.leaves.len(), 1);

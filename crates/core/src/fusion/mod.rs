@@ -39,6 +39,27 @@
 //! expression: the chain is one pass. A pending result read through a reshape keeps fusing;
 //! read through another view (a slice, a transpose) it is evaluated first.
 //!
+//! A pending value written into a part of an array (`q[:, k] = a[:, k] / r`,
+//! `a[:, j] -= q[:, k] * r`, a stencil's interior) is one pass writing that view where the
+//! backend can ([`FusionBackend::eval_into`]; CUDA does). A write into an array that a
+//! pending expression still reads (`r = a[i, i].sqrt()` then `a[i, i] = r`) first evaluates
+//! the expressions that read it, so the array is written in place instead of copied whole
+//! (as copy-on-write would, to keep the values the expression read):
+//!
+//! ```
+//! # use cuprite_core::*;
+//! # use cuprite_core::fusion::Fused;
+//! # fn demo() -> Result<()> {
+//! let dev = Fused::new(cuprite_cpu::Cpu::new());
+//! let mut a = Array::<f64, _>::from_vec(vec![4.0, 1.0, 1.0, 9.0], &[2, 2], &dev)?;
+//! let r = a.slice(&s![1, 1])?.sqrt()?; // pending: reads `a`
+//! a.slice_mut(&s![1, 1])?.assign(&r)?; // `r` is evaluated, then `a` written in place
+//! assert_eq!(dev.stats().released, 1);
+//! assert_eq!((a.to_vec()?, r.item()?), (vec![4.0, 1.0, 1.0, 3.0], 3.0));
+//! # Ok(()) }
+//! # demo().unwrap();
+//! ```
+//!
 //! The evaluation is the backend's ([`FusionBackend`]): the CPU backend evaluates blocks of
 //! a few thousand elements held in cache, one op at a time over the block, the blocks split
 //! over its threads (numexpr's scheme). A result is bit for bit what `B` gives: every op
@@ -46,7 +67,8 @@
 //!
 //! Fusion is turned off by `CUPRITE_FUSION=0` in the environment (read by [`Fused::new`])
 //! or [`Fused::with_fusion`]: every primitive then runs at once on `B`. [`Fused::stats`]
-//! counts the expressions evaluated and the ops they held.
+//! counts the expressions evaluated, the ops they held, those written into views and the
+//! writes that evaluated their readers first.
 
 pub mod expr;
 pub mod lower;
@@ -58,8 +80,8 @@ use crate::backend::{ArrayBackend, BackendBase};
 use crate::dtype::Element;
 use crate::error::Result;
 use crate::layout::Layout;
-use crate::ops::ReduceOp;
-use expr::{Expr, Leaf};
+use crate::ops::{BinaryOp, ReduceOp, UnaryOp};
+use expr::{BinaryLoop, Expr, Leaf, ScalarLoop, UnaryLoop};
 use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
@@ -70,6 +92,27 @@ pub const MAX_OPS: usize = 64;
 
 /// A backend that can evaluate the pending expressions of [`Fused`].
 pub trait FusionBackend: ArrayBackend {
+    /// Whether [`eval_into`](Self::eval_into) writes expressions into views.
+    const WRITES_VIEWS: bool = false;
+
+    /// The loop of the unary `op` over a block where expressions are evaluated on the host
+    /// ([`expr::Node::eval`]); the default is the plain loop, a backend may give a copy
+    /// compiled for its vector unit (the same function in the same order: the same bits).
+    fn unary_loop<T: Element, K: UnaryOp<T>>() -> UnaryLoop<T, K> {
+        expr::unary_loop::<T, K>
+    }
+
+    /// The loop of the binary `op` over a block: as [`unary_loop`](Self::unary_loop).
+    fn binary_loop<T: Element, K: BinaryOp<T>>() -> BinaryLoop<T, K> {
+        expr::binary_loop::<T, K>
+    }
+
+    /// The loop of the binary `op` with a scalar operand over a block: as
+    /// [`unary_loop`](Self::unary_loop).
+    fn scalar_loop<T: Element, K: BinaryOp<T>>() -> ScalarLoop<T, K> {
+        expr::scalar_loop::<T, K>
+    }
+
     /// A new C-contiguous buffer of `len` elements: `expr` evaluated at every position.
     ///
     /// # Errors
@@ -92,6 +135,26 @@ pub trait FusionBackend: ArrayBackend {
     ) -> Result<Option<Self::Buffer<K::Out>>> {
         Ok(None)
     }
+
+    /// Writes `build(view)` into the view `layout` of `dst` in one pass, where `view` is a
+    /// leaf reading that same view (an in-place update `dst op= rhs` reads it, an assignment
+    /// ignores it), and returns `true`; returns `false` with nothing written where the
+    /// backend does not write expressions into views (the default) or cannot here.
+    ///
+    /// Called only when `dst` shares its memory with nothing (no other array, no leaf of a
+    /// pending expression: `!needs_copy_to_write`) and `layout` holds no element twice, so
+    /// the expression reads `dst` only through `view`, each position before writing it.
+    ///
+    /// # Errors
+    /// As [`eval_expr`](Self::eval_expr), or a view outside `dst`.
+    fn eval_into<T: Element>(
+        &self,
+        _dst: &mut Self::Buffer<T>,
+        _layout: &Layout,
+        _build: impl FnOnce(Expr<T>) -> Expr<T>,
+    ) -> Result<bool> {
+        Ok(false)
+    }
 }
 
 /// The fusing decorator of a backend `B`: see the [module documentation](self).
@@ -108,6 +171,8 @@ pub struct Fused<B: FusionBackend> {
 struct Counts {
     evaluated: AtomicU64,
     fused_ops: AtomicU64,
+    into_views: AtomicU64,
+    released: AtomicU64,
 }
 
 impl<B: FusionBackend> fmt::Debug for Fused<B> {
@@ -163,6 +228,8 @@ impl<B: FusionBackend> Fused<B> {
         FusionStats {
             evaluated: self.counts.evaluated.load(Ordering::Relaxed),
             fused_ops: self.counts.fused_ops.load(Ordering::Relaxed),
+            into_views: self.counts.into_views.load(Ordering::Relaxed),
+            released: self.counts.released.load(Ordering::Relaxed),
         }
     }
 
@@ -172,17 +239,62 @@ impl<B: FusionBackend> Fused<B> {
     /// # Errors
     /// The first evaluation that fails (an allocation): its buffer stays pending.
     pub fn flush(&self) -> Result<()> {
+        self.force_where(|_| true).map(|_| ())
+    }
+
+    /// Evaluates the pending expressions of this device that `pick` chooses, returning how
+    /// many were pending.
+    fn force_where(&self, pick: impl Fn(&dyn Force) -> bool) -> Result<usize> {
         let live: Vec<Arc<dyn Force>> = {
             let mut list = lock(&self.pending);
             list.retain(|w| w.strong_count() > 0);
             list.iter().filter_map(Weak::upgrade).collect()
         };
-        live.iter().try_for_each(|p| p.force())
+        let mut forced = 0;
+        for p in live.iter().filter(|p| pick(p.as_ref())) {
+            forced += p.force()? as usize;
+        }
+        Ok(forced)
+    }
+
+    /// Evaluates the pending expressions of this device that read the buffer at `addr`
+    /// (every pending expression where the backend gives no addresses): they let go of
+    /// their leaves, and a write into the buffer needs no copy. Counted in
+    /// [`FusionStats::released`] when there were any.
+    pub(crate) fn release_readers(&self, addr: Option<usize>) -> Result<()> {
+        let forced = match addr {
+            Some(a) => self.force_where(|p| p.reads(a))?,
+            None => self.force_where(|_| true)?,
+        };
+        if forced > 0 {
+            self.counts.released.fetch_add(1, Ordering::Relaxed);
+        }
+        Ok(())
     }
 
     /// The buffer of `b`, evaluating it first when it is pending.
     pub(crate) fn ready<T: Element>(&self, b: &FusedBuf<B, T>) -> Result<B::Buffer<T>> {
-        b.0.ready()
+        match &b.0 {
+            Repr::Ready(buf) => Ok(buf.clone()),
+            Repr::Lazy(slot) => slot.ready(),
+        }
+    }
+
+    /// `ready(buf)` where `b` is an evaluated buffer, `pending(expr, len)` where it is a
+    /// pending expression.
+    pub(crate) fn peek<T: Element, R>(
+        &self,
+        b: &FusedBuf<B, T>,
+        ready: impl FnOnce(&B::Buffer<T>) -> R,
+        pending: impl FnOnce(&Expr<T>, usize) -> R,
+    ) -> R {
+        match &b.0 {
+            Repr::Ready(buf) => ready(buf),
+            Repr::Lazy(slot) => match &*lock(&slot.state) {
+                State::Ready(buf) => ready(buf),
+                State::Pending { expr, len } => pending(expr, *len),
+            },
+        }
     }
 
     /// `expr` as the value of a new buffer of `len` elements: pending while fusing and
@@ -192,7 +304,7 @@ impl<B: FusionBackend> Fused<B> {
             return Ok(FusedBuf::ready(self.eval(&expr, len)?));
         }
         let slot = Arc::new(Slot {
-            dev: Some((self.inner.clone(), self.counts.clone())),
+            dev: (self.inner.clone(), self.counts.clone()),
             state: Mutex::new(State::Pending { expr, len }),
         });
         let weak: Weak<dyn Force> = Arc::downgrade(&slot) as Weak<dyn Force>;
@@ -201,7 +313,7 @@ impl<B: FusionBackend> Fused<B> {
             list.retain(|w| w.strong_count() > 0);
         }
         list.push(weak);
-        Ok(FusedBuf(slot))
+        Ok(FusedBuf(Repr::Lazy(slot)))
     }
 
     /// Evaluates `expr` on the wrapped backend, counted in [`Fused::stats`].
@@ -233,10 +345,11 @@ impl<B: FusionBackend> Fused<B> {
 
     /// The pending expression of `b` when `l` reads it whole in C order.
     fn pending_whole<T: Element>(&self, b: &FusedBuf<B, T>, l: &Layout) -> Option<Expr<T>> {
-        match &*lock(&b.0.state) {
-            State::Pending { expr, len } if reads_whole(l, *len) => Some(expr.clone()),
-            _ => None,
-        }
+        self.peek(
+            b,
+            |_| None,
+            |expr, len| reads_whole(l, len).then(|| expr.clone()),
+        )
     }
 
     /// The full reduction `op` of the pending `x` (read whole through `lx`, every axis of
@@ -269,17 +382,62 @@ impl<B: FusionBackend> Fused<B> {
         Ok(out)
     }
 
+    /// Writes `build(view)` (`view`: a leaf reading the view `l` of `dst`) into that view in
+    /// one pass, where the backend can ([`FusionBackend::eval_into`]): fusing, `dst` shared
+    /// with nothing, `l` holding no element twice. `false`, with nothing done, otherwise.
+    pub(crate) fn write_into<T: Element>(
+        &self,
+        dst: &mut FusedBuf<B, T>,
+        l: &Layout,
+        build: impl FnOnce(Expr<T>) -> Expr<T>,
+    ) -> Result<bool> {
+        if !self.on || l.size() == 0 || dst.slot_shared() || !l.is_writeable_without_overlap() {
+            return Ok(false);
+        }
+        let counts = &self.counts;
+        self.with_mut(dst, |buf| {
+            if self.inner.needs_copy_to_write(buf) {
+                return Ok(false);
+            }
+            let mut ops = 0;
+            let done = self.inner.eval_into(buf, l, |view| {
+                let e = build(view);
+                ops = e.ops();
+                e
+            })?;
+            if done {
+                counts.evaluated.fetch_add(1, Ordering::Relaxed);
+                counts.fused_ops.fetch_add(ops as u64, Ordering::Relaxed);
+                counts.into_views.fetch_add(1, Ordering::Relaxed);
+            }
+            Ok(done)
+        })
+    }
+
     /// Runs `f` on the wrapped buffer of `b` (evaluated first when pending), to write it.
     pub(crate) fn with_mut<T: Element, R>(
         &self,
         b: &mut FusedBuf<B, T>,
         f: impl FnOnce(&mut B::Buffer<T>) -> Result<R>,
     ) -> Result<R> {
-        let mut state = lock(&b.0.state);
-        force_state(&b.0.dev, &mut state)?;
-        match &mut *state {
-            State::Ready(buf) => f(buf),
-            State::Pending { .. } => unreachable!("forced above"),
+        if let Repr::Lazy(slot) = &b.0 {
+            if Arc::strong_count(slot) > 1 {
+                // Shared: written through the slot (core makes a writer's buffer its own
+                // first, so only an array and its views share one here).
+                let mut state = lock(&slot.state);
+                force_state(&slot.dev, &mut state)?;
+                return match &mut *state {
+                    State::Ready(buf) => f(buf),
+                    State::Pending { .. } => unreachable!("forced above"),
+                };
+            }
+            // Its only holder: the evaluated buffer replaces the slot.
+            let buf = slot.ready()?;
+            b.0 = Repr::Ready(buf);
+        }
+        match &mut b.0 {
+            Repr::Ready(buf) => f(buf),
+            Repr::Lazy(_) => unreachable!("replaced above"),
         }
     }
 }
@@ -299,40 +457,59 @@ fn eval_counted<B: FusionBackend, T: Element>(
     Ok(out)
 }
 
-/// What a [`Fused`] device has done: see [`Fused::stats`].
+/// What a [`Fused`] device has done: see [`Fused::stats`]. The profiler
+/// ([`crate::profiler::benchmark`]) reports what the timed calls added.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct FusionStats {
     /// Pending expressions evaluated (each one pass over its output).
     pub evaluated: u64,
     /// Element-wise ops those expressions held (the passes a backend without fusion makes).
     pub fused_ops: u64,
+    /// Of the evaluations, those written straight into a view of an array (`q[:, k] = x / r`,
+    /// `a[:, j] -= u * v`: [`FusionBackend::eval_into`]).
+    pub into_views: u64,
+    /// Writes before which pending expressions reading the written array were evaluated,
+    /// so that it was written in place rather than copied.
+    pub released: u64,
 }
 
 /// A buffer of [`Fused<B>`]: a buffer of `B`, or a pending expression that becomes one when
 /// read. Clones share it (and its evaluation).
-pub struct FusedBuf<B: FusionBackend, T: Element>(Arc<Slot<B, T>>);
+pub struct FusedBuf<B: FusionBackend, T: Element>(Repr<B, T>);
+
+/// What a [`FusedBuf`] holds: an evaluated buffer (the result of a primitive that ran: no
+/// lock, no allocation of its own), or the slot of a pending expression, which its clones
+/// share and which becomes the evaluated buffer when one of them reads it.
+enum Repr<B: FusionBackend, T: Element> {
+    Ready(B::Buffer<T>),
+    Lazy(Arc<Slot<B, T>>),
+}
 
 impl<B: FusionBackend, T: Element> Clone for FusedBuf<B, T> {
     fn clone(&self) -> Self {
-        FusedBuf(self.0.clone())
+        FusedBuf(match &self.0 {
+            Repr::Ready(buf) => Repr::Ready(buf.clone()),
+            Repr::Lazy(slot) => Repr::Lazy(slot.clone()),
+        })
     }
 }
 
 impl<B: FusionBackend, T: Element> FusedBuf<B, T> {
     /// A buffer of `B`, already evaluated.
     pub(crate) fn ready(buf: B::Buffer<T>) -> Self {
-        FusedBuf(Arc::new(Slot {
-            dev: None,
-            state: Mutex::new(State::Ready(buf)),
-        }))
+        FusedBuf(Repr::Ready(buf))
+    }
+
+    /// Whether another buffer shares this one's pending slot.
+    pub(crate) fn slot_shared(&self) -> bool {
+        matches!(&self.0, Repr::Lazy(slot) if Arc::strong_count(slot) > 1)
     }
 }
 
-/// The shared state of a [`FusedBuf`].
+/// The shared state of a pending [`FusedBuf`].
 struct Slot<B: FusionBackend, T: Element> {
-    /// The device that evaluates the pending expression and its counters (`None` for
-    /// buffers born ready).
-    dev: Option<(B, Arc<Counts>)>,
+    /// The device that evaluates the pending expression, and its counters.
+    dev: (B, Arc<Counts>),
     state: Mutex<State<B, T>>,
 }
 
@@ -355,13 +532,10 @@ impl<B: FusionBackend, T: Element> Slot<B, T> {
 
 /// Evaluates a pending state in place (a ready one is left as it is).
 fn force_state<B: FusionBackend, T: Element>(
-    dev: &Option<(B, Arc<Counts>)>,
+    (dev, counts): &(B, Arc<Counts>),
     state: &mut MutexGuard<'_, State<B, T>>,
 ) -> Result<()> {
     if let State::Pending { expr, len } = &**state {
-        let (dev, counts) = dev.as_ref().ok_or_else(|| {
-            crate::Error::invalid("fusion", "a pending buffer without its device".to_string())
-        })?;
         let buf = eval_counted(dev, counts, expr, *len)?;
         **state = State::Ready(buf);
     }
@@ -370,12 +544,26 @@ fn force_state<B: FusionBackend, T: Element>(
 
 /// A pending buffer of any element type, as the device's list of pending work holds it.
 trait Force: Send + Sync {
-    fn force(&self) -> Result<()>;
+    /// Evaluates it where pending (`true`: it was).
+    fn force(&self) -> Result<bool>;
+
+    /// Whether it is pending with a leaf reading the buffer at `addr`.
+    fn reads(&self, addr: usize) -> bool;
 }
 
 impl<B: FusionBackend, T: Element> Force for Slot<B, T> {
-    fn force(&self) -> Result<()> {
-        force_state(&self.dev, &mut lock(&self.state))
+    fn force(&self) -> Result<bool> {
+        let mut state = lock(&self.state);
+        let pending = matches!(&*state, State::Pending { .. });
+        force_state(&self.dev, &mut state)?;
+        Ok(pending)
+    }
+
+    fn reads(&self, addr: usize) -> bool {
+        match &*lock(&self.state) {
+            State::Pending { expr, .. } => expr.reads(addr),
+            State::Ready(_) => false,
+        }
     }
 }
 
@@ -390,4 +578,16 @@ fn reads_whole(l: &Layout, len: usize) -> bool {
 /// is replaced whole).
 fn lock<X: ?Sized>(m: &Mutex<X>) -> MutexGuard<'_, X> {
     m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl FusionStats {
+    /// What was done between `before` and `self` (counters taken later minus earlier).
+    pub fn since(&self, before: &FusionStats) -> FusionStats {
+        FusionStats {
+            evaluated: self.evaluated - before.evaluated,
+            fused_ops: self.fused_ops - before.fused_ops,
+            into_views: self.into_views - before.into_views,
+            released: self.released - before.released,
+        }
+    }
 }

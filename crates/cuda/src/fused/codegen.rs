@@ -8,8 +8,9 @@
 //!     long long n;             // its elements
 //!     u64 p[U];                // each distinct leaf, advanced to its view's offset
 //!     Bytes16 s[S];            // scalar operands, then op parameters (five slots an op)
-//!     long long shape[ND];     // the strided leaves' jointly coalesced shape
-//!     long long st[V * ND];    // and their strides, leaf after leaf
+//!     long long shape[ND];     // the strided views' jointly coalesced shape
+//!     long long st[V * ND];    // and their strides, view after view (a strided output's
+//!                              // first)
 //! };
 //! ```
 //!
@@ -17,7 +18,8 @@
 //! applies the expression's instructions in order, each op by its registry functor
 //! (`lift<op_NAME, E>`, built once per thread before the loop with its parameters); the loop
 //! around it reads contiguous leaves at the element's index, uniform ones (every stride 0)
-//! at 0 and strided ones at offsets computed once per element for all of them. Where every
+//! at 0 and strided ones at offsets computed once per element for all of them; the output
+//! is C-contiguous, or a strided view written at offsets computed with the leaves'. Where every
 //! leaf is contiguous or uniform and every address 16-byte aligned, the loop moves 16-byte
 //! words (`vw` elements of the widest type read or written) and the remainder one by one.
 //!
@@ -53,6 +55,9 @@ pub(super) struct Shape<'a> {
     pub access: &'a [Access],
     /// The element type of each kernel parameter.
     pub param_t: &'a [DType],
+    /// Whether the output is a strided view (the first strided view, offsets `o_0`) rather
+    /// than C-contiguous.
+    pub out_strided: bool,
     /// Axes of the strided leaves' coalesced shape (0 when there are none).
     pub nd: usize,
     /// Elements per 16-byte word of the vector loop (1: the indexed loop).
@@ -85,7 +90,8 @@ pub(super) fn slot_count(instrs: &[Instr]) -> usize {
 /// The module key of a program of this shape.
 pub(super) fn key(s: &Shape) -> String {
     let mut k = String::with_capacity(32 + 24 * s.instrs.len());
-    let _ = write!(k, "fused|vw{}|nd{}|", s.vw, s.nd);
+    let out = if s.out_strided { "s" } else { "c" };
+    let _ = write!(k, "fused|vw{}|nd{}|o{out}|", s.vw, s.nd);
     for a in s.access {
         k.push(match a {
             Access::Contig => 'c',
@@ -129,18 +135,10 @@ pub(super) fn key(s: &Shape) -> String {
     k
 }
 
-/// The CUDA C of the program (after `common.cuh`, the op functors and `fused.cuh`).
-pub(super) fn source(s: &Shape) -> String {
-    let out_t = ctype(s.instrs.last().map_or(DType::F64, Instr::dtype));
-    let u = s.access.len();
-    let nslots = slot_count(s.instrs);
-    let nstrided = s
-        .access
-        .iter()
-        .filter(|a| matches!(a, Access::Strided(_)))
-        .count();
-    let leaf_t: Vec<&str> = s.param_t.iter().map(|&t| ctype(t)).collect();
-
+/// The `FusedArgs` struct of a program: the result, its size, the leaves and the value
+/// slots, then `tail` (the fields of the loop: strides, or a reduction's plan).
+fn args_struct(s: &Shape, tail: &str) -> String {
+    let (u, nslots) = (s.access.len(), slot_count(s.instrs));
     let mut c = String::with_capacity(2048 + 160 * s.instrs.len());
     c.push_str("struct FusedArgs {\n    u64 out;\n    long long n;\n");
     if u > 0 {
@@ -149,14 +147,19 @@ pub(super) fn source(s: &Shape) -> String {
     if nslots > 0 {
         let _ = writeln!(c, "    Bytes16 s[{nslots}];");
     }
-    if nstrided > 0 && s.nd > 0 {
-        let _ = writeln!(c, "    long long shape[{}];", s.nd);
-        let _ = writeln!(c, "    long long st[{}];", nstrided * s.nd);
-    }
+    c.push_str(tail);
     c.push_str("};\n\n");
-    c.push_str("extern \"C\" __global__ void __launch_bounds__(256) fused(const FusedArgs a) {\n");
+    c
+}
 
-    // Prologue: scalar operands and functors, once per thread.
+/// The start of a kernel body: the scalar operands and functors (once per thread), the
+/// element function `f` (one value per leaf in, the expression's value out) and the leaf
+/// pointers `p_0`, `p_1`, ...
+fn element(s: &Shape) -> String {
+    let out_t = ctype(s.instrs.last().map_or(DType::F64, Instr::dtype));
+    let u = s.access.len();
+    let leaf_t: Vec<&str> = s.param_t.iter().map(|&t| ctype(t)).collect();
+    let mut c = String::new();
     let mut names: Vec<String> = Vec::with_capacity(s.instrs.len());
     let mut body = String::new();
     let mut slot = 0usize;
@@ -262,7 +265,6 @@ pub(super) fn source(s: &Shape) -> String {
         "    auto f = [&]({}) -> {out_t} {{\n{body}        return {result};\n    }};",
         params.join(", ")
     );
-    let _ = writeln!(c, "    {out_t}* __restrict__ out = ({out_t}*)a.out;");
     for (q, t) in leaf_t.iter().enumerate() {
         let _ = writeln!(
             c,
@@ -270,6 +272,29 @@ pub(super) fn source(s: &Shape) -> String {
         );
     }
 
+    c
+}
+
+/// The CUDA C of the program (after `common.cuh`, the op functors and `fused.cuh`).
+pub(super) fn source(s: &Shape) -> String {
+    let out_t = ctype(s.instrs.last().map_or(DType::F64, Instr::dtype));
+    let u = s.access.len();
+    let nstrided = s.out_strided as usize
+        + s.access
+            .iter()
+            .filter(|a| matches!(a, Access::Strided(_)))
+            .count();
+    let leaf_t: Vec<&str> = s.param_t.iter().map(|&t| ctype(t)).collect();
+
+    let mut strided = String::new();
+    if nstrided > 0 && s.nd > 0 {
+        let _ = writeln!(strided, "    long long shape[{}];", s.nd);
+        let _ = writeln!(strided, "    long long st[{}];", nstrided * s.nd);
+    }
+    let mut c = args_struct(s, &strided);
+    c.push_str("extern \"C\" __global__ void __launch_bounds__(256) fused(const FusedArgs a) {\n");
+    c.push_str(&element(s));
+    let _ = writeln!(c, "    {out_t}* __restrict__ out = ({out_t}*)a.out;");
     let read = |q: usize, at: &str| match s.access[q] {
         Access::Contig => format!("p_{q}[{at}]"),
         Access::Uniform => format!("p_{q}[0]"),
@@ -336,7 +361,8 @@ pub(super) fn source(s: &Shape) -> String {
             }
         }
         let args: Vec<String> = (0..u).map(|q| read(q, "i")).collect();
-        let _ = writeln!(c, "        out[i] = f({});\n    }};", args.join(", "));
+        let at = if s.out_strided { "o_0" } else { "i" };
+        let _ = writeln!(c, "        out[{at}] = f({});\n    }};", args.join(", "));
         c.push_str(
             "    if (a.n <= 0x7fffffffLL) {\n        const unsigned nt = (unsigned)FZ_NT;\n        \
              for (unsigned i = (unsigned)FZ_TID; i < (unsigned)a.n; i += nt) body(i);\n    } else {\n        \
@@ -348,6 +374,92 @@ pub(super) fn source(s: &Shape) -> String {
         &[
             cuprite_kernels::elementwise::OPS,
             cuprite_kernels::fused::SOURCE,
+            &c,
+        ],
+        &[],
+    )
+}
+
+/// A reduction of every element of the expression, fused as its epilogue.
+pub(super) struct Reduction<'a> {
+    /// The op's device functor of reduce_ops.cuh (`red_<NAME>`).
+    pub functor: &'a str,
+    /// The op's output type (the reduced type is the expression's).
+    pub out: DType,
+}
+
+/// The module key of a fused reduction: the expression's structure and the op's.
+pub(super) fn reduce_key(s: &Shape, r: &Reduction) -> String {
+    format!("{}|red|{}|{}", key(s), r.functor, ctype(r.out))
+}
+
+/// The CUDA C of a fused reduction: reduce.cu's reduction program for the expression's
+/// type (its functor, folds and partial combines) and kernels `fused_red_32` and
+/// `fused_red_256` (a group of 32 or 256 threads per chunk, as `red_rows_*_flat`) whose
+/// loaders compute the expression's elements where the plain kernels read them, in 16-byte
+/// vectors of the reduced type (a contiguous leaf read as one word when `vw > 1`). Only
+/// contiguous and uniform leaves; the reduction's plan travels after the value slots.
+pub(super) fn reduce_source(s: &Shape, r: &Reduction) -> String {
+    let t = ctype(s.instrs.last().map_or(DType::F64, Instr::dtype));
+    let u = s.access.len();
+    let leaf_t: Vec<&str> = s.param_t.iter().map(|&t| ctype(t)).collect();
+    let tail = "    u64 part;\n    long long chunk;\n    long long n_chunks;\n    \
+                long long count;\n    double param;\n";
+    let mut c = args_struct(s, tail);
+    let read = |q: usize, vec: bool| match s.access[q] {
+        Access::Contig if vec && s.vw > 1 => format!("w_{q}.v[k]"),
+        Access::Contig => format!("p_{q}[i]"),
+        _ => format!("p_{q}[0]"),
+    };
+    for g in [32, 256] {
+        let _ = writeln!(
+            c,
+            "extern \"C\" __global__ void __launch_bounds__(256) fused_red_{g}(const FusedArgs a) {{"
+        );
+        c.push_str(&element(s));
+        c.push_str("    auto loadv = [&](long long v) {\n        Vec16<T> q;\n");
+        for (q, lt) in leaf_t.iter().enumerate() {
+            if s.access[q] == Access::Contig && s.vw > 1 {
+                let vw = s.vw;
+                let _ = writeln!(
+                    c,
+                    "        const FzPack<{lt}, {vw}> w_{q} = fz_load<{lt}, {vw}>(p_{q}, v);"
+                );
+            }
+        }
+        let args: Vec<String> = (0..u).map(|q| read(q, true)).collect();
+        let _ = writeln!(
+            c,
+            "#pragma unroll\n        for (int k = 0; k < 16 / (int)sizeof(T); ++k) {{\n            \
+             const long long i = v * (16 / (int)sizeof(T)) + k;\n            (void)i;\n            \
+             q.v[k] = f({});\n        }}\n        return q;\n    }};",
+            args.join(", ")
+        );
+        let args: Vec<String> = (0..u).map(|q| read(q, false)).collect();
+        let _ = writeln!(
+            c,
+            "    auto load1 = [&](long long i) {{ (void)i; return f({}); }};",
+            args.join(", ")
+        );
+        let _ = writeln!(
+            c,
+            "    rows_flat_loaded<{g}>(loadv, load1, (OUT*)a.out, (Acc*)a.part, a.n, a.chunk, \
+             a.n_chunks, a.count, a.param);\n}}\n"
+        );
+    }
+    let defines = format!(
+        "#define {} 1\n#define T {t}\n#define OUT {}\n#define OP {}\n",
+        cuprite_kernels::reduce::REDUCE_SECTION,
+        ctype(r.out),
+        r.functor
+    );
+    cuprite_kernels::program(
+        &[
+            cuprite_kernels::elementwise::OPS,
+            cuprite_kernels::fused::SOURCE,
+            &defines,
+            cuprite_kernels::reduce::OPS,
+            cuprite_kernels::reduce::SOURCE,
             &c,
         ],
         &[],

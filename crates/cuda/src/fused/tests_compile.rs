@@ -2,7 +2,9 @@
 //! kind of instruction and leaf, on the vector and the indexed loop. Run with
 //! `LD_LIBRARY_PATH=<libnvrtc dir> cargo test -p cuprite-cuda --lib -- --ignored fused::`.
 
-use super::codegen::{key, slot_count, source, Access, Shape};
+use super::codegen::{
+    key, reduce_key, reduce_source, slot_count, source, Access, Reduction, Shape,
+};
 use crate::nvrtc::compile_check::assert_compiles;
 use cuprite_core::fusion::lower::Instr;
 use cuprite_core::{bf16, c128, c64, f16, DType, Element, Scalar};
@@ -107,11 +109,21 @@ fn keys_name_the_structure_not_the_values() {
         leaf_param: &[0, 1, 2],
         access: &[Access::Contig, Access::Uniform, Access::Contig],
         param_t: &[DType::F32, DType::F32, DType::Bool],
+        out_strided: false,
         nd: 0,
         vw,
     };
     let k4 = key(&shape(4));
     assert_ne!(k4, key(&shape(1)));
+    // A strided output is another program.
+    let strided_out = Shape {
+        out_strided: true,
+        nd: 2,
+        ..shape(1)
+    };
+    assert_ne!(key(&strided_out), key(&Shape { nd: 2, ..shape(1) }));
+    let src = source(&strided_out);
+    assert!(src.contains("out[o_0] = f(") && src.contains("long long st[2];"));
     // Other scalar values and clip bounds: the same program.
     let mut q = program(DType::F32);
     q[8] = Instr::Scalar(Scalar::F32(7.0));
@@ -138,6 +150,7 @@ fn every_dtype_compiles_on_both_loops() {
             leaf_param: &[0, 1, 2],
             access: &[Access::Contig, Access::Uniform, Access::Contig],
             param_t: &[t, t, DType::Bool],
+            out_strided: false,
             nd: 0,
             vw,
         };
@@ -147,11 +160,24 @@ fn every_dtype_compiles_on_both_loops() {
             leaf_param: &[0, 1, 2],
             access: &[Access::Strided(0), Access::Contig, Access::Strided(1)],
             param_t: &[t, t, DType::Bool],
+            out_strided: false,
             nd: 3,
             vw: 1,
         };
         let src = source(&indexed);
         assert!(src.contains("long long st[6];"), "{t}");
+        assert_compiles("fused.cu", &src);
+        // Written into a strided view: the output's offsets come first.
+        let into_view = Shape {
+            access: &[Access::Strided(1), Access::Contig, Access::Strided(2)],
+            out_strided: true,
+            ..indexed
+        };
+        let src = source(&into_view);
+        assert!(
+            src.contains("long long st[9];") && src.contains("out[o_0]"),
+            "{t}"
+        );
         assert_compiles("fused.cu", &src);
     }
 }
@@ -183,10 +209,52 @@ fn long_programs_name_nothing_after_a_type() {
         leaf_param: &leaf_param,
         access: &access,
         param_t: &[t; 10],
+        out_strided: false,
         nd: 0,
         vw: 8,
     };
     let src = source(&shape);
     assert!(src.contains("c_64") && src.contains("f_17") && src.contains("u_8"));
     assert_compiles("fused.cu", &src);
+}
+
+/// The reductions fused after an expression: every element type through the sums, the
+/// extrema and `any`, with and without the word loads of the leaves.
+#[test]
+#[ignore = "needs libnvrtc: run with --ignored where it is installed"]
+fn fused_reductions_compile_for_every_dtype() {
+    for t in DType::ALL {
+        let p = program(t);
+        for (name, out) in [("sum", t), ("max", t), ("any", DType::Bool)] {
+            // Sums of the narrower integers and bool accumulate in a wider type.
+            if (name == "sum" && !(t.is_float() || t.is_complex() || t == DType::I64))
+                || (name == "max" && (t == DType::Bool || t.is_complex()))
+            {
+                continue;
+            }
+            let functor = format!("red_{name}");
+            let r = Reduction {
+                functor: &functor,
+                out,
+            };
+            for vw in [1, 16 / t.size_of()] {
+                let shape = Shape {
+                    instrs: &p,
+                    leaf_param: &[0, 1, 2],
+                    access: &[Access::Contig, Access::Uniform, Access::Contig],
+                    param_t: &[t, t, DType::Bool],
+                    out_strided: false,
+                    nd: 0,
+                    vw,
+                };
+                let src = reduce_source(&shape, &r);
+                assert!(
+                    src.contains("fused_red_32") && src.contains("red_partials_256"),
+                    "{t} {name}"
+                );
+                assert_ne!(reduce_key(&shape, &r), key(&shape));
+                assert_compiles("fused.cu", &src);
+            }
+        }
+    }
 }

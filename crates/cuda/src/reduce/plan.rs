@@ -78,7 +78,7 @@ pub(super) fn split(lx: &Layout, axes: &[usize], reorder: bool) -> (Dims, Dims, 
 
 /// The kernel that reduces.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Kernel {
+pub(crate) enum Kernel {
     /// A group of `group` threads (1, 32 or 256) per output and chunk; `contig`: the
     /// innermost reduced dimension has stride 1 (runs of it are read with vector loads).
     Rows { group: u32, contig: bool },
@@ -89,7 +89,7 @@ pub(super) enum Kernel {
 /// A reduction plan: the kernel, and each output's positions cut into `n_chunks` chunks of
 /// `chunk` positions (the last may be shorter).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct Split {
+pub(crate) struct Split {
     pub kernel: Kernel,
     pub chunk: usize,
     pub n_chunks: usize,

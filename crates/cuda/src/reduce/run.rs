@@ -7,6 +7,7 @@ use super::plan::{self, Kernel, ScanKernel, Split};
 use super::Program;
 use crate::buffer::CudaBuffer;
 use crate::device::Cuda;
+use crate::ffi::launch::Kernel as Entry;
 use crate::launch::{coalesce, Strided, BLOCK};
 use cuprite_core::{Element, Layout, Result};
 use cuprite_kernels::reduce::ACC_MAX_BYTES;
@@ -74,33 +75,52 @@ impl Cuda {
         };
         f.launch((plan::blocks(tasks, group), 1, 1), (BLOCK, 1, 1), 0, &args)?;
         if split.n_chunks > 1 {
-            let (pgroup, o_stride, c_stride) = split.partials(job.n_out);
-            let name = match pgroup {
-                1 => "red_partials_1",
-                32 => "red_partials_32",
-                _ => "red_partials_256",
-            };
-            let f = self.kernel::<PartArgs>(&prog.key, name, || prog.source())?;
-            // The partials written above are read at o * o_stride + c * c_stride < n_out *
-            // n_chunks slots, and `out` holds n_out outputs.
-            let args = PartArgs {
-                part: part_ptr,
-                out: args.out,
-                n_out,
-                n_chunks,
-                o_stride: o_stride as i64,
-                c_stride: c_stride as i64,
+            self.combine_partials(
+                |name| self.kernel::<PartArgs>(&prog.key, name, || prog.source()),
+                part_ptr,
+                args.out,
+                job.n_out,
+                &split,
                 count,
-                param: job.param,
-            };
-            f.launch(
-                (plan::blocks(job.n_out, pgroup), 1, 1),
-                (BLOCK, 1, 1),
-                0,
-                &args,
+                job.param,
             )?;
         }
         Ok(out)
+    }
+
+    /// Combines the `n_out * split.n_chunks` chunk partials at `part` into the `n_out`
+    /// outputs at `out` with the program's `red_partials_*` kernel (`kernel` finds it by
+    /// name), in the fixed order that makes results deterministic.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn combine_partials<'a>(
+        &'a self,
+        kernel: impl Fn(&str) -> Result<Entry<'a, PartArgs>>,
+        part: u64,
+        out: u64,
+        n_out: usize,
+        split: &Split,
+        count: i64,
+        param: f64,
+    ) -> Result<()> {
+        let (pgroup, o_stride, c_stride) = split.partials(n_out);
+        let f = kernel(match pgroup {
+            1 => "red_partials_1",
+            32 => "red_partials_32",
+            _ => "red_partials_256",
+        })?;
+        // The partials are read at o * o_stride + c * c_stride < n_out * n_chunks slots,
+        // written by the reduction before, and `out` holds n_out outputs.
+        let args = PartArgs {
+            part,
+            out,
+            n_out: n_out as i64,
+            n_chunks: split.n_chunks as i64,
+            o_stride: o_stride as i64,
+            c_stride: c_stride as i64,
+            count,
+            param,
+        };
+        f.launch((plan::blocks(n_out, pgroup), 1, 1), (BLOCK, 1, 1), 0, &args)
     }
 
     /// `n_out` outputs of a reduction over no elements: `finish(init, 0)` each.

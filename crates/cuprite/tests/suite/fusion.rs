@@ -9,7 +9,7 @@
 #![allow(clippy::reversed_empty_ranges)]
 
 use cuprite::fusion::{Fused, FusionBackend};
-use cuprite::ops::{Add, Mul};
+use cuprite::ops::{Add, Mul, Sub};
 use cuprite::prelude::*;
 
 /// `n` deterministic values in about [-2, 2], with a NaN, infinities and signed zeros.
@@ -290,6 +290,149 @@ fn full_reductions_fuse_with_the_unfused_bits<D: FusionBackend>(dev: &D) {
     }
 }
 
+/// Pending values written into parts of arrays (gramschmidt's `q[:, k] = a[:, k] / r` and
+/// `a[:, j] -= q[:, k] * r`, a stencil's interior, negative steps, one element) give the
+/// wrapped backend's bits; a backend that writes expressions into views
+/// ([`FusionBackend::WRITES_VIEWS`]) makes each of those writes its one evaluation. A value
+/// that reads the array it is written into (`a[i, i] = sqrt(a[i, i])`, `a[1:] = a[:-1] * 2`),
+/// or an array that another one shares, is evaluated first, as unfused.
+fn pending_values_are_written_into_views<D: FusionBackend>(dev: &D) {
+    fn body<B: ArrayBackend>(a: &mut Array<f64, B>, q: &mut Array<f64, B>) -> Result<Vec<f64>> {
+        let r = a.slice(&s![0, 0])?.abs()?.scalar_op(Add, 1.0)?.copy()?;
+        q.slice_mut(&s![.., 1])?
+            .assign(&a.slice(&s![.., 2])?.try_div(&r)?)?;
+        a.slice_mut(&s![.., 3])?
+            .zip_op_inplace(Sub, &q.slice(&s![.., 1])?.try_mul(&r)?)?;
+        let inner = a
+            .slice(&s![1..-1, 1..-1])?
+            .try_add(&a.slice(&s![..-2, 1..-1])?)?
+            .scalar_op(Mul, 0.5)?;
+        q.slice_mut(&s![1..-1, 1..-1])?.assign(&inner)?;
+        drop(inner);
+        let rev = a.slice(&s![..;-1, 0])?.scalar_op(Mul, 3.0)?;
+        let every_other = rev.slice(&s![..;2])?.copy()?;
+        q.slice_mut(&s![..;-2, 4])?
+            .zip_op_inplace(Add, &every_other.scalar_op(Add, 0.5)?)?;
+        q.slice_mut(&s![5, 5])?
+            .assign(&a.slice(&s![5, 6])?.scalar_op(Mul, -1.0)?)?;
+        // These read the array they are written into.
+        let e = a.slice(&s![2, 2])?.abs()?.sqrt()?;
+        a.slice_mut(&s![2, 2])?.assign(&e)?;
+        let shifted = a.slice(&s![..-1, ..])?.scalar_op(Mul, 2.0)?;
+        a.slice_mut(&s![1.., ..])?.assign(&shifted)?;
+        let mut out = Vec::new();
+        for v in [a.to_vec()?, q.to_vec()?, e.to_vec()?, shifted.to_vec()?] {
+            out.extend(v);
+        }
+        Ok(out)
+    }
+    let (plain, fused) = (dev.clone(), Fused::new(dev.clone()));
+    for (m, n) in [(9, 8), (300, 7), (4099, 9)] {
+        let (av, qv) = (values(m * n, 11), values(m * n, 12));
+        let want = body(
+            &mut Array::<f64, D>::from_vec(av.clone(), &[m, n], &plain).unwrap(),
+            &mut Array::<f64, D>::from_vec(qv.clone(), &[m, n], &plain).unwrap(),
+        )
+        .unwrap();
+        let mut a = Array::from_vec(av, &[m, n], &fused).unwrap();
+        let mut q = Array::from_vec(qv, &[m, n], &fused).unwrap();
+        let before = fused.stats();
+        let got = body(&mut a, &mut q).unwrap();
+        assert_eq!(bits(&got), bits(&want), "{m}x{n}");
+        // Five writes of pending values into views that nothing else reads.
+        let into = fused.stats().into_views - before.into_views;
+        assert_eq!(into, if D::WRITES_VIEWS { 5 } else { 0 }, "{m}x{n}");
+    }
+    // A shared array keeps its values; the writer's view takes the new ones.
+    let mut a = Array::<f64, _>::from_vec(vec![1.0, 2.0, 3.0, 4.0], &[4], &fused).unwrap();
+    let keep = a.clone();
+    let x = Array::<f64, _>::from_vec(vec![10.0, 20.0], &[2], &fused).unwrap();
+    a.slice_mut(&s![1..3])
+        .unwrap()
+        .assign(x.scalar_op(Mul, 2.0).unwrap())
+        .unwrap();
+    a.slice_mut(&s![..2])
+        .unwrap()
+        .zip_op_inplace(Add, x.scalar_op(Add, 1.0).unwrap())
+        .unwrap();
+    assert_eq!(a.to_vec().unwrap(), vec![12.0, 41.0, 40.0, 4.0]);
+    assert_eq!(keep.to_vec().unwrap(), vec![1.0, 2.0, 3.0, 4.0]);
+    // A pending value that reads the destination keeps its own value after the write.
+    let mut a = Array::<f64, _>::from_vec(vec![4.0, 9.0, 16.0], &[3], &fused).unwrap();
+    let r = a.slice(&s![1]).unwrap().sqrt().unwrap();
+    a.slice_mut(&s![1]).unwrap().assign(&r).unwrap();
+    a.slice_mut(&s![2])
+        .unwrap()
+        .zip_op_inplace(Add, &r)
+        .unwrap();
+    assert_eq!(r.item().unwrap(), 3.0);
+    assert_eq!(a.to_vec().unwrap(), vec![4.0, 3.0, 19.0]);
+}
+
+/// Full reductions of other element types fuse with the unfused bits: an f32 sum of
+/// squares (16-byte words of four), the mean of an f32 expression read as f64, an i32
+/// maximum, `any` of a comparison, over sizes on both sides of the kernels' chunking.
+fn full_reductions_of_every_kind_fuse_with_the_unfused_bits<D: FusionBackend>(dev: &D) {
+    fn body<B: ArrayBackend>(x: &Array<f32, B>, y: &Array<f32, B>) -> Result<Vec<f64>> {
+        let d = x.try_sub(y)?;
+        let xi = x.scalar_op(Mul, 100.0)?.astype::<i32>()?;
+        Ok(vec![
+            d.try_mul(&d)?.sum()?.item()? as f64,
+            x.try_add(y)?.astype::<f64>()?.mean()?.item()?,
+            xi.scalar_op(Add, 3)?.max()?.item()? as f64,
+            x.gt(y)?.any()?.item()? as u8 as f64,
+            d.scalar_op(Mul, 0.0)?
+                .gt(&d.scalar_op(Mul, 0.0)?)?
+                .any()?
+                .item()? as u8 as f64,
+        ])
+    }
+    let (plain, fused) = (dev.clone(), Fused::new(dev.clone()));
+    for n in [17, 1000, 16_385, 1 << 20, (1 << 20) + 3] {
+        let xv: Vec<f32> = values(n, 21)
+            .iter()
+            .map(|&v| if v.is_finite() { v as f32 } else { 0.5 })
+            .collect();
+        let yv: Vec<f32> = values(n, 22)
+            .iter()
+            .map(|&v| if v.is_finite() { v as f32 } else { -0.5 })
+            .collect();
+        let want = body(
+            &Array::<f32, D>::from_vec(xv.clone(), &[n], &plain).unwrap(),
+            &Array::<f32, D>::from_vec(yv.clone(), &[n], &plain).unwrap(),
+        )
+        .unwrap();
+        let got = body(
+            &Array::<f32, _>::from_vec(xv, &[n], &fused).unwrap(),
+            &Array::<f32, _>::from_vec(yv, &[n], &fused).unwrap(),
+        )
+        .unwrap();
+        assert_eq!(bits(&got), bits(&want), "{n}");
+    }
+}
+
+/// The profiler reports what fusion did per timed call: one pass of six ops for the chain.
+fn the_profiler_reports_passes_per_call<D: FusionBackend>(dev: &D) {
+    use cuprite::profiler::{benchmark, BenchmarkOptions};
+    let fused = Fused::new(dev.clone());
+    let x = Array::<f64, _>::from_vec(values(1000, 31), &[1000], &fused).unwrap();
+    let y = Array::<f64, _>::from_vec(values(1000, 32), &[1000], &fused).unwrap();
+    let opts = BenchmarkOptions {
+        n_warmup: 1,
+        n_repeat: 4,
+        max_duration: None,
+    };
+    let res = benchmark("chain", &[&fused], || chain(&x, &y), opts).unwrap();
+    assert_eq!(res.fusion.len(), 1);
+    let (label, s) = &res.fusion[0];
+    assert_eq!(label, &fused.timer_label());
+    assert_eq!((s.evaluated, s.fused_ops), (4, 24), "{s:?}");
+    assert!(res.to_string().contains("1.0 passes (6.0 ops"), "{res}");
+    // A device that does not fuse reports nothing.
+    let plain = benchmark("chain", &[dev], || Ok(()), opts).unwrap();
+    assert!(plain.fusion.is_empty());
+}
+
 /// Expands the bodies above for the CPU and (ignored where no GPU is) for CUDA.
 macro_rules! on_wrapped_backends {
     ($($name:ident),* $(,)?) => {
@@ -325,4 +468,7 @@ on_wrapped_backends!(
     casts_comparisons_and_where_fuse,
     generic_code_runs_unchanged_on_the_decorator,
     full_reductions_fuse_with_the_unfused_bits,
+    pending_values_are_written_into_views,
+    full_reductions_of_every_kind_fuse_with_the_unfused_bits,
+    the_profiler_reports_passes_per_call,
 );
