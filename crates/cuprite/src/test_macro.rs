@@ -4,7 +4,8 @@
 
 /// Expands generic test functions `fn name<B: ArrayBackend>(dev: &B)` into one `#[test]` per
 /// compiled backend, in modules `cpu`, `fused_cpu` (the CPU behind
-/// [`Fused`](crate::fusion::Fused)), `cuda` and `fused_cuda`.
+/// [`Fused`](crate::fusion::Fused), deferring every size so that small test arrays go
+/// through the fused evaluation too), `cuda` and `fused_cuda`.
 ///
 /// ```text
 /// fn adds<B: ArrayBackend>(dev: &B) { /* ... */ }
@@ -29,7 +30,7 @@ macro_rules! test_backends {
             $(
                 #[test]
                 fn $name() {
-                    super::$name(&$crate::fusion::Fused::new($crate::Cpu::new()));
+                    super::$name(&$crate::fusion::Fused::new($crate::Cpu::new()).with_defer_min(0));
                 }
             )*
         }
@@ -51,7 +52,7 @@ macro_rules! test_backends {
                 #[ignore = "needs an NVIDIA GPU: run with --ignored on a GPU host"]
                 fn $name() {
                     let dev = $crate::Cuda::new(0).expect("CUDA device 0");
-                    super::$name(&$crate::fusion::Fused::new(dev));
+                    super::$name(&$crate::fusion::Fused::new(dev).with_defer_min(0));
                 }
             )*
         }

@@ -14,6 +14,12 @@ use std::marker::PhantomData;
 use std::sync::Arc;
 
 impl<B: FusionBackend> Fused<B> {
+    /// Whether a primitive over the view `l` is deferred: fusing, and `l` holds at least
+    /// [`Fused::defer_min`] elements (smaller ones run at once on `B`).
+    fn defers(&self, l: &Layout) -> bool {
+        self.fusing() && l.size() >= self.defer_min()
+    }
+
     /// `op(x)` with `B`'s loop.
     fn unary_node<T: Element, K: UnaryOp<T>>(&self, op: K, x: Expr<T>) -> Unary<T, K> {
         Unary {
@@ -71,7 +77,7 @@ impl<B: FusionBackend> Fused<B> {
         write: impl FnOnce(&B, &mut B::Buffer<T>) -> Result<()>,
     ) -> Result<()> {
         let len = self.buffer_len_of(a);
-        if self.on && reads_whole(la, len) {
+        if self.defers(la) && reads_whole(la, len) {
             let new = expr(self.operand(a, la, op)?)?;
             *a = self.defer(new, len)?;
             return Ok(());
@@ -87,7 +93,7 @@ impl<B: FusionBackend> ElementwiseOps for Fused<B> {
         x: &FusedBuf<B, T>,
         lx: &Layout,
     ) -> Result<FusedBuf<B, K::Out>> {
-        if !self.on {
+        if !self.defers(lx) {
             return Ok(FusedBuf::ready(self.inner.unary(
                 op,
                 &self.ready(x)?,
@@ -106,7 +112,7 @@ impl<B: FusionBackend> ElementwiseOps for Fused<B> {
         b: &FusedBuf<B, T>,
         lb: &Layout,
     ) -> Result<FusedBuf<B, K::Out>> {
-        if !self.on {
+        if !self.defers(la) {
             let (a, b) = (self.ready(a)?, self.ready(b)?);
             return Ok(FusedBuf::ready(self.inner.binary(op, &a, la, &b, lb)?));
         }
@@ -122,7 +128,7 @@ impl<B: FusionBackend> ElementwiseOps for Fused<B> {
         s: T,
         scalar_first: bool,
     ) -> Result<FusedBuf<B, K::Out>> {
-        if !self.on {
+        if !self.defers(la) {
             let a = self.ready(a)?;
             let out = self.inner.binary_scalar(op, &a, la, s, scalar_first)?;
             return Ok(FusedBuf::ready(out));
@@ -155,7 +161,7 @@ impl<B: FusionBackend> ElementwiseOps for Fused<B> {
         lb: &Layout,
     ) -> Result<()> {
         let len = self.buffer_len_of(a);
-        if self.on && reads_whole(la, len) {
+        if self.defers(la) && reads_whole(la, len) {
             // The right-hand side first: it may be a clone of `a` itself.
             let rhs = self.operand(b, lb, K::NAME)?;
             return self.update(
@@ -201,7 +207,7 @@ impl<B: FusionBackend> ElementwiseOps for Fused<B> {
         b: &FusedBuf<B, T>,
         lb: &Layout,
     ) -> Result<FusedBuf<B, T>> {
-        if !self.on {
+        if !self.defers(lc) {
             let (c, x, y) = (self.ready(cond)?, self.ready(a)?, self.ready(b)?);
             return Ok(FusedBuf::ready(self.inner.where_(&c, lc, &x, la, &y, lb)?));
         }
@@ -221,7 +227,7 @@ impl<B: FusionBackend> Fused<B> {
         buf: &FusedBuf<B, T>,
         layout: &Layout,
     ) -> Result<FusedBuf<B, U>> {
-        if !self.on {
+        if !self.defers(layout) {
             return Ok(FusedBuf::ready(self.inner.cast(&self.ready(buf)?, layout)?));
         }
         let x = self.operand(buf, layout, "cast")?;

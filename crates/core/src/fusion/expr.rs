@@ -59,20 +59,21 @@ impl Scratch {
         Scratch::default()
     }
 
-    /// A temporary of `len` elements of `T` (their values are whatever it held before).
-    pub fn take<T: Element>(&mut self, len: usize) -> Vec<T> {
+    /// A temporary of `len` elements of `T` (their values are whatever it held before), in
+    /// the box it is kept in (giving it back costs no allocation).
+    pub fn take<T: Element>(&mut self, len: usize) -> Box<Vec<T>> {
         let found = self.0.iter().position(|b| b.is::<Vec<T>>());
         let mut v = match found.map(|i| self.0.swap_remove(i).downcast::<Vec<T>>()) {
-            Some(Ok(v)) => *v,
-            _ => Vec::new(),
+            Some(Ok(v)) => v,
+            _ => Box::default(),
         };
         v.resize(len, T::default());
         v
     }
 
     /// Gives a temporary back for the next block.
-    pub fn give<T: Element>(&mut self, v: Vec<T>) {
-        self.0.push(Box::new(v));
+    pub fn give<T: Element>(&mut self, v: Box<Vec<T>>) {
+        self.0.push(v);
     }
 }
 

@@ -11,7 +11,8 @@
 //!     x.try_mul(y)?.try_add(x)?.try_sub(y)?.try_mul(&Array::scalar(0.5, x.device())?)
 //! }
 //! # fn demo<B: FusionBackend>(dev: B) -> Result<()> {
-//! let fused = Fused::new(dev.clone());
+//! // Every size deferred (by default the CPU runs arrays below 2^17 elements at once).
+//! let fused = Fused::new(dev.clone()).with_defer_min(0);
 //! let x = Array::<f64, _>::from_vec(vec![1.0, 2.0, 3.0], &[3], &fused)?;
 //! let y = Array::<f64, _>::from_vec(vec![4.0, 5.0, 6.0], &[3], &fused)?;
 //! // Nothing has run yet: the result is one pending expression of four ops.
@@ -50,7 +51,7 @@
 //! # use cuprite_core::*;
 //! # use cuprite_core::fusion::Fused;
 //! # fn demo() -> Result<()> {
-//! let dev = Fused::new(cuprite_cpu::Cpu::new());
+//! let dev = Fused::new(cuprite_cpu::Cpu::new()).with_defer_min(0);
 //! let mut a = Array::<f64, _>::from_vec(vec![4.0, 1.0, 1.0, 9.0], &[2, 2], &dev)?;
 //! let r = a.slice(&s![1, 1])?.sqrt()?; // pending: reads `a`
 //! a.slice_mut(&s![1, 1])?.assign(&r)?; // `r` is evaluated, then `a` written in place
@@ -64,6 +65,11 @@
 //! a few thousand elements held in cache, one op at a time over the block, the blocks split
 //! over its threads (numexpr's scheme). A result is bit for bit what `B` gives: every op
 //! applies the same scalar function in the same order.
+//!
+//! Element-wise primitives over fewer than [`FusionBackend::DEFER_MIN`] elements (2^17 on
+//! the CPU, where such arrays sit in cache and recording and walking an expression costs
+//! more than the passes it saves; 0 on CUDA, where every op saved is a launch saved) run at once on `B`
+//! ([`Fused::with_defer_min`] sets another bound).
 //!
 //! Fusion is turned off by `CUPRITE_FUSION=0` in the environment (read by [`Fused::new`])
 //! or [`Fused::with_fusion`]: every primitive then runs at once on `B`. [`Fused::stats`]
@@ -94,6 +100,11 @@ pub const MAX_OPS: usize = 64;
 pub trait FusionBackend: ArrayBackend {
     /// Whether [`eval_into`](Self::eval_into) writes expressions into views.
     const WRITES_VIEWS: bool = false;
+
+    /// Element-wise primitives over fewer elements run at once on the backend instead of
+    /// being deferred (where recording and evaluating an expression costs more than the
+    /// passes it saves); 0 (the default) defers every size.
+    const DEFER_MIN: usize = 0;
 
     /// The loop of the unary `op` over a block where expressions are evaluated on the host
     /// ([`expr::Node::eval`]); the default is the plain loop, a backend may give a copy
@@ -162,13 +173,16 @@ pub trait FusionBackend: ArrayBackend {
 pub struct Fused<B: FusionBackend> {
     inner: B,
     on: bool,
-    pending: Arc<Mutex<Vec<Weak<dyn Force>>>>,
+    defer_min: usize,
     counts: Arc<Counts>,
 }
 
-/// The counters behind [`Fused::stats`].
+/// The state a device and its clones share (one allocation, so that an array's copy of
+/// the device costs one reference count): the pending expressions, and the counters
+/// behind [`Fused::stats`].
 #[derive(Default)]
 struct Counts {
+    pending: Mutex<Vec<Weak<dyn Force>>>,
     evaluated: AtomicU64,
     fused_ops: AtomicU64,
     into_views: AtomicU64,
@@ -180,6 +194,7 @@ impl<B: FusionBackend> fmt::Debug for Fused<B> {
         f.debug_struct("Fused")
             .field("inner", &self.inner)
             .field("on", &self.on)
+            .field("defer_min", &self.defer_min)
             .finish()
     }
 }
@@ -201,7 +216,7 @@ impl<B: FusionBackend> Fused<B> {
         Fused {
             inner: dev,
             on: !off,
-            pending: Arc::default(),
+            defer_min: B::DEFER_MIN,
             counts: Arc::default(),
         }
     }
@@ -216,6 +231,20 @@ impl<B: FusionBackend> Fused<B> {
     /// Whether element-wise primitives are deferred.
     pub fn fusing(&self) -> bool {
         self.on
+    }
+
+    /// The same device deferring element-wise primitives over at least `n` elements (those
+    /// over fewer run at once on the wrapped backend); the default is the backend's
+    /// [`FusionBackend::DEFER_MIN`]. `with_defer_min(0)` defers every size, as the tests of
+    /// the fused evaluation do.
+    pub fn with_defer_min(mut self, n: usize) -> Self {
+        self.defer_min = n;
+        self
+    }
+
+    /// The fewest elements a deferred primitive has ([`Fused::with_defer_min`]).
+    pub fn defer_min(&self) -> usize {
+        self.defer_min
     }
 
     /// The wrapped backend.
@@ -246,7 +275,7 @@ impl<B: FusionBackend> Fused<B> {
     /// many were pending.
     fn force_where(&self, pick: impl Fn(&dyn Force) -> bool) -> Result<usize> {
         let live: Vec<Arc<dyn Force>> = {
-            let mut list = lock(&self.pending);
+            let mut list = lock(&self.counts.pending);
             list.retain(|w| w.strong_count() > 0);
             list.iter().filter_map(Weak::upgrade).collect()
         };
@@ -308,7 +337,7 @@ impl<B: FusionBackend> Fused<B> {
             state: Mutex::new(State::Pending { expr, len }),
         });
         let weak: Weak<dyn Force> = Arc::downgrade(&slot) as Weak<dyn Force>;
-        let mut list = lock(&self.pending);
+        let mut list = lock(&self.counts.pending);
         if list.len() >= 1024 {
             list.retain(|w| w.strong_count() > 0);
         }

@@ -52,7 +52,7 @@ fn bits(v: &[f64]) -> Vec<u64> {
 const SHAPES: &[&[usize]] = &[&[], &[0], &[1], &[4095], &[4097], &[3, 70_001], &[2, 3, 5]];
 
 fn chains_give_the_wrapped_backends_bits_in_one_pass<B: FusionBackend>(dev: &B) {
-    let (cpu, fused) = (dev.clone(), Fused::new(dev.clone()));
+    let (cpu, fused) = (dev.clone(), Fused::new(dev.clone()).with_defer_min(0));
     for shape in SHAPES {
         let n: usize = shape.iter().product();
         let (xv, yv) = (values(n, 1), values(n, 2));
@@ -87,7 +87,7 @@ fn chains_give_the_wrapped_backends_bits_in_one_pass<B: FusionBackend>(dev: &B) 
 }
 
 fn in_place_chains_on_whole_arrays_fuse<B: FusionBackend>(dev: &B) {
-    let fused = Fused::new(dev.clone());
+    let fused = Fused::new(dev.clone()).with_defer_min(0);
     let v = values(10_000, 3);
     let mut x = Array::<f64, _>::from_vec(v.clone(), &[100, 100], &fused).unwrap();
     let before = fused.stats();
@@ -112,7 +112,7 @@ fn in_place_chains_on_whole_arrays_fuse<B: FusionBackend>(dev: &B) {
 }
 
 fn views_and_broadcasts_are_read_inside_the_expression<D: FusionBackend>(dev: &D) {
-    let (cpu, fused) = (dev.clone(), Fused::new(dev.clone()));
+    let (cpu, fused) = (dev.clone(), Fused::new(dev.clone()).with_defer_min(0));
     let v = values(60 * 70, 4);
     fn body<B: ArrayBackend>(a: &Array<f64, B>) -> Result<Array<f64, B>> {
         // A stencil of strided slices, a reversed view, a transposed view and a broadcast row.
@@ -137,7 +137,7 @@ fn views_and_broadcasts_are_read_inside_the_expression<D: FusionBackend>(dev: &D
 fn a_pending_result_read_through_a_view_or_written_in_part_is_evaluated_first<B: FusionBackend>(
     dev: &B,
 ) {
-    let fused = Fused::new(dev.clone());
+    let fused = Fused::new(dev.clone()).with_defer_min(0);
     let v = values(1000, 5);
     let x = Array::<f64, _>::from_vec(v.clone(), &[10, 100], &fused).unwrap();
     let mut y = x.scalar_op(Mul, 2.0).unwrap();
@@ -166,7 +166,7 @@ fn a_pending_result_read_through_a_view_or_written_in_part_is_evaluated_first<B:
 fn an_expression_keeps_the_values_it_read_when_its_operand_is_written_later<B: FusionBackend>(
     dev: &B,
 ) {
-    let fused = Fused::new(dev.clone());
+    let fused = Fused::new(dev.clone()).with_defer_min(0);
     let mut x = Array::<f64, _>::from_vec(vec![1.0, 2.0, 3.0], &[3], &fused).unwrap();
     let y = x.scalar_op(Add, 10.0).unwrap(); // pending, reads x
     x.scalar_op_inplace(Mul, 100.0).unwrap(); // whole-array in-place write
@@ -178,8 +178,8 @@ fn an_expression_keeps_the_values_it_read_when_its_operand_is_written_later<B: F
 }
 
 fn errors_come_from_the_same_calls_and_fusion_can_be_turned_off<B: FusionBackend>(dev: &B) {
-    let on = Fused::new(dev.clone());
-    let off = Fused::new(dev.clone()).with_fusion(false);
+    let on = Fused::new(dev.clone()).with_defer_min(0);
+    let off = Fused::new(dev.clone()).with_defer_min(0).with_fusion(false);
     assert!(on.fusing() && !off.fusing());
     for dev in [&on, &off] {
         let a = Array::<f64, _>::zeros(&[3, 4], dev).unwrap();
@@ -194,7 +194,7 @@ fn errors_come_from_the_same_calls_and_fusion_can_be_turned_off<B: FusionBackend
 }
 
 fn long_chains_are_cut_and_synchronize_evaluates_what_is_pending<B: FusionBackend>(dev: &B) {
-    let fused = Fused::new(dev.clone());
+    let fused = Fused::new(dev.clone()).with_defer_min(0);
     let mut x = Array::<f64, _>::from_vec(vec![0.5; 1000], &[1000], &fused).unwrap();
     for _ in 0..200 {
         x = x.scalar_op(Add, 1.0).unwrap();
@@ -218,7 +218,7 @@ fn casts_comparisons_and_where_fuse<D: FusionBackend>(dev: &D) {
             .scalar_op(Add, 3)?;
         i.astype::<f32>()?.scalar_op(Mul, 0.25)
     }
-    let (cpu, fused) = (dev.clone(), Fused::new(dev.clone()));
+    let (cpu, fused) = (dev.clone(), Fused::new(dev.clone()).with_defer_min(0));
     let v: Vec<f64> = values(9000, 8)
         .into_iter()
         .map(|x| if x.is_finite() { x } else { 1.0 })
@@ -235,7 +235,7 @@ fn generic_code_runs_unchanged_on_the_decorator<D: FusionBackend>(dev: &D) {
         x.try_mul(x)?.sum()?.sqrt()?.item()
     }
     fn check<B: FusionBackend>(dev: B) {
-        let fused = Fused::new(dev.clone());
+        let fused = Fused::new(dev.clone()).with_defer_min(0);
         let v: Vec<f64> = (0..1000).map(|i| i as f64 * 0.001).collect();
         let a = norm(&Array::<f64, B>::from_vec(v.clone(), &[1000], &dev).unwrap()).unwrap();
         let b = norm(&Array::<f64, _>::from_vec(v, &[1000], &fused).unwrap()).unwrap();
@@ -258,7 +258,7 @@ fn full_reductions_fuse_with_the_unfused_bits<D: FusionBackend>(dev: &D) {
             sq.reshape(&[-1])?.sum()?.item()?,
         ])
     }
-    let (cpu, fused) = (dev.clone(), Fused::new(dev.clone()));
+    let (cpu, fused) = (dev.clone(), Fused::new(dev.clone()).with_defer_min(0));
     for shape in [&[1usize][..], &[4096], &[4097], &[3, 100_003], &[7, 1, 9]] {
         let n: usize = shape.iter().product();
         let xv: Vec<f64> = values(n, 9)
@@ -326,7 +326,7 @@ fn pending_values_are_written_into_views<D: FusionBackend>(dev: &D) {
         }
         Ok(out)
     }
-    let (plain, fused) = (dev.clone(), Fused::new(dev.clone()));
+    let (plain, fused) = (dev.clone(), Fused::new(dev.clone()).with_defer_min(0));
     for (m, n) in [(9, 8), (300, 7), (4099, 9)] {
         let (av, qv) = (values(m * n, 11), values(m * n, 12));
         let want = body(
@@ -387,7 +387,7 @@ fn full_reductions_of_every_kind_fuse_with_the_unfused_bits<D: FusionBackend>(de
                 .item()? as u8 as f64,
         ])
     }
-    let (plain, fused) = (dev.clone(), Fused::new(dev.clone()));
+    let (plain, fused) = (dev.clone(), Fused::new(dev.clone()).with_defer_min(0));
     for n in [17, 1000, 16_385, 1 << 20, (1 << 20) + 3] {
         let xv: Vec<f32> = values(n, 21)
             .iter()
@@ -414,7 +414,7 @@ fn full_reductions_of_every_kind_fuse_with_the_unfused_bits<D: FusionBackend>(de
 /// The profiler reports what fusion did per timed call: one pass of six ops for the chain.
 fn the_profiler_reports_passes_per_call<D: FusionBackend>(dev: &D) {
     use cuprite::profiler::{benchmark, BenchmarkOptions};
-    let fused = Fused::new(dev.clone());
+    let fused = Fused::new(dev.clone()).with_defer_min(0);
     let x = Array::<f64, _>::from_vec(values(1000, 31), &[1000], &fused).unwrap();
     let y = Array::<f64, _>::from_vec(values(1000, 32), &[1000], &fused).unwrap();
     let opts = BenchmarkOptions {
@@ -431,6 +431,38 @@ fn the_profiler_reports_passes_per_call<D: FusionBackend>(dev: &D) {
     // A device that does not fuse reports nothing.
     let plain = benchmark("chain", &[dev], || Ok(()), opts).unwrap();
     assert!(plain.fusion.is_empty());
+}
+
+/// With the backend's default bound, primitives over fewer than `DEFER_MIN` elements run
+/// at once (the CPU's small arrays), larger ones are deferred; the bits are the same.
+fn small_arrays_run_at_once_below_the_backends_bound<D: FusionBackend>(dev: &D) {
+    let fused = Fused::new(dev.clone());
+    assert_eq!(fused.defer_min(), D::DEFER_MIN);
+    for n in [
+        3,
+        D::DEFER_MIN.saturating_sub(1),
+        D::DEFER_MIN,
+        D::DEFER_MIN + 5,
+    ] {
+        let (xv, yv) = (values(n, 41), values(n, 42));
+        let want = chain(
+            &Array::<f64, D>::from_vec(xv.clone(), &[n], dev).unwrap(),
+            &Array::<f64, D>::from_vec(yv.clone(), &[n], dev).unwrap(),
+        )
+        .unwrap();
+        let before = fused.stats();
+        let x = Array::from_vec(xv, &[n], &fused).unwrap();
+        let y = Array::from_vec(yv, &[n], &fused).unwrap();
+        let z = chain(&x, &y).unwrap();
+        assert_eq!(
+            bits(&z.to_vec().unwrap()),
+            bits(&want.to_vec().unwrap()),
+            "{n}"
+        );
+        // Deferred: one pass when read; at once: none.
+        let passes = fused.stats().since(&before).evaluated;
+        assert_eq!(passes, (n >= D::DEFER_MIN) as u64, "{n}");
+    }
 }
 
 /// Expands the bodies above for the CPU and (ignored where no GPU is) for CUDA.
@@ -471,4 +503,5 @@ on_wrapped_backends!(
     pending_values_are_written_into_views,
     full_reductions_of_every_kind_fuse_with_the_unfused_bits,
     the_profiler_reports_passes_per_call,
+    small_arrays_run_at_once_below_the_backends_bound,
 );
