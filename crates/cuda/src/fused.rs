@@ -24,7 +24,10 @@ use cuprite_core::fusion::expr::{Expr, Leaf};
 use cuprite_core::fusion::lower::{lower, Instr, LeafRef};
 use cuprite_core::fusion::FusionBackend;
 use cuprite_core::ops::ReduceOp;
-use cuprite_core::{bf16, c128, c64, f16, DType, Element, Error, Layout, Result, Scalar};
+use cuprite_core::{
+    bf16, c128, c64, f16, BackendBase, DType, Element, Error, Layout, Result, Scalar,
+};
+use std::any::Any;
 use std::ffi::c_void;
 use std::sync::Arc;
 
@@ -49,6 +52,39 @@ fn leaf_address(dev: &Cuda, l: &LeafRef) -> Result<u64> {
             })?;
         check_view(dev, "fusion", buf, l.layout)?;
         Ok(dev.ptr(buf)? + (l.layout.offset() * std::mem::size_of::<T>()) as u64)
+    }
+    match l.dtype {
+        DType::Bool => of::<bool>(dev, l),
+        DType::I8 => of::<i8>(dev, l),
+        DType::U8 => of::<u8>(dev, l),
+        DType::I16 => of::<i16>(dev, l),
+        DType::U16 => of::<u16>(dev, l),
+        DType::I32 => of::<i32>(dev, l),
+        DType::U32 => of::<u32>(dev, l),
+        DType::I64 => of::<i64>(dev, l),
+        DType::U64 => of::<u64>(dev, l),
+        DType::F16 => of::<f16>(dev, l),
+        DType::BF16 => of::<bf16>(dev, l),
+        DType::F32 => of::<f32>(dev, l),
+        DType::F64 => of::<f64>(dev, l),
+        DType::C64 => of::<c64>(dev, l),
+        DType::C128 => of::<c128>(dev, l),
+    }
+}
+
+/// A C-contiguous copy of the view of leaf `l`: its address, and the buffer (to keep until
+/// the kernel reading it is queued).
+fn contiguous_copy(dev: &Cuda, l: &LeafRef) -> Result<(u64, Box<dyn Any>)> {
+    fn of<T: Element>(dev: &Cuda, l: &LeafRef) -> Result<(u64, Box<dyn Any>)> {
+        let buf = l
+            .buf
+            .downcast_ref::<CudaBuffer<T>>()
+            .ok_or_else(|| Error::Backend {
+                op: "fusion",
+                msg: format!("a {} leaf that is not a cuda buffer of its type", T::DTYPE),
+            })?;
+        let copy = dev.copy(buf, l.layout)?;
+        Ok((dev.ptr(&copy)?, Box::new(copy)))
     }
     match l.dtype {
         DType::Bool => of::<bool>(dev, l),
@@ -165,6 +201,8 @@ struct Launch {
     nd: usize,
     vw: usize,
     args: ArgBlob,
+    /// Contiguous copies of leaves the launch reads (freed in stream order after it).
+    _keep: Vec<Box<dyn Any>>,
 }
 
 impl Launch {
@@ -185,10 +223,11 @@ impl Launch {
         };
         // Distinct leaves: one parameter per (address, view).
         let mut addr: Vec<u64> = Vec::new();
-        let mut views: Vec<&Layout> = Vec::new();
+        let mut views: Vec<Layout> = Vec::new();
         let mut param_t: Vec<DType> = Vec::new();
+        let mut first_leaf: Vec<usize> = Vec::new();
         let mut leaf_param = Vec::with_capacity(leaves.len());
-        for l in leaves {
+        for (i, l) in leaves.iter().enumerate() {
             let a = leaf_address(dev, l)?;
             let same = (0..addr.len()).find(|&q| {
                 addr[q] == a && param_t[q] == l.dtype && views[q].strides() == l.layout.strides()
@@ -197,13 +236,43 @@ impl Launch {
                 Some(q) => q,
                 None => {
                     addr.push(a);
-                    views.push(l.layout);
+                    views.push(l.layout.clone());
                     param_t.push(l.dtype);
+                    first_leaf.push(i);
                     addr.len() - 1
                 }
             });
         }
-        let mut access: Vec<Access> = views.iter().map(|l| access_of(l)).collect();
+        let mut access: Vec<Access> = views.iter().map(access_of).collect();
+        // The strided views share one shape, the output view's or else the first strided
+        // leaf's (a pending value read through a reshape keeps its own shape): another
+        // shape is reshaped to it where the strides allow, else read from a contiguous copy.
+        let mut keep = Vec::new();
+        let target = out_view.map(|l| l.shape().to_vec()).or_else(|| {
+            (0..views.len())
+                .find(|&q| access[q] == Access::Strided(0))
+                .map(|q| views[q].shape().to_vec())
+        });
+        if let Some(target) = target {
+            for q in 0..views.len() {
+                if access[q] != Access::Strided(0) || views[q].shape() == target.as_slice() {
+                    continue;
+                }
+                match views[q].reshaped(&target) {
+                    Some(r) => {
+                        views[q] = r;
+                        access[q] = access_of(&views[q]);
+                    }
+                    None => {
+                        let (a, buf) = contiguous_copy(dev, &leaves[first_leaf[q]])?;
+                        addr[q] = a;
+                        views[q] = Layout::contiguous(&target);
+                        access[q] = Access::Contig;
+                        keep.push(buf);
+                    }
+                }
+            }
+        }
         // The strided views, the output's first.
         let strided: Vec<&Layout> = out_view
             .into_iter()
@@ -212,7 +281,7 @@ impl Launch {
                     .iter()
                     .zip(&access)
                     .filter(|(_, a)| matches!(a, Access::Strided(_)))
-                    .map(|(l, _)| *l),
+                    .map(|(l, _)| l),
             )
             .collect();
         let coalesced = if strided.is_empty() {
@@ -329,6 +398,7 @@ impl Launch {
             nd,
             vw,
             args,
+            _keep: keep,
         })
     }
 }

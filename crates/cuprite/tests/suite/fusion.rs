@@ -465,6 +465,38 @@ fn small_arrays_run_at_once_below_the_backends_bound<D: FusionBackend>(dev: &D) 
     }
 }
 
+/// A pending value read through a reshape keeps its own shape inside a larger expression:
+/// with strided views of another shape beside it, and written into a view of another shape.
+fn reshaped_pending_values_meet_views_of_other_shapes<D: FusionBackend>(dev: &D) {
+    fn body<B: ArrayBackend>(a: &Array<f64, B>, b: &mut Array<f64, B>) -> Result<Vec<f64>> {
+        // [12] strided, pending, read as [2, 3] (stride pattern not mergeable) and [3, 2].
+        let x = a.slice(&s![..;2])?.scalar_op(Mul, 2.0)?;
+        let y = x.reshape(&[2, 3])?.try_add(&b.slice(&s![.., ..;2])?)?;
+        let z = x
+            .reshape(&[3, 2])?
+            .try_mul(&b.slice(&s![..;-1, 1..4])?.reshape(&[3, 2])?)?;
+        b.slice_mut(&s![.., 1..4])?
+            .assign(&a.slice(&s![1..;2])?.scalar_op(Add, 1.0)?.reshape(&[2, 3])?)?;
+        let mut out = y.to_vec()?;
+        out.extend(z.to_vec()?);
+        out.extend(b.to_vec()?);
+        Ok(out)
+    }
+    let (plain, fused) = (dev.clone(), Fused::new(dev.clone()).with_defer_min(0));
+    let (av, bv) = (values(12, 51), values(12, 52));
+    let want = body(
+        &Array::<f64, D>::from_vec(av.clone(), &[12], &plain).unwrap(),
+        &mut Array::<f64, D>::from_vec(bv.clone(), &[2, 6], &plain).unwrap(),
+    )
+    .unwrap();
+    let got = body(
+        &Array::from_vec(av, &[12], &fused).unwrap(),
+        &mut Array::from_vec(bv, &[2, 6], &fused).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(bits(&got), bits(&want));
+}
+
 /// Expands the bodies above for the CPU and (ignored where no GPU is) for CUDA.
 macro_rules! on_wrapped_backends {
     ($($name:ident),* $(,)?) => {
@@ -504,4 +536,5 @@ on_wrapped_backends!(
     full_reductions_of_every_kind_fuse_with_the_unfused_bits,
     the_profiler_reports_passes_per_call,
     small_arrays_run_at_once_below_the_backends_bound,
+    reshaped_pending_values_meet_views_of_other_shapes,
 );
