@@ -24,9 +24,7 @@ use cuprite_core::fusion::expr::{Expr, Leaf};
 use cuprite_core::fusion::lower::{lower, Instr, LeafRef};
 use cuprite_core::fusion::FusionBackend;
 use cuprite_core::ops::ReduceOp;
-use cuprite_core::{
-    bf16, c128, c64, f16, BackendBase, DType, Element, Error, Layout, Result, Scalar,
-};
+use cuprite_core::{with_dtype, BackendBase, DType, Element, Error, Layout, Result, Scalar};
 use std::any::Any;
 use std::ffi::c_void;
 use std::sync::Arc;
@@ -39,70 +37,33 @@ const OPTIONS: [&str; 1] = ["--fmad=false"];
 /// and later).
 const MAX_ARG_BYTES: usize = 32764;
 
+/// The buffer of leaf `l` as the `CudaBuffer<T>` it is.
+fn leaf_buffer<'a, T: Element>(l: &LeafRef<'a>) -> Result<&'a CudaBuffer<T>> {
+    l.buf
+        .downcast_ref::<CudaBuffer<T>>()
+        .ok_or_else(|| Error::Backend {
+            op: "fusion",
+            msg: format!("a {} leaf that is not a cuda buffer of its type", T::DTYPE),
+        })
+}
+
 /// The buffer address of a leaf (advanced to its view's offset) after checking that it is a
 /// buffer of this device holding the view.
 fn leaf_address(dev: &Cuda, l: &LeafRef) -> Result<u64> {
-    fn of<T: Element>(dev: &Cuda, l: &LeafRef) -> Result<u64> {
-        let buf = l
-            .buf
-            .downcast_ref::<CudaBuffer<T>>()
-            .ok_or_else(|| Error::Backend {
-                op: "fusion",
-                msg: format!("a {} leaf that is not a cuda buffer of its type", T::DTYPE),
-            })?;
+    with_dtype!(l.dtype, T => {
+        let buf = leaf_buffer::<T>(l)?;
         check_view(dev, "fusion", buf, l.layout)?;
         Ok(dev.ptr(buf)? + (l.layout.offset() * std::mem::size_of::<T>()) as u64)
-    }
-    match l.dtype {
-        DType::Bool => of::<bool>(dev, l),
-        DType::I8 => of::<i8>(dev, l),
-        DType::U8 => of::<u8>(dev, l),
-        DType::I16 => of::<i16>(dev, l),
-        DType::U16 => of::<u16>(dev, l),
-        DType::I32 => of::<i32>(dev, l),
-        DType::U32 => of::<u32>(dev, l),
-        DType::I64 => of::<i64>(dev, l),
-        DType::U64 => of::<u64>(dev, l),
-        DType::F16 => of::<f16>(dev, l),
-        DType::BF16 => of::<bf16>(dev, l),
-        DType::F32 => of::<f32>(dev, l),
-        DType::F64 => of::<f64>(dev, l),
-        DType::C64 => of::<c64>(dev, l),
-        DType::C128 => of::<c128>(dev, l),
-    }
+    })
 }
 
 /// A C-contiguous copy of the view of leaf `l`: its address, and the buffer (to keep until
 /// the kernel reading it is queued).
 fn contiguous_copy(dev: &Cuda, l: &LeafRef) -> Result<(u64, Box<dyn Any>)> {
-    fn of<T: Element>(dev: &Cuda, l: &LeafRef) -> Result<(u64, Box<dyn Any>)> {
-        let buf = l
-            .buf
-            .downcast_ref::<CudaBuffer<T>>()
-            .ok_or_else(|| Error::Backend {
-                op: "fusion",
-                msg: format!("a {} leaf that is not a cuda buffer of its type", T::DTYPE),
-            })?;
-        let copy = dev.copy(buf, l.layout)?;
-        Ok((dev.ptr(&copy)?, Box::new(copy)))
-    }
-    match l.dtype {
-        DType::Bool => of::<bool>(dev, l),
-        DType::I8 => of::<i8>(dev, l),
-        DType::U8 => of::<u8>(dev, l),
-        DType::I16 => of::<i16>(dev, l),
-        DType::U16 => of::<u16>(dev, l),
-        DType::I32 => of::<i32>(dev, l),
-        DType::U32 => of::<u32>(dev, l),
-        DType::I64 => of::<i64>(dev, l),
-        DType::U64 => of::<u64>(dev, l),
-        DType::F16 => of::<f16>(dev, l),
-        DType::BF16 => of::<bf16>(dev, l),
-        DType::F32 => of::<f32>(dev, l),
-        DType::F64 => of::<f64>(dev, l),
-        DType::C64 => of::<c64>(dev, l),
-        DType::C128 => of::<c128>(dev, l),
-    }
+    with_dtype!(l.dtype, T => {
+        let copy = dev.copy(leaf_buffer::<T>(l)?, l.layout)?;
+        Ok((dev.ptr(&copy)?, Box::new(copy) as Box<dyn Any>))
+    })
 }
 
 /// How a view is read: every element at one place (uniform), C-contiguous, or strided.
