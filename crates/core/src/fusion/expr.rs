@@ -319,7 +319,23 @@ impl<T: Element, K: UnaryOp<T>> Node<K::Out> for Unary<T, K> {
     }
 }
 
-/// `op(a, b)`.
+/// `op(a, b)`. An operand given twice (`d * d`) is evaluated once per block.
+///
+/// ```
+/// # use cuprite_core::fusion::expr::{Binary, Expr, Leaf, Node, Scratch};
+/// # use cuprite_core::ops::{Mul, Sub};
+/// # use cuprite_core::{BackendBase, Layout};
+/// # use std::sync::Arc;
+/// let dev = cuprite_cpu::Cpu::new();
+/// let leaf = |v: Vec<f64>| -> Expr<f64> {
+///     Arc::new(Leaf::new(dev.clone(), dev.from_vec(v).unwrap(), Layout::contiguous(&[3])))
+/// };
+/// let d: Expr<f64> = Arc::new(Binary::new(Sub, leaf(vec![1.0, 5.0, -2.0]), leaf(vec![3.0, 1.0, 0.5])));
+/// let sq = Binary::new(Mul, d.clone(), d);
+/// let mut out = vec![0.0; 3];
+/// sq.eval(0, &mut out, &mut Scratch::new()).unwrap();
+/// assert_eq!(out, vec![4.0, 16.0, 6.25]);
+/// ```
 pub struct Binary<T: Element, K: BinaryOp<T>> {
     /// The op.
     pub op: K,
@@ -346,6 +362,13 @@ impl<T: Element, K: BinaryOp<T>> Binary<T, K> {
 impl<T: Element, K: BinaryOp<T>> Node<K::Out> for Binary<T, K> {
     fn eval(&self, start: usize, out: &mut [K::Out], scratch: &mut Scratch) -> Result<()> {
         let n = out.len();
+        if Arc::ptr_eq(&self.a, &self.b) {
+            // `d * d`: the shared operand is evaluated once.
+            return with(&self.a, start, n, scratch, |a, _| {
+                (self.run)(&self.op, a, a, out);
+                Ok(())
+            });
+        }
         with(&self.a, start, n, scratch, |a, scratch| {
             with(&self.b, start, n, scratch, |b, _| {
                 (self.run)(&self.op, a, b, out);
