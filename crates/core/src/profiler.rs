@@ -195,13 +195,13 @@ impl fmt::Display for BenchmarkResult {
 /// 1. Calls `f` `n_warmup` times, untimed (compilation, caches and allocation pools warm up).
 /// 2. Waits for every device, so no work queued before (warm-up included) is timed.
 /// 3. Up to `n_repeat` times: records a start event on every device, reads the host clock,
-///    calls `f`, records an end event on every device, drops the result (freeing it is part
-///    of the host work, as in CuPy), reads the host clock, waits for every device, and
-///    stores the host time and each device's elapsed event time. Every call thus starts on
-///    idle devices. After each call, the run stops early once `max_duration` has passed
-///    since the first timed call. A fusing device ([`crate::fusion::Fused`]) evaluates its
-///    pending work, the result included, when the end event is recorded: it is timed, and
-///    [`BenchmarkResult::fusion`] counts its passes.
+///    calls `f`, has every device run what it deferred ([`DeviceTimer::evaluate_pending`]: a
+///    fusing device's pending expressions, the result's included), drops the result
+///    (freeing it is part of the work, as in CuPy), reads the host clock, records an end
+///    event on every device, waits for every device, and stores the host time and each
+///    device's elapsed event time. Every call thus starts on idle devices. After each call,
+///    the run stops early once `max_duration` has passed since the first timed call. The
+///    passes a fusing device made are counted in [`BenchmarkResult::fusion`].
 ///
 /// Pass every device the work runs on: work on a device not named is neither timed nor
 /// waited for. With no device, only host times are taken (name the type:
@@ -265,13 +265,16 @@ where
         }
         let t1 = Instant::now();
         let r = std::hint::black_box(f()?);
-        // Recorded while the result lives: a fusing device evaluates what is pending
-        // (the result included) before it records.
-        for (d, e) in devices.iter().zip(&mut ends) {
-            d.record_event(e)?;
+        // While the result lives: a fusing device evaluates what it deferred (the result
+        // included), which a dropped result would never be.
+        for d in devices {
+            d.evaluate_pending()?;
         }
         drop(r);
         let t2 = Instant::now();
+        for (d, e) in devices.iter().zip(&mut ends) {
+            d.record_event(e)?;
+        }
         for d in devices {
             d.synchronize()?;
         }

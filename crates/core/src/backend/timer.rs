@@ -31,6 +31,15 @@ pub trait DeviceTimer: BackendBase {
         self.label()
     }
 
+    /// Runs the work the device has deferred (a fusing device's pending expressions), without
+    /// waiting for it; nothing (the default) on a device that defers none.
+    ///
+    /// # Errors
+    /// The first evaluation that fails.
+    fn evaluate_pending(&self) -> Result<()> {
+        Ok(())
+    }
+
     /// What the device's fusion has done so far ([`Fused::stats`](crate::fusion::Fused::stats)),
     /// for the profiler's report; `None` (the default) for a device that does not fuse.
     fn fusion_stats(&self) -> Option<crate::fusion::FusionStats> {

@@ -659,6 +659,10 @@ impl<B: FusionBackend> DeviceTimer for Fused<B> {
         format!("fused {}", self.inner.timer_label())
     }
 
+    fn evaluate_pending(&self) -> Result<()> {
+        self.flush()
+    }
+
     fn fusion_stats(&self) -> Option<super::FusionStats> {
         Some(self.stats())
     }
