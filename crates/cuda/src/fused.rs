@@ -465,15 +465,12 @@ impl FusionBackend for Cuda {
         } else {
             None
         };
-        let functor = crate::reduce::functor(K::NAME);
+        let functor = cuprite_kernels::reduce::reduce_functor(K::NAME);
         let r = Reduction {
             functor: &functor,
             out: K::Out::DTYPE,
         };
-        let param = op
-            .params()
-            .first()
-            .map_or(0.0, |&s| <f64 as Element>::from_scalar(s));
+        let param = crate::reduce::finish_param(&op);
         let mode = Mode::Reduce {
             r: &r,
             split,

@@ -41,17 +41,15 @@ pub(crate) use params::PartArgs;
 pub(crate) use plan::Split;
 
 /// The plan of the plain reduction of all `len` elements of a C-contiguous buffer when it
-/// runs one of the flat row kernels (`red_rows_32_flat`, `red_rows_256_flat`): their group
-/// of threads (32 or 256) and the chunks; `None` for the one-thread kernel of tiny sizes.
+/// runs one of the flat row kernels (`red_rows_32_flat`, `red_rows_256_flat`, as
+/// `run::row_kernel` chooses them): their group of threads (32 or 256) and the chunks;
+/// `None` for the one-thread kernel of tiny sizes.
 pub(crate) fn flat_plan(dev: &Cuda, len: usize) -> Option<(u32, Split)> {
     let (kept, red, _) = plan::split(&Layout::contiguous(&[len]), &[0], true);
     let flat = red.shape.len() == 1 && red.strides[0] == 1;
     let split = plan::choose(&kept, &red, dev.inner.sm_count as usize);
-    match split.kernel {
-        plan::Kernel::Rows { group: 32, .. } if flat => Some((32, split)),
-        plan::Kernel::Rows { group, .. } if flat && group > 32 => Some((256, split)),
-        _ => None,
-    }
+    let (name, group, _) = run::row_kernel(split.kernel, flat);
+    name.ends_with("_flat").then_some((group, split))
 }
 
 /// The reduction kernels' grid for `tasks` tasks of `group` threads.
@@ -59,9 +57,12 @@ pub(crate) fn blocks(tasks: usize, group: u32) -> u32 {
     plan::blocks(tasks, group)
 }
 
-/// The program of the reduction `name` over `T` giving `O`: its device functor's name.
-pub(crate) fn functor(name: &str) -> String {
-    kern::reduce_functor(name)
+/// The value an op passes to its `finish` (its first parameter, as f64; 0 without one: the
+/// `ddof` of var).
+pub(crate) fn finish_param<T: Element, K: ReduceOp<T>>(op: &K) -> f64 {
+    op.params()
+        .first()
+        .map_or(0.0, |&s| <f64 as Element>::from_scalar(s))
 }
 
 /// The name of an arg-reduction (its functor is `red_<name>`).
@@ -148,10 +149,7 @@ impl ReduceOps for Cuda {
     ) -> Result<CudaBuffer<K::Out>> {
         check_input(self, K::NAME, x, lx, axes)?;
         let prog = Program::reduce::<T, K::Out>(K::NAME);
-        let param = op
-            .params()
-            .first()
-            .map_or(0.0, |&s| <f64 as Element>::from_scalar(s));
+        let param = finish_param(&op);
         let count: usize = axes.iter().map(|&a| lx.shape()[a]).product();
         let (kept, red, base) = plan::split(lx, axes, true);
         let n_out: usize = (0..lx.ndim())

@@ -174,14 +174,14 @@ pub struct Fused<B: FusionBackend> {
     inner: B,
     on: bool,
     defer_min: usize,
-    counts: Arc<Counts>,
+    shared: Arc<Shared>,
 }
 
 /// The state a device and its clones share (one allocation, so that an array's copy of
 /// the device costs one reference count): the pending expressions, and the counters
 /// behind [`Fused::stats`].
 #[derive(Default)]
-struct Counts {
+struct Shared {
     pending: Mutex<Vec<Weak<dyn Force>>>,
     evaluated: AtomicU64,
     fused_ops: AtomicU64,
@@ -217,7 +217,7 @@ impl<B: FusionBackend> Fused<B> {
             inner: dev,
             on: !off,
             defer_min: B::DEFER_MIN,
-            counts: Arc::default(),
+            shared: Arc::default(),
         }
     }
 
@@ -255,10 +255,10 @@ impl<B: FusionBackend> Fused<B> {
     /// What this device (and its clones) has evaluated so far.
     pub fn stats(&self) -> FusionStats {
         FusionStats {
-            evaluated: self.counts.evaluated.load(Ordering::Relaxed),
-            fused_ops: self.counts.fused_ops.load(Ordering::Relaxed),
-            into_views: self.counts.into_views.load(Ordering::Relaxed),
-            released: self.counts.released.load(Ordering::Relaxed),
+            evaluated: self.shared.evaluated.load(Ordering::Relaxed),
+            fused_ops: self.shared.fused_ops.load(Ordering::Relaxed),
+            into_views: self.shared.into_views.load(Ordering::Relaxed),
+            released: self.shared.released.load(Ordering::Relaxed),
         }
     }
 
@@ -275,7 +275,7 @@ impl<B: FusionBackend> Fused<B> {
     /// many were pending.
     fn force_where(&self, pick: impl Fn(&dyn Force) -> bool) -> Result<usize> {
         let live: Vec<Arc<dyn Force>> = {
-            let mut list = lock(&self.counts.pending);
+            let mut list = lock(&self.shared.pending);
             list.retain(|w| w.strong_count() > 0);
             list.iter().filter_map(Weak::upgrade).collect()
         };
@@ -296,7 +296,7 @@ impl<B: FusionBackend> Fused<B> {
             None => self.force_where(|_| true)?,
         };
         if forced > 0 {
-            self.counts.released.fetch_add(1, Ordering::Relaxed);
+            self.shared.released.fetch_add(1, Ordering::Relaxed);
         }
         Ok(())
     }
@@ -333,11 +333,11 @@ impl<B: FusionBackend> Fused<B> {
             return Ok(FusedBuf::ready(self.eval(&expr, len)?));
         }
         let slot = Arc::new(Slot {
-            dev: (self.inner.clone(), self.counts.clone()),
+            dev: (self.inner.clone(), self.shared.clone()),
             state: Mutex::new(State::Pending { expr, len }),
         });
         let weak: Weak<dyn Force> = Arc::downgrade(&slot) as Weak<dyn Force>;
-        let mut list = lock(&self.counts.pending);
+        let mut list = lock(&self.shared.pending);
         if list.len() >= 1024 {
             list.retain(|w| w.strong_count() > 0);
         }
@@ -347,7 +347,7 @@ impl<B: FusionBackend> Fused<B> {
 
     /// Evaluates `expr` on the wrapped backend, counted in [`Fused::stats`].
     fn eval<T: Element>(&self, expr: &Expr<T>, len: usize) -> Result<B::Buffer<T>> {
-        eval_counted(&self.inner, &self.counts, expr, len)
+        eval_counted(&self.inner, &self.shared, expr, len)
     }
 
     /// The operand `b` read through `l` as an expression: its pending expression when `l`
@@ -403,8 +403,8 @@ impl<B: FusionBackend> Fused<B> {
         };
         let out = self.inner.reduce_expr(op, &expr, lx.size())?;
         if out.is_some() {
-            self.counts.evaluated.fetch_add(1, Ordering::Relaxed);
-            self.counts
+            self.shared.evaluated.fetch_add(1, Ordering::Relaxed);
+            self.shared
                 .fused_ops
                 .fetch_add(expr.ops() as u64 + 1, Ordering::Relaxed);
         }
@@ -423,7 +423,7 @@ impl<B: FusionBackend> Fused<B> {
         if !self.on || l.size() == 0 || dst.slot_shared() || !l.is_writeable_without_overlap() {
             return Ok(false);
         }
-        let counts = &self.counts;
+        let counts = &self.shared;
         self.with_mut(dst, |buf| {
             if self.inner.needs_copy_to_write(buf) {
                 return Ok(false);
@@ -474,7 +474,7 @@ impl<B: FusionBackend> Fused<B> {
 /// Evaluates `expr` on `dev`, counted in `counts`.
 fn eval_counted<B: FusionBackend, T: Element>(
     dev: &B,
-    counts: &Counts,
+    counts: &Shared,
     expr: &Expr<T>,
     len: usize,
 ) -> Result<B::Buffer<T>> {
@@ -538,7 +538,7 @@ impl<B: FusionBackend, T: Element> FusedBuf<B, T> {
 /// The shared state of a pending [`FusedBuf`].
 struct Slot<B: FusionBackend, T: Element> {
     /// The device that evaluates the pending expression, and its counters.
-    dev: (B, Arc<Counts>),
+    dev: (B, Arc<Shared>),
     state: Mutex<State<B, T>>,
 }
 
@@ -561,7 +561,7 @@ impl<B: FusionBackend, T: Element> Slot<B, T> {
 
 /// Evaluates a pending state in place (a ready one is left as it is).
 fn force_state<B: FusionBackend, T: Element>(
-    (dev, counts): &(B, Arc<Counts>),
+    (dev, counts): &(B, Arc<Shared>),
     state: &mut MutexGuard<'_, State<B, T>>,
 ) -> Result<()> {
     if let State::Pending { expr, len } = &**state {

@@ -406,6 +406,7 @@ pub(super) fn reduce_source(s: &Shape, r: &Reduction) -> String {
     let tail = "    u64 part;\n    long long chunk;\n    long long n_chunks;\n    \
                 long long count;\n    double param;\n";
     let mut c = args_struct(s, tail);
+    let prologue = element(s);
     let read = |q: usize, vec: bool| match s.access[q] {
         Access::Contig if vec && s.vw > 1 => format!("w_{q}.v[k]"),
         Access::Contig => format!("p_{q}[i]"),
@@ -416,7 +417,7 @@ pub(super) fn reduce_source(s: &Shape, r: &Reduction) -> String {
             c,
             "extern \"C\" __global__ void __launch_bounds__(256) fused_red_{g}(const FusedArgs a) {{"
         );
-        c.push_str(&element(s));
+        c.push_str(&prologue);
         c.push_str("    auto loadv = [&](long long v) {\n        Vec16<T> q;\n");
         for (q, lt) in leaf_t.iter().enumerate() {
             if s.access[q] == Access::Contig && s.vw > 1 {

@@ -25,6 +25,20 @@ pub(super) struct Job {
     pub param: f64,
 }
 
+/// The kernel of a plan, its threads per task and whether its reduced positions are read as
+/// contiguous runs. One contiguous run of positions per output (`flat`) has kernels of its
+/// own, with only that path compiled.
+pub(super) fn row_kernel(kernel: Kernel, flat: bool) -> (&'static str, u32, bool) {
+    match kernel {
+        Kernel::Rows { group: 1, contig } => ("red_rows_1", 1, contig),
+        Kernel::Rows { group: 32, .. } if flat => ("red_rows_32_flat", 32, true),
+        Kernel::Rows { group: 32, contig } => ("red_rows_32", 32, contig),
+        Kernel::Rows { group, .. } if flat => ("red_rows_256_flat", group.max(256), true),
+        Kernel::Rows { group, contig } => ("red_rows_256", group.max(256), contig),
+        Kernel::Cols => ("red_cols", 1, false),
+    }
+}
+
 impl Cuda {
     /// Runs a planned reduction of `x` into a new buffer of `job.n_out` outputs.
     pub(super) fn run_reduction<T: Element, O: Element>(
@@ -35,17 +49,8 @@ impl Cuda {
     ) -> Result<CudaBuffer<O>> {
         let out = self.alloc::<O>(job.n_out)?;
         let split = job.split;
-        // One contiguous run of positions per output has kernels of its own, with only that
-        // path compiled.
         let flat = job.red.ndim == 1 && job.red.strides[0] == 1;
-        let (name, group, contig) = match split.kernel {
-            Kernel::Rows { group: 1, contig } => ("red_rows_1", 1, contig),
-            Kernel::Rows { group: 32, .. } if flat => ("red_rows_32_flat", 32, true),
-            Kernel::Rows { group: 32, contig } => ("red_rows_32", 32, contig),
-            Kernel::Rows { group, .. } if flat => ("red_rows_256_flat", group.max(256), true),
-            Kernel::Rows { group, contig } => ("red_rows_256", group.max(256), contig),
-            Kernel::Cols => ("red_cols", 1, false),
-        };
+        let (name, group, contig) = row_kernel(split.kernel, flat);
         let tasks = job.n_out * split.n_chunks;
         let part = if split.n_chunks > 1 {
             Some(self.alloc::<u8>(tasks * ACC_MAX_BYTES)?)
