@@ -23,42 +23,63 @@ fn split_runs<'a, O>(mut out: &'a mut [O], lens: &[usize]) -> Vec<&'a mut [O]> {
     runs
 }
 
-/// `emit(i)` for every position `i` of `keep` (a contiguous slice) where `pred` holds, in
-/// order, collected into a vector: the kept elements are counted first (per chunk, in
-/// parallel above [`par::PAR_MIN`]), then each chunk writes its own run of an output of
-/// exactly that length, taken from the pool unwritten (no zero-fill, no regrowth).
-fn compact<A: Sync, O: Copy + Send + Sync>(
+/// How [`compact`] reads the kept elements: one at a time, and a run of consecutive ones.
+struct Emit<E, R> {
+    /// The output element of position `i`.
+    one: E,
+    /// Writes the output elements of positions `start..start + run.len()` into `run`.
+    run: R,
+}
+
+/// `emit.one(i)` for every position `i` of `keep` (a contiguous slice) where `pred` holds,
+/// in order, collected into a vector: the kept elements are counted first (`count`, per
+/// chunk, in parallel above [`par::PAR_MIN`]), then each chunk writes its own run of an
+/// output of exactly that length, taken from the pool unwritten (no zero-fill, no regrowth).
+fn compact<A: Sync, O: Copy + Send + Sync, E, R>(
     keep: &[A],
+    count: impl Fn(&[A]) -> usize + Sync,
     pred: impl Fn(&A) -> bool + Sync,
-    emit: impl Fn(usize) -> O + Sync,
-) -> Result<Vec<O>> {
+    emit: Emit<E, R>,
+) -> Result<Vec<O>>
+where
+    E: Fn(usize) -> O + Sync,
+    R: Fn(usize, &mut [MaybeUninit<O>]) + Sync,
+{
     let small = par::serial(keep.len());
     let counts: Vec<usize> = if small {
-        vec![keep.iter().filter(|k| pred(k)).count()]
+        vec![count(keep)]
     } else {
-        keep.par_chunks(par::CHUNK)
-            .map(|c| c.iter().filter(|k| pred(k)).count())
-            .collect()
+        keep.par_chunks(par::CHUNK).map(&count).collect()
     };
-    // Blocks of 64 positions: an all-kept block is copied as a run, an all-dropped one
-    // skipped (masks from comparisons on smooth data are mostly such runs); a mixed one is
-    // written branch-free: every element at the cursor, which moves on only past kept ones
-    // (a data-dependent branch mispredicts on every other random mask element), the bound
-    // test almost always true. Each slot of a run is written at least once, the last time
-    // with its kept element.
+    // Blocks of 64 positions: consecutive all-kept blocks are written as one run (a copy,
+    // for a selection), all-dropped ones skipped (masks from comparisons on smooth data are
+    // mostly such runs); a mixed one is written branch-free: every element at the cursor,
+    // which moves on only past kept ones (a data-dependent branch mispredicts on every other
+    // random mask element), the bound test almost always true. Each slot of a run is written
+    // at least once, the last time with its kept element.
     let write_run = |base: usize, c: &[A], run: &mut [MaybeUninit<O>]| {
         let mut w = 0;
+        // The pending run of all-kept positions: its first position and its length.
+        let (mut from, mut len) = (0, 0);
         for (b, block) in c.chunks(64).enumerate() {
             let start = base + b * 64;
-            let kept = block.iter().filter(|k| pred(k)).count();
+            let kept = count(block);
             if kept == block.len() {
-                for (j, slot) in run[w..w + kept].iter_mut().enumerate() {
-                    slot.write(emit(start + j));
+                if len == 0 {
+                    from = start;
                 }
-            } else if kept > 0 {
+                len += kept;
+                continue;
+            }
+            if len > 0 {
+                (emit.run)(from, &mut run[w..w + len]);
+                w += len;
+                len = 0;
+            }
+            if kept > 0 {
                 let mut v = w;
                 for (j, k) in block.iter().enumerate() {
-                    let x = emit(start + j);
+                    let x = (emit.one)(start + j);
                     if let Some(slot) = run.get_mut(v) {
                         slot.write(x);
                     }
@@ -66,6 +87,10 @@ fn compact<A: Sync, O: Copy + Send + Sync>(
                 }
             }
             w += kept;
+        }
+        if len > 0 {
+            (emit.run)(from, &mut run[w..w + len]);
+            w += len;
         }
         debug_assert_eq!(w, run.len());
     };
@@ -86,10 +111,30 @@ fn compact<A: Sync, O: Copy + Send + Sync>(
     }
 }
 
+/// Writes `src` into the unwritten `dst` of the same length (one `memcpy`).
+fn write_copy<T: Copy>(dst: &mut [MaybeUninit<T>], src: &[T]) {
+    assert_eq!(dst.len(), src.len(), "write_copy: lengths differ");
+    // SAFETY: both are valid for `len` elements of `T` and do not overlap (`dst` is
+    // borrowed mutably); `MaybeUninit<T>` has `T`'s layout.
+    unsafe { std::ptr::copy_nonoverlapping(src.as_ptr(), dst.as_mut_ptr().cast::<T>(), src.len()) }
+}
+
 /// Flat C-order positions of the truthy elements of a view.
 fn truthy_positions<T: Element>(data: &[T], lx: &Layout) -> Result<Vec<usize>> {
     match contiguous(data, lx) {
-        Some(c) => compact(c, |x: &T| x.is_truthy(), |i| i),
+        Some(c) => compact(
+            c,
+            count_truthy,
+            |x: &T| x.is_truthy(),
+            Emit {
+                one: |i| i,
+                run: |from, run: &mut [MaybeUninit<usize>]| {
+                    for (k, slot) in run.iter_mut().enumerate() {
+                        slot.write(from + k);
+                    }
+                },
+            },
+        ),
         None => Ok(view(data, lx)
             .iter()
             .enumerate()
@@ -110,7 +155,17 @@ impl MaskOps for Cpu {
         check_views("mask_select", &[(x.len(), lx), (mask.len(), lm)])?;
         let (xs, ms) = (x.as_slice(), mask.as_slice());
         let out = match (contiguous(xs, lx), contiguous(ms, lm)) {
-            (Some(xc), Some(mc)) => compact(mc, |&m: &bool| m, |i| xc[i])?,
+            (Some(xc), Some(mc)) => compact(
+                mc,
+                count_true,
+                |&m: &bool| m,
+                Emit {
+                    one: |i| xc[i],
+                    run: |from, run: &mut [MaybeUninit<T>]| {
+                        write_copy(run, &xc[from..from + run.len()])
+                    },
+                },
+            )?,
             _ => {
                 // Logical (C-order) iteration: `Zip` may visit in memory order instead.
                 view(xs, lx)
@@ -318,6 +373,30 @@ mod tests {
             out.push((0..n).map(|i| (i / 100) % 2 == 0).collect());
         }
         out
+    }
+
+    #[test]
+    fn compactions_match_the_definition() {
+        let mut ms = masks();
+        // Runs of all-true blocks that meet the chunk boundaries of the parallel path.
+        let big = crate::par::PAR_MIN + 100;
+        ms.push((0..big).map(|i| (i / 5000) % 3 != 1).collect());
+        ms.push((0..big).map(|i| i % 64 != 63).collect());
+        for m in ms {
+            let src: Vec<i32> = (0..m.len() as i32).map(|v| v * 3 - 7).collect();
+            let want: Vec<i32> = src
+                .iter()
+                .zip(&m)
+                .filter(|(_, &t)| t)
+                .map(|(&v, _)| v)
+                .collect();
+            let l = Layout::contiguous(&[m.len()]);
+            let (xb, mb) = (CpuBuffer::new(src.clone()), CpuBuffer::new(m.clone()));
+            let (got, n) = Cpu::new().mask_select(&xb, &l, &mb, &l).unwrap();
+            assert_eq!((got.as_slice(), n), (&want[..], want.len()));
+            let pos: Vec<usize> = (0..m.len()).filter(|&i| m[i]).collect();
+            assert_eq!(truthy_positions(&m, &l).unwrap(), pos);
+        }
     }
 
     #[test]

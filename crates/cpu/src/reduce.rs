@@ -367,6 +367,46 @@ fn fold_rows<T: Element, K: ReduceOp<T>>(
     acc: &mut [K::Acc],
     idx: &mut Vec<usize>,
 ) {
+    #[cfg(target_arch = "x86_64")]
+    if crate::simd::worth_reduce::<T>() && crate::simd::has_avx2_fma() {
+        // SAFETY: the features the copy is compiled for were detected on this CPU.
+        return unsafe { fold_col_blocks_avx2(op, data, off, sv, red, start, cnt, acc, idx) };
+    }
+    fold_col_blocks(op, data, off, sv, red, start, cnt, acc, idx)
+}
+
+/// [`fold_col_blocks`] compiled for AVX2 and FMA (the same folds in the same order).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+#[allow(clippy::too_many_arguments)]
+unsafe fn fold_col_blocks_avx2<T: Element, K: ReduceOp<T>>(
+    op: &K,
+    data: &[T],
+    off: isize,
+    sv: isize,
+    red: &Dims,
+    start: usize,
+    cnt: usize,
+    acc: &mut [K::Acc],
+    idx: &mut Vec<usize>,
+) {
+    fold_col_blocks(op, data, off, sv, red, start, cnt, acc, idx)
+}
+
+/// [`fold_rows`]' loop over column blocks.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn fold_col_blocks<T: Element, K: ReduceOp<T>>(
+    op: &K,
+    data: &[T],
+    off: isize,
+    sv: isize,
+    red: &Dims,
+    start: usize,
+    cnt: usize,
+    acc: &mut [K::Acc],
+    idx: &mut Vec<usize>,
+) {
     let m = acc.len();
     let mut c0 = 0;
     while c0 < m {

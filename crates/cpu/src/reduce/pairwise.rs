@@ -107,8 +107,9 @@ fn fold_lanes<T: Element, K: ReduceOp<T>>(op: &K, xs: &[T]) -> K::Acc {
 }
 
 /// A leaf (at most [`LEAF`] elements): blocks of [`BLOCK`] folded into lane vectors, the
-/// vectors combined pairwise, the lanes at the end.
-#[inline]
+/// vectors combined pairwise, the lanes at the end. Always inlined: its callers run it in
+/// their vector copies ([`fold_leaf_wide`]), which an outlined call would leave.
+#[inline(always)]
 pub(crate) fn fold_leaf<T: Element, K: ReduceOp<T>>(op: &K, xs: &[T]) -> K::Acc {
     if xs.len() <= BLOCK {
         return fold_lanes(op, xs);
@@ -128,11 +129,31 @@ pub(crate) fn fold_leaf<T: Element, K: ReduceOp<T>>(op: &K, xs: &[T]) -> K::Acc 
     op.combine(lanes_total(op, lanes), fold_lanes(op, blocks.remainder()))
 }
 
+/// [`fold_leaf`] in its AVX2/FMA copy where the CPU has one and the type is
+/// [`crate::simd::worth_reduce`] (the same folds in the same order: the same bits).
+#[inline]
+pub(crate) fn fold_leaf_wide<T: Element, K: ReduceOp<T>>(op: &K, xs: &[T]) -> K::Acc {
+    #[cfg(target_arch = "x86_64")]
+    if crate::simd::worth_reduce::<T>() && crate::simd::has_avx2_fma() {
+        // SAFETY: the features the copy is compiled for were detected on this CPU.
+        return unsafe { fold_leaf_avx2(op, xs) };
+    }
+    fold_leaf(op, xs)
+}
+
+/// [`fold_leaf`] compiled for AVX2 and FMA (a closure handed to [`crate::simd::wide`] was
+/// not inlined into the vector copy: the fold stayed scalar).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+unsafe fn fold_leaf_avx2<T: Element, K: ReduceOp<T>>(op: &K, xs: &[T]) -> K::Acc {
+    fold_leaf(op, xs)
+}
+
 /// Reduces a contiguous slice: split in halves (at multiples of [`LEAF`]) down to leaves,
 /// the halves in parallel above [`PAR_MIN`] elements.
 pub(super) fn reduce_slice<T: Element, K: ReduceOp<T>>(op: &K, xs: &[T]) -> K::Acc {
     let leaf = |start: usize, n: usize| {
-        Ok::<_, std::convert::Infallible>(fold_leaf(op, &xs[start..start + n]))
+        Ok::<_, std::convert::Infallible>(fold_leaf_wide(op, &xs[start..start + n]))
     };
     match reduce_tree(op, 0, xs.len(), &leaf) {
         Ok(acc) => acc,
