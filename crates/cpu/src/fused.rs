@@ -2,7 +2,8 @@
 //! into blocks of [`BLOCK`] elements, each evaluated by the expression tree through
 //! temporaries that stay in the core's cache and are reused from block to block (one op at
 //! a time over the block, numexpr's scheme; contiguous leaves are read in place), then
-//! copied into the fresh output; blocks run in parallel over rayon above [`par::PAR_MIN`]
+//! copied into the fresh output (or into the view of an array an expression is written to:
+//! [`crate::fused_into`]); blocks run in parallel over rayon above [`par::PAR_MIN`]
 //! elements. One pass over the output whatever the number of ops, where
 //! unfused ops make one pass (and one temporary in memory) each.
 
@@ -16,7 +17,7 @@ use cuprite_core::fusion::expr::{
 };
 use cuprite_core::fusion::FusionBackend;
 use cuprite_core::ops::{BinaryOp, ReduceOp, UnaryOp};
-use cuprite_core::{Element, Result};
+use cuprite_core::{Element, Layout, Result};
 use rayon::prelude::*;
 use std::cell::RefCell;
 use std::mem::MaybeUninit;
@@ -50,6 +51,19 @@ thread_local! {
     static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::new());
 }
 
+/// Runs `f` with the calling thread's temporaries (an output block and the scratch of the
+/// ops), kept from one evaluation to the next: small expressions in a loop would allocate
+/// them every time.
+pub(crate) fn with_scratch<T: Element, R>(f: impl FnOnce(&mut Vec<T>, &mut Scratch) -> R) -> R {
+    SCRATCH.with(|s| {
+        let mut scratch = s.borrow_mut();
+        let mut tmp = scratch.take::<T>(0);
+        let r = f(&mut tmp, &mut scratch);
+        scratch.give(tmp);
+        r
+    })
+}
+
 /// The op loops of the evaluation, compiled for AVX2 and FMA where the CPU has them
 /// ([`simd::wide_for`], as the unfused loops of this backend are): `mul_add` in an op's
 /// function is then one instruction, not a call, with the same result.
@@ -66,6 +80,8 @@ fn scalar_wide<T: Element, K: BinaryOp<T>>(op: &K, x: &[T], s: T, first: bool, o
 }
 
 impl FusionBackend for Cpu {
+    const WRITES_VIEWS: bool = true;
+
     /// Arrays below 2^17 elements (1 MiB of f64) sit in this machine's caches: unfused ops
     /// then move no more memory than an expression, and recording and walking it block by
     /// block costs more than they do (measured with the fusion bench at 2^14 and 2^16
@@ -94,16 +110,10 @@ impl FusionBackend for Cpu {
             written_vec(len, |o| {
                 let init = || (Vec::new(), Scratch::new());
                 let run = if par::serial(len) {
-                    // The calling thread's temporaries, kept from one evaluation to the
-                    // next (small expressions in a loop would allocate them every time).
-                    SCRATCH.with(|s| {
-                        let mut scratch = s.borrow_mut();
-                        let mut tmp = scratch.take::<T>(0);
-                        let r = o.chunks_mut(BLOCK).enumerate().try_for_each(|(b, c)| {
-                            block(expr, b * BLOCK, c, &mut tmp, &mut scratch)
-                        });
-                        scratch.give(tmp);
-                        r
+                    with_scratch(|tmp, scratch| {
+                        o.chunks_mut(BLOCK)
+                            .enumerate()
+                            .try_for_each(|(b, c)| block(expr, b * BLOCK, c, tmp, scratch))
                     })
                 } else {
                     o.par_chunks_mut(BLOCK)
@@ -124,6 +134,15 @@ impl FusionBackend for Cpu {
             Some(e) => Err(e),
             None => Ok(CpuBuffer::new(out)),
         }
+    }
+
+    fn eval_into<T: Element>(
+        &self,
+        dst: &mut CpuBuffer<T>,
+        layout: &Layout,
+        build: impl FnOnce(Expr<T>) -> Expr<T>,
+    ) -> Result<bool> {
+        crate::fused_into::eval_into(dst, layout, build)
     }
 
     /// The leaves of the CPU's pairwise reduction ([`LEAF`] elements, the same tree as the

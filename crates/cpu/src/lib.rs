@@ -10,6 +10,7 @@ pub mod dlpack;
 mod elementwise;
 mod fft;
 mod fused;
+mod fused_into;
 mod index;
 mod kernel;
 mod linalg;

@@ -1,0 +1,172 @@
+//! A fused expression written into a view of an array on the CPU
+//! ([`FusionBackend::eval_into`](cuprite_core::fusion::FusionBackend::eval_into)):
+//! `a[1:-1, 1:-1] = 0.2 * (...)` or `a[:, j] -= u * v` in one pass over the view, block by
+//! block as [`crate::fused`] evaluates into fresh memory, each block written into the view
+//! positions it was computed for, with no evaluated temporary in memory and no second
+//! pass to copy it in.
+//!
+//! The expression reads the written view itself (an update `x op= rhs` reads `x`) through
+//! [`ViewCells`], a leaf that reads and writes the buffer through one raw pointer: blocks
+//! running in parallel read and write disjoint positions (the view holds no element twice),
+//! and no reference to the buffer's memory exists while they do, so writes to one position
+//! never overlap a borrow of another.
+
+use crate::buffer::CpuBuffer;
+use crate::fused::BLOCK;
+use crate::par;
+use cuprite_core::fusion::expr::{Expr, Node, Scratch};
+use cuprite_core::fusion::lower::Program;
+use cuprite_core::{Element, Layout, Result};
+use rayon::prelude::*;
+use std::ptr::NonNull;
+use std::sync::Arc;
+
+/// The view `layout` of the buffer at `ptr`, read and written by element.
+pub(crate) struct ViewCells<T> {
+    ptr: NonNull<T>,
+    layout: Layout,
+}
+
+// SAFETY: the cells are a `&mut [T]` handed out position by position: `eval_into` writes
+// each position from the one block that read it, after reading it, and no two blocks share
+// a position (see the module docs); `T: Send + Sync` makes moving elements across threads
+// sound.
+unsafe impl<T: Send + Sync> Send for ViewCells<T> {}
+// SAFETY: as for `Send` above.
+unsafe impl<T: Send + Sync> Sync for ViewCells<T> {}
+
+impl<T: Element> ViewCells<T> {
+    /// Calls `run(k, p)` for the flat C-order positions `start..start + n` of the view, with
+    /// `k` counting from 0 and `p` the buffer offset of the position, one run of the last
+    /// axis at a time.
+    fn walk(&self, start: usize, n: usize, mut run: impl FnMut(usize, usize)) {
+        let l = &self.layout;
+        if n == 0 {
+            return;
+        }
+        let (shape, strides) = (l.shape(), l.strides());
+        let Some((&row, _)) = shape.split_last() else {
+            // 0-d: the one element.
+            run(0, l.offset());
+            return;
+        };
+        let last = shape.len() - 1;
+        let inner = strides[last];
+        let mut idx = vec![0usize; shape.len()];
+        let mut rem = start;
+        for d in (0..shape.len()).rev() {
+            idx[d] = rem % shape[d];
+            rem /= shape[d];
+        }
+        let mut w = 0;
+        while w < n {
+            let base = l.offset() as isize
+                + idx
+                    .iter()
+                    .zip(strides)
+                    .map(|(&i, &s)| i as isize * s)
+                    .sum::<isize>();
+            let len = (row - idx[last]).min(n - w);
+            for k in 0..len {
+                run(w + k, (base + k as isize * inner) as usize);
+            }
+            w += len;
+            idx[last] = 0;
+            for d in (0..last).rev() {
+                idx[d] += 1;
+                if idx[d] < shape[d] {
+                    break;
+                }
+                idx[d] = 0;
+            }
+        }
+    }
+
+    /// Writes `vals` at the positions `start..start + vals.len()` of the view.
+    ///
+    /// # Safety
+    /// No other thread reads or writes these positions meanwhile.
+    unsafe fn write(&self, start: usize, vals: &[T]) {
+        let p = self.ptr.as_ptr();
+        // SAFETY: every offset of the view lies in the buffer (checked by `eval_into`), and
+        // the caller owns these positions.
+        self.walk(start, vals.len(), |k, at| unsafe {
+            p.add(at).write(vals[k])
+        });
+    }
+}
+
+impl<T: Element> Node<T> for ViewCells<T> {
+    fn eval(&self, start: usize, out: &mut [T], _: &mut Scratch) -> Result<()> {
+        let p = self.ptr.as_ptr();
+        // SAFETY: every offset of the view lies in the buffer (checked by `eval_into`); the
+        // block evaluating these positions is the only one touching them, and reads them
+        // before it writes them.
+        self.walk(start, out.len(), |k, at| {
+            out[k] = unsafe { p.add(at).read() }
+        });
+        Ok(())
+    }
+
+    fn ops(&self) -> usize {
+        0
+    }
+
+    fn reads(&self, addr: usize) -> bool {
+        self.ptr.as_ptr() as usize == addr
+    }
+
+    fn lower<'a>(&'a self, p: &mut Program<'a>) -> usize {
+        // The CPU evaluates on the host and never lowers; a leaf of these cells is what the
+        // expression reads.
+        p.leaf::<T>(self, &self.layout)
+    }
+}
+
+/// [`FusionBackend::eval_into`](cuprite_core::fusion::FusionBackend::eval_into) of the
+/// CPU: `false` with nothing written when the view is empty, holds an element twice, or
+/// `dst` cannot be written in place (shared, or borrowed read-only).
+pub(crate) fn eval_into<T: Element>(
+    dst: &mut CpuBuffer<T>,
+    layout: &Layout,
+    build: impl FnOnce(Expr<T>) -> Expr<T>,
+) -> Result<bool> {
+    crate::view::check_views("fusion", &[(dst.len(), layout)])?;
+    if layout.size() == 0 || !layout.is_writeable_without_overlap() {
+        return Ok(false);
+    }
+    let Some(ptr) = dst.unique_mut_ptr() else {
+        return Ok(false);
+    };
+    let cells = Arc::new(ViewCells {
+        ptr,
+        layout: layout.clone(),
+    });
+    let expr = build(cells.clone());
+    let n = layout.size();
+    // Every block reads the same leaves, so an evaluation that fails (a leaf outside host
+    // memory) fails on the first block each thread evaluates, before any write.
+    let one = |b: usize, tmp: &mut Vec<T>, scratch: &mut Scratch| -> Result<()> {
+        let start = b * BLOCK;
+        let len = BLOCK.min(n - start);
+        tmp.resize(len, T::default());
+        expr.eval(start, &mut tmp[..len], scratch)?;
+        // SAFETY: block `b` alone owns positions start..start + len.
+        unsafe { cells.write(start, &tmp[..len]) };
+        Ok(())
+    };
+    let blocks = n.div_ceil(BLOCK);
+    if par::serial(n) {
+        crate::fused::with_scratch(|tmp, scratch| {
+            (0..blocks).try_for_each(|b| one(b, tmp, scratch))
+        })?;
+    } else {
+        (0..blocks).into_par_iter().try_for_each_init(
+            || (Vec::new(), Scratch::new()),
+            |(tmp, scratch), b| one(b, tmp, scratch),
+        )?;
+    }
+    // The expression (and the cells' pointer in it) is dropped before `dst` is used again.
+    drop(expr);
+    Ok(true)
+}
