@@ -14,7 +14,7 @@
 use crate::buffer::CpuBuffer;
 use crate::fused::BLOCK;
 use crate::par;
-use cuprite_core::fusion::expr::{Expr, Node, Scratch};
+use cuprite_core::fusion::expr::{view_runs, Expr, Node, Scratch};
 use cuprite_core::fusion::lower::Program;
 use cuprite_core::{Element, Layout, Result};
 use rayon::prelude::*;
@@ -36,62 +36,25 @@ unsafe impl<T: Send + Sync> Send for ViewCells<T> {}
 unsafe impl<T: Send + Sync> Sync for ViewCells<T> {}
 
 impl<T: Element> ViewCells<T> {
-    /// Calls `run(k, p)` for the flat C-order positions `start..start + n` of the view, with
-    /// `k` counting from 0 and `p` the buffer offset of the position, one run of the last
-    /// axis at a time.
-    fn walk(&self, start: usize, n: usize, mut run: impl FnMut(usize, usize)) {
-        let l = &self.layout;
-        if n == 0 {
-            return;
-        }
-        let (shape, strides) = (l.shape(), l.strides());
-        let Some((&row, _)) = shape.split_last() else {
-            // 0-d: the one element.
-            run(0, l.offset());
-            return;
-        };
-        let last = shape.len() - 1;
-        let inner = strides[last];
-        let mut idx = vec![0usize; shape.len()];
-        let mut rem = start;
-        for d in (0..shape.len()).rev() {
-            idx[d] = rem % shape[d];
-            rem /= shape[d];
-        }
-        let mut w = 0;
-        while w < n {
-            let base = l.offset() as isize
-                + idx
-                    .iter()
-                    .zip(strides)
-                    .map(|(&i, &s)| i as isize * s)
-                    .sum::<isize>();
-            let len = (row - idx[last]).min(n - w);
-            for k in 0..len {
-                run(w + k, (base + k as isize * inner) as usize);
-            }
-            w += len;
-            idx[last] = 0;
-            for d in (0..last).rev() {
-                idx[d] += 1;
-                if idx[d] < shape[d] {
-                    break;
-                }
-                idx[d] = 0;
-            }
-        }
-    }
-
     /// Writes `vals` at the positions `start..start + vals.len()` of the view.
     ///
     /// # Safety
     /// No other thread reads or writes these positions meanwhile.
     unsafe fn write(&self, start: usize, vals: &[T]) {
         let p = self.ptr.as_ptr();
-        // SAFETY: every offset of the view lies in the buffer (checked by `eval_into`), and
-        // the caller owns these positions.
-        self.walk(start, vals.len(), |k, at| unsafe {
-            p.add(at).write(vals[k])
+        view_runs(&self.layout, start, vals.len(), |k, at, len, step| {
+            let src = &vals[k..k + len];
+            // SAFETY: every offset of the view lies in the buffer (checked by `eval_into`),
+            // the caller owns these positions, and `vals` is not the buffer's memory.
+            unsafe {
+                if step == 1 {
+                    std::ptr::copy_nonoverlapping(src.as_ptr(), p.add(at), len);
+                } else {
+                    for (j, &v) in src.iter().enumerate() {
+                        p.offset(at as isize + j as isize * step).write(v);
+                    }
+                }
+            }
         });
     }
 }
@@ -102,8 +65,18 @@ impl<T: Element> Node<T> for ViewCells<T> {
         // SAFETY: every offset of the view lies in the buffer (checked by `eval_into`); the
         // block evaluating these positions is the only one touching them, and reads them
         // before it writes them.
-        self.walk(start, out.len(), |k, at| {
-            out[k] = unsafe { p.add(at).read() }
+        view_runs(&self.layout, start, out.len(), |k, at, len, step| {
+            let dst = &mut out[k..k + len];
+            // (`out` is a block temporary, not the buffer's memory.)
+            unsafe {
+                if step == 1 {
+                    std::ptr::copy_nonoverlapping(p.add(at), dst.as_mut_ptr(), len);
+                } else {
+                    for (j, o) in dst.iter_mut().enumerate() {
+                        *o = p.offset(at as isize + j as isize * step).read();
+                    }
+                }
+            }
         });
         Ok(())
     }

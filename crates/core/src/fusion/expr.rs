@@ -146,21 +146,46 @@ impl<B: BackendBase, T: Element> Node<T> for Leaf<B, T> {
 /// Copies the elements of the view `l` of `data` at the flat C-order positions
 /// `start..start + out.len()` into `out`, one run of the last axis at a time.
 fn read_view<T: Element>(data: &[T], l: &Layout, start: usize, out: &mut [T]) {
-    if out.is_empty() {
-        return;
-    }
-    if l.is_c_contiguous() {
+    if l.is_c_contiguous() && !out.is_empty() {
         let at = l.offset() + start;
         out.copy_from_slice(&data[at..at + out.len()]);
         return;
     }
+    view_runs(l, start, out.len(), |k, base, len, inner| {
+        let o = &mut out[k..k + len];
+        match inner {
+            0 => o.fill(data[base]),
+            1 => o.copy_from_slice(&data[base..base + len]),
+            _ => {
+                for (j, x) in o.iter_mut().enumerate() {
+                    *x = data[(base as isize + j as isize * inner) as usize];
+                }
+            }
+        }
+    });
+}
+
+/// Calls `run(k, p, len, step)` for the flat C-order positions `start..start + n` of the
+/// view `l`, one run along its last axis at a time: `len` positions from the `k`-th
+/// (counting from `start`) at the buffer offsets `p, p + step, ...` (a 0-d view is one run
+/// of one element). A backend that reads or writes views by position (the CPU writing an
+/// expression into a view) walks them with this.
+pub fn view_runs(
+    l: &Layout,
+    start: usize,
+    n: usize,
+    mut run: impl FnMut(usize, usize, usize, isize),
+) {
+    if n == 0 {
+        return;
+    }
     let (shape, strides) = (l.shape(), l.strides());
     let Some((&row, _)) = shape.split_last() else {
-        // 0-d: the one element.
-        out.fill(data[l.offset()]);
+        run(0, l.offset(), 1, 0);
         return;
     };
-    let inner = strides[shape.len() - 1];
+    let last = shape.len() - 1;
+    let inner = strides[last];
     // The multi-index of `start`.
     let mut idx = vec![0usize; shape.len()];
     let mut rem = start;
@@ -169,28 +194,19 @@ fn read_view<T: Element>(data: &[T], l: &Layout, start: usize, out: &mut [T]) {
         rem /= shape[d];
     }
     let mut w = 0;
-    while w < out.len() {
+    while w < n {
         let base: isize = l.offset() as isize
             + idx
                 .iter()
                 .zip(strides)
                 .map(|(&i, &s)| i as isize * s)
                 .sum::<isize>();
-        let n = (row - idx[shape.len() - 1]).min(out.len() - w);
-        let o = &mut out[w..w + n];
-        match inner {
-            0 => o.fill(data[base as usize]),
-            1 => o.copy_from_slice(&data[base as usize..base as usize + n]),
-            _ => {
-                for (k, x) in o.iter_mut().enumerate() {
-                    *x = data[(base + k as isize * inner) as usize];
-                }
-            }
-        }
-        w += n;
+        let len = (row - idx[last]).min(n - w);
+        run(w, base as usize, len, inner);
+        w += len;
         // Next row: the last axis back to 0, the odometer of the others one step on.
-        idx[shape.len() - 1] = 0;
-        for d in (0..shape.len() - 1).rev() {
+        idx[last] = 0;
+        for d in (0..last).rev() {
             idx[d] += 1;
             if idx[d] < shape[d] {
                 break;

@@ -42,7 +42,7 @@
 //!
 //! A pending value written into a part of an array (`q[:, k] = a[:, k] / r`,
 //! `a[:, j] -= q[:, k] * r`, a stencil's interior) is one pass writing that view where the
-//! backend can ([`FusionBackend::eval_into`]; CUDA does). A write into an array that a
+//! backend can ([`FusionBackend::eval_into`]; the CPU and CUDA do). A write into an array that a
 //! pending expression still reads (`r = a[i, i].sqrt()` then `a[i, i] = r`) first evaluates
 //! the expressions that read it, so the array is written in place instead of copied whole
 //! (as copy-on-write would, to keep the values the expression read):
