@@ -21,7 +21,7 @@ use rayon::prelude::*;
 use std::ptr::NonNull;
 use std::sync::Arc;
 
-/// The view `layout` of the buffer at `ptr`, read and written by element.
+/// The view `layout` of the buffer at `ptr`, read and written by position (row runs).
 pub(crate) struct ViewCells<T> {
     ptr: NonNull<T>,
     layout: Layout,

@@ -66,14 +66,20 @@ fn checked_indices<'a>(
     size: usize,
 ) -> Result<Cow<'a, [i64]>> {
     let raw = indices_c_order(idx, li)?;
-    match first_bad_index(&raw, size) {
+    check_indices(op, &raw, axis, size)?;
+    Ok(raw)
+}
+
+/// The error naming the first index of `raw` outside `-size..size` (of `axis`), if any.
+fn check_indices(op: &'static str, raw: &[i64], axis: usize, size: usize) -> Result<()> {
+    match first_bad_index(raw, size) {
         Some(p) => Err(Error::IndexOutOfRange {
             op,
             index: raw[p],
             axis,
             size,
         }),
-        None => Ok(raw),
+        None => Ok(()),
     }
 }
 
@@ -218,13 +224,8 @@ impl IndexOps for Cpu {
             let raw = indices_c_order(idx, li)?;
             let (out, bad) = gather_flat(src, s.pre[0], s.stride, n, &raw)?;
             if bad {
-                let p = first_bad_index(&raw, n).unwrap_or(0);
-                return Err(Error::IndexOutOfRange {
-                    op: "take",
-                    index: raw[p],
-                    axis,
-                    size: n,
-                });
+                // The gather flags exactly the indices outside -n..n: this reports the first.
+                check_indices("take", &raw, axis, n)?;
             }
             return Ok(CpuBuffer::new(out));
         }

@@ -17,8 +17,8 @@ pub const fn worth<T: Element>() -> bool {
     matches!(T::DTYPE, DType::F32 | DType::F64)
 }
 
-/// Whether reductions over `T` run in copies compiled for AVX2: the real floats and the 32- and 64-bit
-/// integers.
+/// Whether reductions over `T` run in copies compiled for AVX2: the real floats and the
+/// 32- and 64-bit integers.
 pub const fn worth_reduce<T: Element>() -> bool {
     matches!(
         T::DTYPE,
