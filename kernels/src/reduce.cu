@@ -317,31 +317,83 @@ __device__ __forceinline__ void rows_flat_impl(const T* __restrict__ x, OUT* __r
     }
 }
 
-// The full reduction of rsize elements that `loadv`/`load1` compute (vector v, element i of
-// the whole run), with the tasks, folds and combines of rows_flat_impl over one output of a
-// 16-byte aligned buffer (chunks start at multiples of 64 elements): a fused expression's
-// reduction has the bits of the reduction of its evaluated array.
+// The reductions of n_out outputs, each of the rsize consecutive positions starting at
+// element strided_offset(kept, o) of an array that `loadv`/`load1` compute (vector v: its
+// elements v * VEC ..; element i), with rows_flat_impl's tasks, folds and combines over a
+// 16-byte aligned C-contiguous buffer: the elements before each run's first 16-byte boundary
+// one per thread, then whole vectors. A fused expression's reduction has the bits of the
+// reduction of its evaluated array.
 template <int G, class LV, class L1>
-__device__ __forceinline__ void rows_flat_loaded(const LV& loadv, const L1& load1,
-                                                 OUT* __restrict__ out, Acc* __restrict__ part,
-                                                 i64 rsize, i64 chunk, i64 n_chunks, i64 count,
-                                                 double param) {
+__device__ __forceinline__ void rows_loaded(const LV& loadv, const L1& load1, OUT* __restrict__ out,
+                                            Acc* __restrict__ part, const Strided& kept, i64 n_out,
+                                            i64 rsize, i64 chunk, i64 n_chunks, i64 count,
+                                            double param) {
     constexpr int VEC = 16 / (int)sizeof(T);
     __shared__ Acc sm[G >= 64 ? G / 32 : 1];
     const int lane = (int)(threadIdx.x % G);
     const i64 groups = (i64)gridDim.x * blockDim.x / G;
-    for (i64 t = ((i64)blockIdx.x * blockDim.x + threadIdx.x) / G; t < n_chunks; t += groups) {
-        const i64 lo = t * chunk;
+    const i64 tasks = n_out * n_chunks;
+    for (i64 t = ((i64)blockIdx.x * blockDim.x + threadIdx.x) / G; t < tasks; t += groups) {
+        const i64 o = t / n_chunks;
+        const i64 c = t - o * n_chunks;
+        const i64 lo = c * chunk;
         const i64 hi = r_min64(lo + chunk, rsize);
-        const i64 vlo = lo / VEC;
         Acc a0 = Op::init(), a1 = Op::init(), a2 = Op::init(), a3 = Op::init();
-        fold_vecs<G>([&](i64 v) { return loadv(vlo + v); }, [&](i64 i) { return load1(lo + i); },
-                     hi - lo, lo, lane, a0, a1, a2, a3);
+        i64 s = strided_offset(kept, o) + lo, e = hi - lo, r = lo;
+        if constexpr (VEC > 1) {
+            const i64 head = r_min64((VEC - s % VEC) % VEC, e);
+            if (lane < head) a0 = Op::fold(a0, load1(s + lane), r + lane);
+            s += head;
+            e -= head;
+            r += head;
+        }
+        const i64 vs = s / VEC;
+        fold_vecs<G>([&](i64 v) { return loadv(vs + v); }, [&](i64 i) { return load1(s + i); }, e,
+                     r, lane, a0, a1, a2, a3);
         Acc acc = group_combine<Op, G>(Op::combine(Op::combine(a0, a1), Op::combine(a2, a3)), sm);
         if (lane == 0) {
-            if (n_chunks == 1) out[0] = Op::finish(acc, count, param);
+            if (n_chunks == 1) out[o] = Op::finish(acc, count, param);
             else part[t] = acc;
         }
+    }
+}
+
+// The reductions of n_out outputs, each of the rsize positions strided_offset(kept, o) +
+// r * st of an array that `load1` computes (element i), with cols_impl's tasks and folds for
+// one reduced dimension: a fused expression's column reduction has the bits of the
+// reduction of its evaluated array.
+template <class L1>
+__device__ __forceinline__ void cols_loaded(const L1& load1, OUT* __restrict__ out,
+                                            Acc* __restrict__ part, const Strided& kept, i64 st,
+                                            i64 n_out, i64 rsize, i64 chunk, i64 n_chunks,
+                                            i64 count, double param) {
+    const i64 tasks = n_out * n_chunks;
+    GRID_STRIDE(t, tasks) {
+        const i64 c = t / n_out;
+        const i64 o = t - c * n_out;
+        const i64 lo = c * chunk;
+        const i64 hi = r_min64(lo + chunk, rsize);
+        i64 p = strided_offset(kept, o) + lo * st;
+        Acc a0 = Op::init(), a1 = Op::init(), a2 = Op::init(), a3 = Op::init();
+        i64 r = lo;
+        for (; r + 8 <= hi; r += 8) {
+            T x0 = load1(p), x1 = load1(p + st), x2 = load1(p + 2 * st), x3 = load1(p + 3 * st);
+            T x4 = load1(p + 4 * st), x5 = load1(p + 5 * st), x6 = load1(p + 6 * st);
+            T x7 = load1(p + 7 * st);
+            p += 8 * st;
+            a0 = Op::fold(a0, x0, r);
+            a1 = Op::fold(a1, x1, r + 1);
+            a2 = Op::fold(a2, x2, r + 2);
+            a3 = Op::fold(a3, x3, r + 3);
+            a0 = Op::fold(a0, x4, r + 4);
+            a1 = Op::fold(a1, x5, r + 5);
+            a2 = Op::fold(a2, x6, r + 6);
+            a3 = Op::fold(a3, x7, r + 7);
+        }
+        for (; r < hi; ++r, p += st) a0 = Op::fold(a0, load1(p), r);
+        const Acc acc = Op::combine(Op::combine(a0, a1), Op::combine(a2, a3));
+        if (n_chunks == 1) out[o] = Op::finish(acc, count, param);
+        else part[t] = acc;
     }
 }
 

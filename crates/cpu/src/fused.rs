@@ -145,15 +145,22 @@ impl FusionBackend for Cpu {
         crate::fused_into::eval_into(dst, layout, build)
     }
 
-    /// The leaves of the CPU's pairwise reduction ([`LEAF`] elements, the same tree as the
-    /// reduction of an evaluated array) are evaluated one at a time into a temporary and
-    /// folded there: the bits of the unfused reduction, one pass, nothing in memory.
+    /// Reductions of every element: the leaves of the CPU's pairwise reduction ([`LEAF`]
+    /// elements, the same tree as the reduction of an evaluated array) are evaluated one
+    /// at a time into a temporary and folded there: the bits of the unfused reduction, one
+    /// pass, nothing in memory. Reductions over some of the axes are not fused.
     fn reduce_expr<T: Element, K: ReduceOp<T>>(
         &self,
         op: K,
         expr: &Expr<T>,
-        len: usize,
+        shape: &[usize],
+        axes: &[usize],
     ) -> Result<Option<CpuBuffer<K::Out>>> {
+        let kept = (0..shape.len()).filter(|a| !axes.contains(a) && shape[*a] != 1);
+        if kept.count() > 0 {
+            return Ok(None);
+        }
+        let len: usize = shape.iter().product();
         // The block size of the evaluation is the leaf size of the reduction.
         const _: () = assert!(BLOCK == LEAF);
         let leaf = |start: usize, n: usize| {

@@ -18,7 +18,7 @@ use crate::device::Cuda;
 use crate::driver;
 use crate::elementwise::{ArgBytes, OpArgs};
 use crate::launch::{check_view, coalesce, BLOCK};
-use crate::reduce::{PartArgs, Split};
+use crate::reduce::{ContiguousPlan, FusedKernel, PartArgs};
 use codegen::{key, reduce_key, reduce_source, slot_count, source, Access, Reduction, Shape};
 use cuprite_core::fusion::expr::{Expr, Leaf};
 use cuprite_core::fusion::lower::{lower, Instr, LeafRef};
@@ -139,14 +139,12 @@ impl ArgBlob {
 enum Mode<'a> {
     /// The expression's elements, written C-contiguous or at the offsets of `out_view`.
     Map { out_view: Option<&'a Layout> },
-    /// The reduction `r` of all the elements (contiguous and uniform leaves only) into one
-    /// output, in the chunks of `split` (their partials at `part`), finished with `count`
-    /// and `param` as the plain reduction finishes.
+    /// The reduction `r` of the elements as `plan` reduces the evaluated array (its chunks'
+    /// partials at `part`), finished with `param` as the plain reduction finishes.
     Reduce {
         r: &'a Reduction<'a>,
-        split: Split,
+        plan: &'a ContiguousPlan,
         part: u64,
-        count: usize,
         param: f64,
     },
 }
@@ -315,18 +313,25 @@ impl Launch {
             }
         }
         if let Mode::Reduce {
-            part,
-            split,
-            count,
-            param,
-            ..
+            part, plan, param, ..
         } = mode
         {
+            // REDUCE_FIELDS of codegen, `Strided` as common.cuh lays it out.
             args.put(&part.to_ne_bytes());
-            args.put(&(split.chunk as i64).to_ne_bytes());
-            args.put(&(split.n_chunks as i64).to_ne_bytes());
-            args.put(&(*count as i64).to_ne_bytes());
+            args.put(&(plan.split.chunk as i64).to_ne_bytes());
+            args.put(&(plan.split.n_chunks as i64).to_ne_bytes());
+            args.put(&(plan.rsize as i64).to_ne_bytes());
             args.put(&param.to_ne_bytes());
+            let k = &plan.kept;
+            for v in k.shape.iter().chain(&k.strides) {
+                args.put(&v.to_ne_bytes());
+            }
+            args.put(&k.ndim.to_ne_bytes());
+            args.align(8);
+            args.put(&k.offset.to_ne_bytes());
+            args.put(&(plan.n_out as i64).to_ne_bytes());
+            args.put(&(plan.rsize as i64).to_ne_bytes());
+            args.put(&plan.rstride.to_ne_bytes());
         }
         if nd > 0 {
             for &n in &coalesced[0].shape[..nd] {
@@ -413,6 +418,7 @@ impl Cuda {
 
 impl FusionBackend for Cuda {
     const WRITES_VIEWS: bool = true;
+    const FUSES_AXIS_REDUCTIONS: bool = true;
 
     fn eval_expr<T: Element>(&self, expr: &Expr<T>, len: usize) -> Result<CudaBuffer<T>> {
         let out = self.alloc::<T>(len)?;
@@ -422,16 +428,18 @@ impl FusionBackend for Cuda {
         Ok(out)
     }
 
-    /// One pass: the plain reduction's kernels and plan over the evaluated array (its
-    /// flat row kernels, their chunks and partial combines), with loaders that compute each
-    /// element where those kernels read it, so the bits are the plain reduction's. Ops whose
-    /// folds multiply and add (a contraction into an FMA would differ between the two
-    /// programs), strided leaves and sizes that take the one-thread kernel are not fused.
+    /// One pass: the plain reduction's plan and kernel over the evaluated array (the flat
+    /// row kernels or the column kernel, their chunks and partial combines), with loaders
+    /// that compute each element where that kernel reads it, so the bits are the plain
+    /// reduction's. Not fused: ops whose folds multiply and add (a contraction into an FMA
+    /// would differ between the two programs), and plans whose kernel has no fused twin
+    /// (tiny rows, rows that are not one run, columns over several dimensions).
     fn reduce_expr<T: Element, K: ReduceOp<T>>(
         &self,
         op: K,
         expr: &Expr<T>,
-        len: usize,
+        shape: &[usize],
+        axes: &[usize],
     ) -> Result<Option<CudaBuffer<K::Out>>> {
         let exact = matches!(
             K::NAME,
@@ -448,20 +456,18 @@ impl FusionBackend for Cuda {
                 | "count_nonzero"
                 | "var"
         ) || (matches!(K::NAME, "prod" | "nanprod") && !T::DTYPE.is_complex());
-        let Some((group, split)) = crate::reduce::flat_plan(self, len) else {
-            return Ok(None);
-        };
-        let p = lower(expr);
-        if !exact
-            || p.leaves
-                .iter()
-                .any(|l| access_of(l.layout) == Access::Strided(0))
-        {
+        if !exact {
             return Ok(None);
         }
-        let out = self.alloc::<K::Out>(1)?;
+        let Some(plan) = crate::reduce::contiguous_plan(self, shape, axes)? else {
+            return Ok(None);
+        };
+        let (split, n_out) = (plan.split, plan.n_out);
+        let p = lower(expr);
+        let out = self.alloc::<K::Out>(n_out)?;
+        let tasks = n_out * split.n_chunks;
         let part = if split.n_chunks > 1 {
-            Some(self.alloc::<u8>(split.n_chunks * cuprite_kernels::reduce::ACC_MAX_BYTES)?)
+            Some(self.alloc::<u8>(tasks * cuprite_kernels::reduce::ACC_MAX_BYTES)?)
         } else {
             None
         };
@@ -469,16 +475,17 @@ impl FusionBackend for Cuda {
         let r = Reduction {
             functor: &functor,
             out: K::Out::DTYPE,
+            kernel: plan.kernel,
         };
         let param = crate::reduce::finish_param(&op);
         let mode = Mode::Reduce {
             r: &r,
-            split,
+            plan: &plan,
             part: part.as_ref().map_or(Ok(0), |b| self.ptr(b))?,
-            count: len,
             param,
         };
         let out_ptr = self.ptr(&out)?;
+        let len: usize = shape.iter().product();
         let mut l = Launch::new(self, &p.instrs, &p.leaves, out_ptr, &mode, T::DTYPE, len)?;
         let src = || {
             reduce_source(
@@ -488,25 +495,29 @@ impl FusionBackend for Cuda {
                     access: &l.access,
                     param_t: &l.param_t,
                     out_strided: false,
-                    nd: 0,
+                    nd: l.nd,
                     vw: l.vw,
                 },
                 &r,
             )
         };
-        let f = self.function_with(&l.key, &format!("fused_red_{group}"), &OPTIONS, src)?;
+        let f = self.function_with(&l.key, "fused_red", &OPTIONS, src)?;
+        let group = match plan.kernel {
+            FusedKernel::Rows(g) => g,
+            FusedKernel::Cols => 1,
+        };
         self.bind()?;
         let mut args = [l.args.0.as_mut_ptr() as *mut c_void];
-        // SAFETY: `fused_red_G` takes one `FusedArgs` by value, laid out by `l.args` (the
-        // expression's fields, then the plan's: part, chunk, n_chunks, count, param, as
-        // `reduce_source` declares them). It reads the leaves (checked views of this
-        // device's buffers, contiguous or one element) at positions below `len`, writes the
-        // one output of `out` or, with several chunks, one partial slot per chunk of `part`
-        // (n_chunks slots of ACC_MAX_BYTES).
+        // SAFETY: `fused_red` takes one `FusedArgs` by value, laid out by `l.args` (the
+        // expression's fields, then the plan's in `REDUCE_FIELDS` order, then the strided
+        // leaves' shape and strides). It reads the leaves (checked views of this device's
+        // buffers) at the offsets of their views for positions below `len`, and writes the
+        // `n_out` outputs of `out` or, with several chunks, one partial slot per task of
+        // `part` (n_out * n_chunks slots of ACC_MAX_BYTES).
         unsafe {
             driver::launch(
                 f.0,
-                (crate::reduce::blocks(split.n_chunks, group), 1, 1),
+                (crate::reduce::blocks(tasks, group), 1, 1),
                 (BLOCK, 1, 1),
                 0,
                 self.stream(),
@@ -519,9 +530,9 @@ impl FusionBackend for Cuda {
                 |name| self.kernel_with::<PartArgs>(&key, name, &OPTIONS, src),
                 self.ptr(part)?,
                 out_ptr,
-                1,
+                n_out,
                 &split,
-                len as i64,
+                plan.rsize as i64,
                 param,
             )?;
         }

@@ -30,7 +30,7 @@ mod tests_gpu;
 use crate::buffer::CudaBuffer;
 use crate::ctype::cty;
 use crate::device::Cuda;
-use crate::launch::check_view;
+use crate::launch::{check_view, Strided};
 use cuprite_core::backend::ReduceOps;
 use cuprite_core::ops::{registry, ReduceOp, ScanOp};
 use cuprite_core::{ArgKind, Element, Layout, Result};
@@ -40,16 +40,60 @@ use plan::ToStrided;
 pub(crate) use params::PartArgs;
 pub(crate) use plan::Split;
 
-/// The plan of the plain reduction of all `len` elements of a C-contiguous buffer when it
-/// runs one of the flat row kernels (`red_rows_32_flat`, `red_rows_256_flat`, as
-/// `run::row_kernel` chooses them): their group of threads (32 or 256) and the chunks;
-/// `None` for the one-thread kernel of tiny sizes.
-pub(crate) fn flat_plan(dev: &Cuda, len: usize) -> Option<(u32, Split)> {
-    let (kept, red, _) = plan::split(&Layout::contiguous(&[len]), &[0], true);
-    let flat = red.shape.len() == 1 && red.strides[0] == 1;
+/// The kernel of a fused reduction (`fused::codegen::reduce_source`): the twin of a plain
+/// kernel, with the plain kernel's tasks and folds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum FusedKernel {
+    /// `red_rows_32_flat` / `red_rows_256_flat`: a group of this many threads per output and
+    /// chunk of one contiguous run of positions.
+    Rows(u32),
+    /// `red_cols` over one reduced dimension: a thread per output and chunk.
+    Cols,
+}
+
+/// The plan of the plain reduction over `axes` of a C-contiguous array of `shape`, where
+/// it runs a kernel with a fused twin ([`FusedKernel`]; `None` for the others).
+pub(crate) struct ContiguousPlan {
+    pub kernel: FusedKernel,
+    pub split: Split,
+    /// The first element of each output's positions (the outputs in C order).
+    pub kept: Strided,
+    /// The stride of the reduced positions (1 for the rows kernels).
+    pub rstride: i64,
+    pub n_out: usize,
+    pub rsize: usize,
+}
+
+/// The plan of the plain reduction over `axes` of a C-contiguous array of `shape` (at least
+/// one element) when its kernel has a fused twin; `None` for the one-thread rows kernel
+/// of tiny sizes, rows that are not one contiguous run, and columns over several reduced
+/// dimensions.
+pub(crate) fn contiguous_plan(
+    dev: &Cuda,
+    shape: &[usize],
+    axes: &[usize],
+) -> Result<Option<ContiguousPlan>> {
+    let (kept, red, base) = plan::split(&Layout::contiguous(shape), axes, true);
+    let (n_out, rsize) = (kept.size(), red.size());
+    if n_out == 0 || rsize == 0 {
+        return Ok(None);
+    }
     let split = plan::choose(&kept, &red, dev.inner.sm_count as usize);
+    let flat = red.shape.len() == 1 && red.strides[0] == 1;
     let (name, group, _) = run::row_kernel(split.kernel, flat);
-    name.ends_with("_flat").then_some((group, split))
+    let kernel = match split.kernel {
+        plan::Kernel::Cols if red.shape.len() <= 1 => FusedKernel::Cols,
+        plan::Kernel::Rows { .. } if name.ends_with("_flat") => FusedKernel::Rows(group),
+        _ => return Ok(None),
+    };
+    Ok(Some(ContiguousPlan {
+        kernel,
+        split,
+        kept: kept.to_strided("fusion", base)?,
+        rstride: red.strides.first().map_or(0, |&s| s as i64),
+        n_out,
+        rsize,
+    }))
 }
 
 /// The reduction kernels' grid for `tasks` tasks of `group` threads.

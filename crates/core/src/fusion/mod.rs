@@ -101,6 +101,10 @@ pub trait FusionBackend: ArrayBackend {
     /// Whether [`eval_into`](Self::eval_into) writes expressions into views.
     const WRITES_VIEWS: bool = false;
 
+    /// Whether [`reduce_expr`](Self::reduce_expr) fuses reductions over some of the axes
+    /// (`sum(axis=1)` of a pending expression), not only over every element.
+    const FUSES_AXIS_REDUCTIONS: bool = false;
+
     /// Element-wise primitives over fewer elements run at once on the backend instead of
     /// being deferred (where recording and evaluating an expression costs more than the
     /// passes it saves); 0 (the default) defers every size.
@@ -131,10 +135,12 @@ pub trait FusionBackend: ArrayBackend {
     /// in this backend's memory (an internal error).
     fn eval_expr<T: Element>(&self, expr: &Expr<T>, len: usize) -> Result<Self::Buffer<T>>;
 
-    /// The reduction `op` of all `len > 0` elements of `expr` as a one-element buffer, in
-    /// one pass with no evaluated array in memory, with the bits of this backend's
-    /// reduction of the evaluated array; `None` (the default) where the backend does not
-    /// fuse reductions, and the expression is evaluated, then reduced.
+    /// The reduction `op` over `axes` of `expr` read as a C-contiguous array of `shape`
+    /// (at least one element): a buffer of the kept positions in C order (one element when
+    /// every axis is reduced), computed in one pass with no evaluated array in memory, with
+    /// the bits of this backend's reduction of the evaluated array; `None` (the default)
+    /// where the backend does not fuse this reduction, and the expression is evaluated,
+    /// then reduced.
     ///
     /// # Errors
     /// As [`eval_expr`](Self::eval_expr).
@@ -142,7 +148,8 @@ pub trait FusionBackend: ArrayBackend {
         &self,
         _op: K,
         _expr: &Expr<T>,
-        _len: usize,
+        _shape: &[usize],
+        _axes: &[usize],
     ) -> Result<Option<Self::Buffer<K::Out>>> {
         Ok(None)
     }
@@ -381,9 +388,8 @@ impl<B: FusionBackend> Fused<B> {
         )
     }
 
-    /// The full reduction `op` of the pending `x` (read whole through `lx`, every axis of
-    /// size above 1 reduced) fused into its evaluation, where the backend can; `None`
-    /// otherwise.
+    /// The reduction `op` over `axes` of the pending `x` (read whole through `lx`) fused
+    /// into its evaluation, where the backend can; `None` otherwise.
     pub(crate) fn fused_reduce<T: Element, K: ReduceOp<T>>(
         &self,
         op: K,
@@ -391,17 +397,13 @@ impl<B: FusionBackend> Fused<B> {
         lx: &Layout,
         axes: &[usize],
     ) -> Result<Option<B::Buffer<K::Out>>> {
-        let kept: usize = (0..lx.ndim())
-            .filter(|a| !axes.contains(a))
-            .map(|a| lx.shape()[a])
-            .product();
-        if !self.on || kept != 1 || lx.size() == 0 {
+        if !self.on || lx.size() == 0 {
             return Ok(None);
         }
         let Some(expr) = self.pending_whole(x, lx) else {
             return Ok(None);
         };
-        let out = self.inner.reduce_expr(op, &expr, lx.size())?;
+        let out = self.inner.reduce_expr(op, &expr, lx.shape(), axes)?;
         if out.is_some() {
             self.shared.evaluated.fetch_add(1, Ordering::Relaxed);
             self.shared

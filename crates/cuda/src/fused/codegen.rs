@@ -30,6 +30,7 @@
 //! common.cuh (`f16`, `c64`, `u8`).
 
 use crate::ctype::ctype;
+use crate::reduce::FusedKernel;
 use cuprite_core::fusion::lower::Instr;
 use cuprite_core::DType;
 use std::fmt::Write;
@@ -275,23 +276,60 @@ fn element(s: &Shape) -> String {
     c
 }
 
+/// Statements declaring `o_0`, `o_1`, ... (the offsets of the strided views, the output's
+/// first, at element `i` of the coalesced shape `a.shape`), computed in the type of `i`.
+fn offsets(nstrided: usize, nd: usize) -> String {
+    let mut c = String::new();
+    if nstrided == 0 || nd == 0 {
+        return c;
+    }
+    c.push_str("        typedef decltype(i) I;\n        I r = i;\n");
+    for j in 0..nstrided {
+        let _ = writeln!(c, "        long long o_{j} = 0;");
+    }
+    for d in (1..nd).rev() {
+        let _ = writeln!(
+            c,
+            "        {{\n            const I q = r / (I)a.shape[{d}];\n            const long long m = (long long)(r - q * (I)a.shape[{d}]);"
+        );
+        for j in 0..nstrided {
+            let _ = writeln!(c, "            o_{j} += m * a.st[{}];", j * nd + d);
+        }
+        c.push_str("            r = q;\n        }\n");
+    }
+    for j in 0..nstrided {
+        let _ = writeln!(c, "        o_{j} += (long long)r * a.st[{}];", j * nd);
+    }
+    c
+}
+
+/// The number of strided views of a program: the output's, then its strided leaves.
+fn strided_count(s: &Shape) -> usize {
+    s.out_strided as usize
+        + s.access
+            .iter()
+            .filter(|a| matches!(a, Access::Strided(_)))
+            .count()
+}
+
+/// The fields of the strided views' coalesced shape and strides (none without them).
+fn strided_fields(s: &Shape) -> String {
+    let mut c = String::new();
+    let n = strided_count(s);
+    if n > 0 && s.nd > 0 {
+        let _ = writeln!(c, "    long long shape[{}];", s.nd);
+        let _ = writeln!(c, "    long long st[{}];", n * s.nd);
+    }
+    c
+}
+
 /// The CUDA C of the program (after `common.cuh`, the op functors and `fused.cuh`).
 pub(super) fn source(s: &Shape) -> String {
     let out_t = ctype(s.instrs.last().map_or(DType::F64, Instr::dtype));
     let u = s.access.len();
-    let nstrided = s.out_strided as usize
-        + s.access
-            .iter()
-            .filter(|a| matches!(a, Access::Strided(_)))
-            .count();
+    let nstrided = strided_count(s);
     let leaf_t: Vec<&str> = s.param_t.iter().map(|&t| ctype(t)).collect();
-
-    let mut strided = String::new();
-    if nstrided > 0 && s.nd > 0 {
-        let _ = writeln!(strided, "    long long shape[{}];", s.nd);
-        let _ = writeln!(strided, "    long long st[{}];", nstrided * s.nd);
-    }
-    let mut c = args_struct(s, &strided);
+    let mut c = args_struct(s, &strided_fields(s));
     c.push_str("extern \"C\" __global__ void __launch_bounds__(256) fused(const FusedArgs a) {\n");
     c.push_str(&element(s));
     let _ = writeln!(c, "    {out_t}* __restrict__ out = ({out_t}*)a.out;");
@@ -340,26 +378,7 @@ pub(super) fn source(s: &Shape) -> String {
         );
     } else {
         c.push_str("    auto body = [&](auto i) {\n");
-        if nstrided > 0 && s.nd > 0 {
-            let nd = s.nd;
-            c.push_str("        typedef decltype(i) I;\n        I r = i;\n");
-            for j in 0..nstrided {
-                let _ = writeln!(c, "        long long o_{j} = 0;");
-            }
-            for d in (1..nd).rev() {
-                let _ = writeln!(
-                    c,
-                    "        {{\n            const I q = r / (I)a.shape[{d}];\n            const long long m = (long long)(r - q * (I)a.shape[{d}]);"
-                );
-                for j in 0..nstrided {
-                    let _ = writeln!(c, "            o_{j} += m * a.st[{}];", j * nd + d);
-                }
-                c.push_str("            r = q;\n        }\n");
-            }
-            for j in 0..nstrided {
-                let _ = writeln!(c, "        o_{j} += (long long)r * a.st[{}];", j * nd);
-            }
-        }
+        c.push_str(&offsets(nstrided, s.nd));
         let args: Vec<String> = (0..u).map(|q| read(q, "i")).collect();
         let at = if s.out_strided { "o_0" } else { "i" };
         let _ = writeln!(c, "        out[{at}] = f({});\n    }};", args.join(", "));
@@ -380,44 +399,85 @@ pub(super) fn source(s: &Shape) -> String {
     )
 }
 
-/// A reduction of every element of the expression, fused as its epilogue.
+/// A reduction of the expression's elements, fused as its epilogue.
 pub(super) struct Reduction<'a> {
     /// The op's device functor of reduce_ops.cuh (`red_<NAME>`).
     pub functor: &'a str,
     /// The op's output type (the reduced type is the expression's).
     pub out: DType,
+    /// The plain kernel whose tasks and folds the program's kernel `fused_red` has.
+    pub kernel: FusedKernel,
 }
 
 /// The module key of a fused reduction: the expression's structure and the op's.
 pub(super) fn reduce_key(s: &Shape, r: &Reduction) -> String {
-    format!("{}|red|{}|{}", key(s), r.functor, ctype(r.out))
+    let k = match r.kernel {
+        FusedKernel::Rows(g) => format!("rows{g}"),
+        FusedKernel::Cols => "cols".into(),
+    };
+    format!("{}|red|{}|{}|{k}", key(s), r.functor, ctype(r.out))
 }
 
+/// The fields of a fused reduction's plan, after the value slots (`super::Launch` writes
+/// them in this order).
+const REDUCE_FIELDS: &str = "    u64 part;\n    long long chunk;\n    long long n_chunks;\n    \
+                             long long count;\n    double param;\n    Strided kept;\n    \
+                             long long n_out;\n    long long rsize;\n    long long rstride;\n";
+
 /// The CUDA C of a fused reduction: reduce.cu's reduction program for the expression's
-/// type (its functor, folds and partial combines) and kernels `fused_red_32` and
-/// `fused_red_256` (a group of 32 or 256 threads per chunk, as `red_rows_*_flat`) whose
-/// loaders compute the expression's elements where the plain kernels read them, in 16-byte
-/// vectors of the reduced type (a contiguous leaf read as one word when `vw > 1`). Only
-/// contiguous and uniform leaves; the reduction's plan travels after the value slots.
+/// type (its functor, folds and partial combines) and a kernel `fused_red` with the tasks
+/// and folds of the plain kernel `r.kernel` (`rows_loaded` for `red_rows_*_flat`,
+/// `cols_loaded` for `red_cols`), whose loaders compute the expression's elements where
+/// the plain kernel reads them: `load1(i)` element `i` of the evaluated array, `loadv(v)`
+/// its `v`-th 16-byte vector of the reduced type (a contiguous leaf read as one word when
+/// `vw > 1`). Strided leaves are read at offsets computed from `i` in 32-bit arithmetic
+/// where the array has fewer than 2^31 elements.
 pub(super) fn reduce_source(s: &Shape, r: &Reduction) -> String {
     let t = ctype(s.instrs.last().map_or(DType::F64, Instr::dtype));
     let u = s.access.len();
+    let nstrided = strided_count(s);
     let leaf_t: Vec<&str> = s.param_t.iter().map(|&t| ctype(t)).collect();
-    let tail = "    u64 part;\n    long long chunk;\n    long long n_chunks;\n    \
-                long long count;\n    double param;\n";
-    let mut c = args_struct(s, tail);
-    let prologue = element(s);
+    let mut c = args_struct(s, &format!("{REDUCE_FIELDS}{}", strided_fields(s)));
     let read = |q: usize, vec: bool| match s.access[q] {
         Access::Contig if vec && s.vw > 1 => format!("w_{q}.v[k]"),
         Access::Contig => format!("p_{q}[i]"),
-        _ => format!("p_{q}[0]"),
+        Access::Uniform => format!("p_{q}[0]"),
+        Access::Strided(j) => format!("p_{q}[o_{j}]"),
     };
-    for g in [32, 256] {
+    c.push_str(
+        "extern \"C\" __global__ void __launch_bounds__(256) fused_red(const FusedArgs a) {\n",
+    );
+    c.push_str(&element(s));
+    // The element at index i (any integer type), its contiguous leaves read as words when
+    // `vec`.
+    let at = |vec: bool| {
+        let args: Vec<String> = (0..u).map(|q| read(q, vec)).collect();
+        format!(
+            "[&](auto i) {{\n{}        return f({});\n    }}",
+            offsets(nstrided, s.nd),
+            args.join(", ")
+        )
+    };
+    // A call of `f` at index i, in 32 bits where it fits (strided offsets divide).
+    let call = |f: &str, extra: &str| {
+        if nstrided > 0 && s.nd > 1 {
+            format!("a.n <= 0x7fffffffLL ? {f}((unsigned)i{extra}) : {f}(i{extra})")
+        } else {
+            format!("{f}(i{extra})")
+        }
+    };
+    let _ = writeln!(c, "    auto at1 = {};", at(false));
+    let _ = writeln!(
+        c,
+        "    auto load1 = [&](long long i) {{ return {}; }};",
+        call("at1", "")
+    );
+    if let FusedKernel::Rows(g) = r.kernel {
         let _ = writeln!(
             c,
-            "extern \"C\" __global__ void __launch_bounds__(256) fused_red_{g}(const FusedArgs a) {{"
+            "    auto atv = {};",
+            at(true).replace("[&](auto i)", "[&](auto i, int k)")
         );
-        c.push_str(&prologue);
         c.push_str("    auto loadv = [&](long long v) {\n        Vec16<T> q;\n");
         for (q, lt) in leaf_t.iter().enumerate() {
             if s.access[q] == Access::Contig && s.vw > 1 {
@@ -428,24 +488,22 @@ pub(super) fn reduce_source(s: &Shape, r: &Reduction) -> String {
                 );
             }
         }
-        let args: Vec<String> = (0..u).map(|q| read(q, true)).collect();
+        let narrow = call("atv", ", k");
         let _ = writeln!(
             c,
             "#pragma unroll\n        for (int k = 0; k < 16 / (int)sizeof(T); ++k) {{\n            \
-             const long long i = v * (16 / (int)sizeof(T)) + k;\n            (void)i;\n            \
-             q.v[k] = f({});\n        }}\n        return q;\n    }};",
-            args.join(", ")
-        );
-        let args: Vec<String> = (0..u).map(|q| read(q, false)).collect();
-        let _ = writeln!(
-            c,
-            "    auto load1 = [&](long long i) {{ (void)i; return f({}); }};",
-            args.join(", ")
+             const long long i = v * (16 / (int)sizeof(T)) + k;\n            \
+             q.v[k] = {narrow};\n        }}\n        return q;\n    }};"
         );
         let _ = writeln!(
             c,
-            "    rows_flat_loaded<{g}>(loadv, load1, (OUT*)a.out, (Acc*)a.part, a.n, a.chunk, \
-             a.n_chunks, a.count, a.param);\n}}\n"
+            "    rows_loaded<{g}>(loadv, load1, (OUT*)a.out, (Acc*)a.part, a.kept, a.n_out, a.rsize, \
+             a.chunk, a.n_chunks, a.count, a.param);\n}}"
+        );
+    } else {
+        c.push_str(
+            "    cols_loaded(load1, (OUT*)a.out, (Acc*)a.part, a.kept, a.rstride, a.n_out, a.rsize, \
+             a.chunk, a.n_chunks, a.count, a.param);\n}\n",
         );
     }
     let defines = format!(

@@ -219,10 +219,12 @@ fn long_programs_name_nothing_after_a_type() {
 }
 
 /// The reductions fused after an expression: every element type through the sums, the
-/// extrema and `any`, with and without the word loads of the leaves.
+/// extrema and `any`, on the twins of the row kernels and the column kernel, with and
+/// without the word loads of the leaves, with and without a strided leaf.
 #[test]
 #[ignore = "needs libnvrtc: run with --ignored where it is installed"]
 fn fused_reductions_compile_for_every_dtype() {
+    use crate::reduce::FusedKernel;
     for t in DType::ALL {
         let p = program(t);
         for (name, out) in [("sum", t), ("max", t), ("any", DType::Bool)] {
@@ -233,23 +235,30 @@ fn fused_reductions_compile_for_every_dtype() {
                 continue;
             }
             let functor = format!("red_{name}");
-            let r = Reduction {
-                functor: &functor,
-                out,
-            };
-            for vw in [1, 16 / t.size_of()] {
+            let wide = 16 / t.size_of();
+            let cases = [
+                (FusedKernel::Rows(32), 1, Access::Uniform, 0),
+                (FusedKernel::Rows(256), wide, Access::Strided(0), 2),
+                (FusedKernel::Cols, 1, Access::Strided(0), 2),
+            ];
+            for (kernel, vw, second, nd) in cases {
+                let r = Reduction {
+                    functor: &functor,
+                    out,
+                    kernel,
+                };
                 let shape = Shape {
                     instrs: &p,
                     leaf_param: &[0, 1, 2],
-                    access: &[Access::Contig, Access::Uniform, Access::Contig],
+                    access: &[Access::Contig, second, Access::Contig],
                     param_t: &[t, t, DType::Bool],
                     out_strided: false,
-                    nd: 0,
+                    nd,
                     vw,
                 };
                 let src = reduce_source(&shape, &r);
                 assert!(
-                    src.contains("fused_red_32") && src.contains("red_partials_256"),
+                    src.contains("fused_red(") && src.contains("red_partials_256"),
                     "{t} {name}"
                 );
                 assert_ne!(reduce_key(&shape, &r), key(&shape));

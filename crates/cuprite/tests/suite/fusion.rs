@@ -412,6 +412,83 @@ fn full_reductions_of_every_kind_fuse_with_the_unfused_bits<D: FusionBackend>(de
     }
 }
 
+/// Reductions over some of the axes of a pending expression (softmax's
+/// `sum(exp(x - m), axis=-1)` with `m` broadcast along rows, a normalisation's
+/// `var(axis=0)`, sums over the leading or trailing axes of a 3-d array, f32 rows whose
+/// starts are not 16-byte aligned) give the wrapped backend's bits, over sizes on both sides
+/// of the kernels' chunking; a backend that fuses them
+/// ([`FusionBackend::FUSES_AXIS_REDUCTIONS`]) runs each in one pass.
+fn axis_reductions_fuse_with_the_unfused_bits<D: FusionBackend>(dev: &D) {
+    fn body<B: ArrayBackend>(x: &Array<f64, B>, y: &Array<f64, B>) -> Result<Vec<f64>> {
+        let last = x.ndim() - 1;
+        let m = x.max_axes(last, true)?;
+        let e = x.try_sub(&m)?.exp()?;
+        let s = e.sum_axes(last, true)?;
+        let xy = x.try_mul(y)?;
+        let d = x.try_sub(y)?;
+        let x32 = x.astype::<f32>()?;
+        let sq32 = x32.try_mul(&x32)?;
+        let mut v = Vec::new();
+        for a in [
+            e.try_div(&s)?,
+            s,
+            xy.mean_axes(0, false)?,
+            d.var_axes(0, 1.0, true)?,
+            d.abs()?.max_axes(0, false)?,
+            xy.sum_axes((0..last).collect::<Vec<_>>(), false)?,
+            xy.min_axes((1..=last).collect::<Vec<_>>(), true)?,
+            xy.sum_axes(vec![0, last], false)?,
+        ] {
+            v.extend(a.to_vec()?);
+        }
+        for a in [sq32.sum_axes(last, false)?, sq32.max_axes(0, false)?] {
+            v.extend(a.to_vec()?.into_iter().map(f64::from));
+        }
+        Ok(v)
+    }
+    let (plain, fused) = (dev.clone(), Fused::new(dev.clone()).with_defer_min(0));
+    let shapes: &[&[usize]] = &[
+        &[5, 1027],
+        &[300, 33],
+        &[3, 100_003],
+        &[100_003, 3],
+        &[1, 4099],
+        &[2, 3, 1001],
+        &[64, 17, 9],
+    ];
+    for shape in shapes {
+        let n: usize = shape.iter().product();
+        let (xv, yv) = (values(n, 31), values(n, 32));
+        let want = body(
+            &Array::<f64, D>::from_vec(xv.clone(), shape, &plain).unwrap(),
+            &Array::<f64, D>::from_vec(yv.clone(), shape, &plain).unwrap(),
+        )
+        .unwrap();
+        let (x, y) = (
+            Array::<f64, _>::from_vec(xv, shape, &fused).unwrap(),
+            Array::<f64, _>::from_vec(yv, shape, &fused).unwrap(),
+        );
+        let got = body(&x, &y).unwrap();
+        assert_eq!(bits(&got), bits(&want), "{shape:?}");
+        // One pass: the product and the sum of its rows are one evaluation of two ops
+        // (rows of 16 elements or fewer run the plain one-thread kernel).
+        if shape[shape.len() - 1] <= 16 {
+            continue;
+        }
+        let before = fused.stats();
+        x.try_mul(&y)
+            .unwrap()
+            .sum_axes(shape.len() - 1, false)
+            .unwrap()
+            .to_vec()
+            .unwrap();
+        let ops = fused.stats().since(&before).fused_ops;
+        let every_axis = shape[..shape.len() - 1].iter().all(|&d| d == 1);
+        let fuses = D::FUSES_AXIS_REDUCTIONS || every_axis;
+        assert_eq!(ops, if fuses { 2 } else { 1 }, "{shape:?}");
+    }
+}
+
 /// The profiler reports what fusion did per timed call: one pass of six ops for the chain.
 fn the_profiler_reports_passes_per_call<D: FusionBackend>(dev: &D) {
     use cuprite::profiler::{benchmark, BenchmarkOptions};
@@ -527,6 +604,7 @@ on_wrapped_backends!(
     in_place_chains_on_whole_arrays_fuse,
     views_and_broadcasts_are_read_inside_the_expression,
     a_pending_result_read_through_a_view_or_written_in_part_is_evaluated_first,
+    axis_reductions_fuse_with_the_unfused_bits,
     an_expression_keeps_the_values_it_read_when_its_operand_is_written_later,
     errors_come_from_the_same_calls_and_fusion_can_be_turned_off,
     long_chains_are_cut_and_synchronize_evaluates_what_is_pending,
