@@ -34,11 +34,12 @@ use cuprite_core::backend::ReduceOps;
 use cuprite_core::layout::Dims;
 use cuprite_core::ops::registry::arg_reduction_name;
 use cuprite_core::ops::{ReduceOp, ScanOp};
-use cuprite_core::{ArgKind, Element, Layout, Result};
+use cuprite_core::{ArgKind, Element, Integer, Layout, Result};
 use rayon::prelude::*;
 
 mod lanes;
 mod pairwise;
+mod range;
 use lanes::{arg_lane, arg_lane_par, arg_rows, contiguous_data, scan_block, split_around};
 pub(crate) use pairwise::{fold_leaf, reduce_tree, LEAF};
 use pairwise::{fold_segment, fold_segment_par, reduce_slice, Cascade, DEPTH};
@@ -547,6 +548,14 @@ pub(crate) fn reduce_view<T: Element, K: ReduceOp<T>>(
 }
 
 impl ReduceOps for Cpu {
+    fn min_max<T: Integer>(
+        &self,
+        x: &CpuBuffer<T>,
+        lx: &Layout,
+    ) -> Result<(CpuBuffer<T>, CpuBuffer<T>)> {
+        range::min_max(self, x, lx)
+    }
+
     fn reduce<T: Element, K: ReduceOp<T>>(
         &self,
         op: K,

@@ -289,14 +289,16 @@ impl<I: Integer, B: ArrayBackend> Array<I, B> {
         if self.size() == 0 {
             return Ok(minlength);
         }
-        let lo = self.min()?.item()?;
+        let (lo, hi) = self.device.min_max(&self.buf, &self.layout)?;
+        let one = |b| Array::<I, B>::from_contiguous(b, &[], &self.device).item();
+        let lo = one(lo)?;
         if lo < I::zero() {
             return Err(Error::invalid(
                 OP,
                 format!("the input must be non-negative, found {}", to_f64(lo)),
             ));
         }
-        let hi = self.max()?.item()?;
+        let hi = one(hi)?;
         let len = hi
             .to_usize()
             .and_then(|h| h.checked_add(1))

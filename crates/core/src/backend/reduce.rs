@@ -1,10 +1,10 @@
 //! Reduction primitives: reductions over any set of axes, arg-reductions, scans.
 
 use super::memory::BackendBase;
-use crate::dtype::Element;
+use crate::dtype::{Element, Integer};
 use crate::error::Result;
 use crate::layout::Layout;
-use crate::ops::{ReduceOp, ScanOp};
+use crate::ops::{Max, Min, ReduceOp, ScanOp};
 
 /// Which extremum an arg-reduction looks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,6 +36,21 @@ pub trait ReduceOps: BackendBase {
         lx: &Layout,
         axis: usize,
     ) -> Result<Self::Buffer<i64>>;
+
+    /// The smallest and the largest element of a view of at least one element, as two
+    /// one-element buffers: one pass over the input where the backend has one (`bincount`
+    /// reads its input's range before it counts); the default reduces twice.
+    fn min_max<T: Integer>(
+        &self,
+        x: &Self::Buffer<T>,
+        lx: &Layout,
+    ) -> Result<(Self::Buffer<T>, Self::Buffer<T>)> {
+        let all: Vec<usize> = (0..lx.ndim()).collect();
+        Ok((
+            self.reduce(Min, x, lx, &all)?,
+            self.reduce(Max, x, lx, &all)?,
+        ))
+    }
 
     /// Inclusive scan along `axis`; output has the view's shape, C-contiguous.
     fn scan<T: Element, K: ScanOp<T>>(

@@ -207,6 +207,16 @@ impl<B: FusionBackend> ReduceOps for Fused<B> {
         Ok(w(self.inner.reduce(op, &self.ready(x)?, lx, axes)?))
     }
 
+    fn min_max<T: Integer>(
+        &self,
+        x: &FusedBuf<B, T>,
+        lx: &Layout,
+    ) -> Result<(FusedBuf<B, T>, FusedBuf<B, T>)> {
+        lx.check_bounds("min_max", self.buffer_len_of(x))?;
+        let (lo, hi) = self.inner.min_max(&self.ready(x)?, lx)?;
+        Ok((w(lo), w(hi)))
+    }
+
     fn arg_reduce<T: Element>(
         &self,
         kind: ArgKind,
