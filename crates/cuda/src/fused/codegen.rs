@@ -473,11 +473,6 @@ pub(super) fn reduce_source(s: &Shape, r: &Reduction) -> String {
         call("at1", "")
     );
     if let FusedKernel::Rows(g) = r.kernel {
-        let _ = writeln!(
-            c,
-            "    auto atv = {};",
-            at(true).replace("[&](auto i)", "[&](auto i, int k)")
-        );
         c.push_str("    auto loadv = [&](long long v) {\n        Vec16<T> q;\n");
         for (q, lt) in leaf_t.iter().enumerate() {
             if s.access[q] == Access::Contig && s.vw > 1 {
@@ -488,6 +483,12 @@ pub(super) fn reduce_source(s: &Shape, r: &Reduction) -> String {
                 );
             }
         }
+        // Element k of the vector at index i: the words above are its contiguous leaves.
+        let _ = writeln!(
+            c,
+            "        auto atv = {};",
+            at(true).replace("[&](auto i)", "[&](auto i, int k)")
+        );
         let narrow = call("atv", ", k");
         let _ = writeln!(
             c,
