@@ -156,8 +156,7 @@ impl FusionBackend for Cpu {
         shape: &[usize],
         axes: &[usize],
     ) -> Result<Option<CpuBuffer<K::Out>>> {
-        let kept = (0..shape.len()).filter(|a| !axes.contains(a) && shape[*a] != 1);
-        if kept.count() > 0 {
+        if (0..shape.len()).any(|a| !axes.contains(&a) && shape[a] != 1) {
             return Ok(None);
         }
         let len: usize = shape.iter().product();

@@ -32,7 +32,7 @@ pub use mask::MaskOps;
 pub use matmul::{MatmulOperand, MatmulOps, MatmulPlan};
 pub use memory::{BackendBase, HostMemory, check_host_alloc, host_out_of_memory, host_vec};
 pub use random::RandomOps;
-pub use reduce::{ArgKind, ReduceOps};
+pub use reduce::{ArgKind, ReduceOps, min_max_by_reductions};
 pub use select::SelectOps;
 pub use sort::SortOps;
 pub use timer::DeviceTimer;

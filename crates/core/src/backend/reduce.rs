@@ -45,11 +45,7 @@ pub trait ReduceOps: BackendBase {
         x: &Self::Buffer<T>,
         lx: &Layout,
     ) -> Result<(Self::Buffer<T>, Self::Buffer<T>)> {
-        let all: Vec<usize> = (0..lx.ndim()).collect();
-        Ok((
-            self.reduce(Min, x, lx, &all)?,
-            self.reduce(Max, x, lx, &all)?,
-        ))
+        min_max_by_reductions(self, x, lx)
     }
 
     /// Inclusive scan along `axis`; output has the view's shape, C-contiguous.
@@ -60,4 +56,15 @@ pub trait ReduceOps: BackendBase {
         lx: &Layout,
         axis: usize,
     ) -> Result<Self::Buffer<K::Out>>;
+}
+
+/// [`ReduceOps::min_max`] as a minimum and a maximum: the default, and what a backend with
+/// a one-pass form falls back to for views it does not cover.
+pub fn min_max_by_reductions<D: ReduceOps, T: Integer>(
+    dev: &D,
+    x: &D::Buffer<T>,
+    lx: &Layout,
+) -> Result<(D::Buffer<T>, D::Buffer<T>)> {
+    let all: Vec<usize> = (0..lx.ndim()).collect();
+    Ok((dev.reduce(Min, x, lx, &all)?, dev.reduce(Max, x, lx, &all)?))
 }

@@ -7,8 +7,7 @@ use crate::buffer::CpuBuffer;
 use crate::par::{self, CHUNK};
 use crate::view::contiguous;
 use crate::Cpu;
-use cuprite_core::backend::ReduceOps;
-use cuprite_core::ops::{Max, Min};
+use cuprite_core::backend::min_max_by_reductions;
 use cuprite_core::{Error, Integer, Layout, Result};
 use rayon::prelude::*;
 
@@ -83,10 +82,7 @@ pub(super) fn min_max<T: Integer>(
             let (lo, hi) = range_of(xs);
             Ok((CpuBuffer::new(vec![lo]), CpuBuffer::new(vec![hi])))
         }
-        None => {
-            let all: Vec<usize> = (0..lx.ndim()).collect();
-            Ok((dev.reduce(Min, x, lx, &all)?, dev.reduce(Max, x, lx, &all)?))
-        }
+        None => min_max_by_reductions(dev, x, lx),
     }
 }
 

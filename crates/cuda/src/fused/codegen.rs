@@ -448,12 +448,13 @@ pub(super) fn reduce_source(s: &Shape, r: &Reduction) -> String {
         "extern \"C\" __global__ void __launch_bounds__(256) fused_red(const FusedArgs a) {\n",
     );
     c.push_str(&element(s));
-    // The element at index i (any integer type), its contiguous leaves read as words when
-    // `vec`.
+    // The element at index i (any integer type); with `vec`, element k of a vector whose
+    // contiguous leaves were read as words.
     let at = |vec: bool| {
         let args: Vec<String> = (0..u).map(|q| read(q, vec)).collect();
         format!(
-            "[&](auto i) {{\n{}        return f({});\n    }}",
+            "[&](auto i{}) {{\n{}        return f({});\n    }}",
+            if vec { ", int k" } else { "" },
             offsets(nstrided, s.nd),
             args.join(", ")
         )
@@ -484,11 +485,7 @@ pub(super) fn reduce_source(s: &Shape, r: &Reduction) -> String {
             }
         }
         // Element k of the vector at index i: the words above are its contiguous leaves.
-        let _ = writeln!(
-            c,
-            "        auto atv = {};",
-            at(true).replace("[&](auto i)", "[&](auto i, int k)")
-        );
+        let _ = writeln!(c, "        auto atv = {};", at(true));
         let narrow = call("atv", ", k");
         let _ = writeln!(
             c,
