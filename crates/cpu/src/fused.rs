@@ -1,11 +1,12 @@
 //! The CPU's evaluation of fused expressions ([`cuprite_core::fusion`]): the output is cut
 //! into blocks of [`BLOCK`] elements, each evaluated by the expression tree through
 //! temporaries that stay in the core's cache and are reused from block to block (one op at
-//! a time over the block, numexpr's scheme; contiguous leaves are read in place), then
-//! copied into the fresh output (or into the view of an array an expression is written to:
-//! [`crate::fused_into`]); blocks run in parallel over rayon above [`par::PAR_MIN`]
-//! elements. One pass over the output whatever the number of ops, where
-//! unfused ops make one pass (and one temporary in memory) each.
+//! a time over the block, numexpr's scheme; contiguous leaves are read in place, and so are
+//! views whose rows are contiguous, a stencil's interior slices, the block being cut at the
+//! ends of their rows: [`eval_runs`]), then copied into the fresh output (or into the view
+//! of an array an expression is written to: [`crate::fused_into`]); blocks run in parallel
+//! over rayon above [`par::PAR_MIN`] elements. One pass over the output whatever the number
+//! of ops, where unfused ops make one pass (and one temporary in memory) each.
 
 use crate::alloc::written_vec;
 use crate::par;
@@ -13,7 +14,8 @@ use crate::reduce::{fold_leaf, reduce_tree, LEAF};
 use crate::simd;
 use crate::{buffer::CpuBuffer, Cpu};
 use cuprite_core::fusion::expr::{
-    binary_loop, scalar_loop, unary_loop, BinaryLoop, Expr, ScalarLoop, Scratch, UnaryLoop,
+    binary_loop, eval_runs, scalar_loop, unary_loop, BinaryLoop, Expr, ScalarLoop, Scratch,
+    UnaryLoop,
 };
 use cuprite_core::fusion::FusionBackend;
 use cuprite_core::ops::{BinaryOp, ReduceOp, UnaryOp};
@@ -36,9 +38,11 @@ fn block<T: Element>(
     tmp: &mut Vec<T>,
     scratch: &mut Scratch,
 ) -> Result<()> {
-    tmp.resize(out.len(), T::default());
+    if tmp.len() < out.len() {
+        tmp.resize(out.len(), T::default());
+    }
     let tmp = &mut tmp[..out.len()];
-    let done = expr.eval(start, tmp, scratch);
+    let done = eval_runs(&**expr, start, tmp, scratch);
     for (o, &x) in out.iter_mut().zip(tmp.iter()) {
         o.write(x);
     }
@@ -166,9 +170,8 @@ impl FusionBackend for Cpu {
             SCRATCH.with(|s| {
                 let mut scratch = s.borrow_mut();
                 let mut tmp = scratch.take::<T>(n);
-                let acc = expr
-                    .eval(start, &mut tmp, &mut scratch)
-                    .map(|()| fold_leaf(&op, &tmp));
+                let acc = eval_runs(&**expr, start, &mut tmp[..n], &mut scratch)
+                    .map(|()| fold_leaf(&op, &tmp[..n]));
                 scratch.give(tmp);
                 acc
             })

@@ -3,7 +3,8 @@
 //! `a[1:-1, 1:-1] = 0.2 * (...)` or `a[:, j] -= u * v` in one pass over the view, block by
 //! block as [`crate::fused`] evaluates into fresh memory, each block written into the view
 //! positions it was computed for, with no evaluated temporary in memory and no second
-//! pass to copy it in.
+//! pass to copy it in. An expression that does not read the view is evaluated straight
+//! into the view's memory, run by run, where the view's rows are contiguous.
 //!
 //! The expression reads the written view itself (an update `x op= rhs` reads `x`) through
 //! [`ViewCells`], a leaf that reads and writes the buffer through one raw pointer: blocks
@@ -14,7 +15,9 @@
 use crate::buffer::CpuBuffer;
 use crate::fused::BLOCK;
 use crate::par;
-use cuprite_core::fusion::expr::{view_runs, Expr, Node, Scratch};
+use cuprite_core::fusion::expr::{
+    eval_runs, shorter_row, view_offset, view_row, view_runs, Expr, Node, Scratch, MIN_ROW,
+};
 use cuprite_core::fusion::lower::Program;
 use cuprite_core::{Element, Layout, Result};
 use rayon::prelude::*;
@@ -25,6 +28,11 @@ use std::sync::Arc;
 pub(crate) struct ViewCells<T> {
     ptr: NonNull<T>,
     layout: Layout,
+    /// [`view_row`] of the layout.
+    row: usize,
+    /// The length of the runs of positions the view holds contiguously: the whole view
+    /// when it is C-contiguous, else `row` (0: none).
+    run: usize,
 }
 
 // SAFETY: the cells are a `&mut [T]` handed out position by position: `eval_into` writes
@@ -59,7 +67,45 @@ impl<T: Element> ViewCells<T> {
     }
 }
 
+impl<T: Element> ViewCells<T> {
+    /// The buffer offset of the positions `start..start + len` when the view holds them
+    /// contiguously (the view is C-contiguous, or they lie in one of its runs).
+    fn run_at(&self, start: usize, len: usize) -> Option<usize> {
+        let run = self.run;
+        if run == 0 || start % run + len > run {
+            return None;
+        }
+        usize::try_from(view_offset(&self.layout, start)).ok()
+    }
+
+    /// The positions `start..start + len` as a slice of the buffer to write, when the view
+    /// holds them contiguously.
+    ///
+    /// # Safety
+    /// No other thread reads or writes these positions while the slice lives, and nothing
+    /// else reads them through the cells meanwhile.
+    #[allow(clippy::mut_from_ref)]
+    unsafe fn run_mut(&self, start: usize, len: usize) -> Option<&mut [T]> {
+        let at = self.run_at(start, len)?;
+        // SAFETY: the view's offsets lie in the buffer (checked by `eval_into`); the caller
+        // owns these positions exclusively.
+        Some(unsafe { std::slice::from_raw_parts_mut(self.ptr.as_ptr().add(at), len) })
+    }
+}
+
 impl<T: Element> Node<T> for ViewCells<T> {
+    fn slice(&self, start: usize, len: usize) -> Option<&[T]> {
+        let at = self.run_at(start, len)?;
+        // SAFETY: the view's offsets lie in the buffer (checked by `eval_into`); the block
+        // evaluating these positions is the only one touching them, and it writes them
+        // only after its evaluation (and this borrow) is over.
+        Some(unsafe { std::slice::from_raw_parts(self.ptr.as_ptr().add(at), len) })
+    }
+
+    fn row(&self) -> usize {
+        self.row
+    }
+
     fn eval(&self, start: usize, out: &mut [T], _: &mut Scratch) -> Result<()> {
         let p = self.ptr.as_ptr();
         // SAFETY: every offset of the view lies in the buffer (checked by `eval_into`); the
@@ -114,16 +160,52 @@ pub(crate) fn eval_into<T: Element>(
     let cells = Arc::new(ViewCells {
         ptr,
         layout: layout.clone(),
+        row: view_row(layout),
+        run: if layout.is_c_contiguous() {
+            layout.size()
+        } else {
+            view_row(layout)
+        },
     });
     let expr = build(cells.clone());
     let n = layout.size();
+    // An expression that does not read the view is evaluated straight into it, run by
+    // run, where the view holds runs of at least `MIN_ROW` positions contiguously (its
+    // runs and the leaves' are products of trailing axes: the shorter divides the other).
+    let dst_row = cells.run;
+    let row = shorter_row(expr.row(), dst_row);
+    let direct = row >= MIN_ROW && dst_row != 0 && !expr.reads(ptr.as_ptr() as usize);
     // Every block reads the same leaves, so an evaluation that fails (a leaf outside host
-    // memory) fails on the first block each thread evaluates, before any write.
+    // memory) fails on the first block (and run) each thread evaluates, before any write.
     let one = |b: usize, tmp: &mut Vec<T>, scratch: &mut Scratch| -> Result<()> {
         let start = b * BLOCK;
         let len = BLOCK.min(n - start);
-        tmp.resize(len, T::default());
-        expr.eval(start, &mut tmp[..len], scratch)?;
+        if direct {
+            let mut at = start;
+            while at < start + len {
+                let k = (row - at % row).min(start + len - at);
+                // SAFETY: block `b` alone owns these positions and the expression does
+                // not read the view.
+                match unsafe { cells.run_mut(at, k) } {
+                    Some(out) => expr.eval(at, out, scratch)?,
+                    None => {
+                        // (Not reached: the run lies in one of the view's runs.)
+                        if tmp.len() < k {
+                            tmp.resize(k, T::default());
+                        }
+                        expr.eval(at, &mut tmp[..k], scratch)?;
+                        // SAFETY: as above.
+                        unsafe { cells.write(at, &tmp[..k]) };
+                    }
+                }
+                at += k;
+            }
+            return Ok(());
+        }
+        if tmp.len() < len {
+            tmp.resize(len, T::default());
+        }
+        eval_runs(&*expr, start, &mut tmp[..len], scratch)?;
         // SAFETY: block `b` alone owns positions start..start + len.
         unsafe { cells.write(start, &tmp[..len]) };
         Ok(())

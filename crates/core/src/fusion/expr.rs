@@ -36,6 +36,17 @@ pub trait Node<T: Element>: Send + Sync {
         None
     }
 
+    /// The length of the runs of positions that every leaf of the tree holds contiguously
+    /// in memory where some leaf needs them to read in place: a view that is not
+    /// C-contiguous but whose trailing axes are (a stencil's interior slice) holds each run
+    /// of those axes in place; 0 when no leaf gains from runs (contiguous leaves, scalars,
+    /// gathers). Runs of different leaves are products of trailing axes of the one shape, so
+    /// the shortest divides the others: a tree's is the shortest of its leaves'.
+    /// [`eval_runs`] evaluates one such run at a time.
+    fn row(&self) -> usize {
+        0
+    }
+
     /// The element-wise ops of the tree (a leaf counts none).
     fn ops(&self) -> usize;
 
@@ -46,6 +57,68 @@ pub trait Node<T: Element>: Send + Sync {
     /// Appends the node's instruction (after its operands', through
     /// [`Program::operand`]) to `p`, returning its index.
     fn lower<'a>(&'a self, p: &mut Program<'a>) -> usize;
+}
+
+/// The shortest nonzero of two [`Node::row`]s (0 when both are 0).
+pub fn shorter_row(a: usize, b: usize) -> usize {
+    match (a, b) {
+        (0, r) | (r, 0) => r,
+        (a, b) => a.min(b),
+    }
+}
+
+/// Runs shorter than this are evaluated with their neighbours (leaves copy them): below
+/// it the per-run cost of walking the tree exceeds the copy it saves.
+pub const MIN_ROW: usize = 64;
+
+/// Evaluates `expr` at the positions `start..start + out.len()`, cut at the ends of its
+/// runs ([`Node::row`], when at least [`MIN_ROW`] long) so that views holding each run
+/// contiguously are read in place rather than copied.
+pub fn eval_runs<T: Element>(
+    expr: &dyn Node<T>,
+    start: usize,
+    out: &mut [T],
+    scratch: &mut Scratch,
+) -> Result<()> {
+    let row = expr.row();
+    if row < MIN_ROW {
+        return expr.eval(start, out, scratch);
+    }
+    let mut k = 0;
+    while k < out.len() {
+        let at = start + k;
+        let len = (row - at % row).min(out.len() - k);
+        expr.eval(at, &mut out[k..k + len], scratch)?;
+        k += len;
+    }
+    Ok(())
+}
+
+/// The length of the runs of positions the view `l` holds contiguously (the product of
+/// its trailing axes that are laid out as in a C-contiguous array) when `l` itself is not
+/// C-contiguous and the runs are longer than one element; 0 otherwise.
+pub fn view_row(l: &Layout) -> usize {
+    if l.is_c_contiguous() {
+        return 0;
+    }
+    let mut run = 1usize;
+    for (&d, &s) in l.shape().iter().zip(l.strides()).rev() {
+        if d != 1 && s != run as isize {
+            break;
+        }
+        run *= d;
+    }
+    if run > 1 { run } else { 0 }
+}
+
+/// The buffer offset of the flat C-order position `at` of the view `l`.
+pub fn view_offset(l: &Layout, mut at: usize) -> isize {
+    let mut off = l.offset() as isize;
+    for (&d, &s) in l.shape().iter().zip(l.strides()).rev() {
+        off += (at % d) as isize * s;
+        at /= d;
+    }
+    off
 }
 
 /// The temporaries of one evaluating thread, reused from block to block (a fresh
@@ -59,15 +132,19 @@ impl Scratch {
         Scratch::default()
     }
 
-    /// A temporary of `len` elements of `T` (their values are whatever it held before), in
-    /// the box it is kept in (giving it back costs no allocation).
+    /// A temporary of at least `len` elements of `T` (their values are whatever it held
+    /// before; the caller uses the first `len`), in the box it is kept in (giving it back
+    /// costs no allocation). It only ever grows: runs of different lengths from one block
+    /// to the next would otherwise refill its tail every time.
     pub fn take<T: Element>(&mut self, len: usize) -> Box<Vec<T>> {
         let found = self.0.iter().position(|b| b.is::<Vec<T>>());
         let mut v = match found.map(|i| self.0.swap_remove(i).downcast::<Vec<T>>()) {
             Some(Ok(v)) => v,
             _ => Box::default(),
         };
-        v.resize(len, T::default());
+        if v.len() < len {
+            v.resize(len, T::default());
+        }
         v
     }
 
@@ -91,8 +168,8 @@ fn with<T: Element, R>(
     }
     let mut tmp = scratch.take::<T>(len);
     let r = x
-        .eval(start, &mut tmp, scratch)
-        .and_then(|()| f(&tmp, scratch));
+        .eval(start, &mut tmp[..len], scratch)
+        .and_then(|()| f(&tmp[..len], scratch));
     scratch.give(tmp);
     r
 }
@@ -102,12 +179,20 @@ pub struct Leaf<B: BackendBase, T: Element> {
     dev: B,
     buf: B::Buffer<T>,
     layout: Layout,
+    /// [`view_row`] of the layout.
+    row: usize,
 }
 
 impl<B: BackendBase, T: Element> Leaf<B, T> {
     /// The view `layout` of `buf`.
     pub fn new(dev: B, buf: B::Buffer<T>, layout: Layout) -> Self {
-        Leaf { dev, buf, layout }
+        let row = view_row(&layout);
+        Leaf {
+            dev,
+            buf,
+            layout,
+            row,
+        }
     }
 }
 
@@ -126,8 +211,21 @@ impl<B: BackendBase, T: Element> Node<T> for Leaf<B, T> {
 
     fn slice(&self, start: usize, len: usize) -> Option<&[T]> {
         let data = self.dev.host_slice(&self.buf)?;
-        let at = self.layout.offset() + start;
-        (self.layout.is_c_contiguous() && at + len <= data.len()).then(|| &data[at..at + len])
+        let at = if self.layout.is_c_contiguous() {
+            self.layout.offset() + start
+        } else {
+            // A piece of one contiguous run ([`eval_runs`] cuts at their ends).
+            let row = self.row;
+            if row == 0 || start % row + len > row {
+                return None;
+            }
+            usize::try_from(view_offset(&self.layout, start)).ok()?
+        };
+        (at + len <= data.len()).then(|| &data[at..at + len])
+    }
+
+    fn row(&self) -> usize {
+        self.row
     }
 
     fn ops(&self) -> usize {
@@ -315,6 +413,10 @@ impl<T: Element, K: UnaryOp<T>> Node<K::Out> for Unary<T, K> {
         })
     }
 
+    fn row(&self) -> usize {
+        self.x.row()
+    }
+
     fn ops(&self) -> usize {
         1 + self.x.ops()
     }
@@ -393,6 +495,10 @@ impl<T: Element, K: BinaryOp<T>> Node<K::Out> for Binary<T, K> {
         })
     }
 
+    fn row(&self) -> usize {
+        shorter_row(self.a.row(), self.b.row())
+    }
+
     fn ops(&self) -> usize {
         1 + self.a.ops() + self.b.ops()
     }
@@ -449,6 +555,10 @@ impl<T: Element, K: BinaryOp<T>> Node<K::Out> for BinaryScalar<T, K> {
         })
     }
 
+    fn row(&self) -> usize {
+        self.x.row()
+    }
+
     fn ops(&self) -> usize {
         1 + self.x.ops()
     }
@@ -487,6 +597,10 @@ impl<T: Element, U: Element> Node<U> for Cast<T, U> {
             }
             Ok(())
         })
+    }
+
+    fn row(&self) -> usize {
+        self.x.row()
     }
 
     fn ops(&self) -> usize {
@@ -530,6 +644,10 @@ impl<T: Element> Node<T> for Where<T> {
                 })
             })
         })
+    }
+
+    fn row(&self) -> usize {
+        shorter_row(self.cond.row(), shorter_row(self.a.row(), self.b.row()))
     }
 
     fn ops(&self) -> usize {

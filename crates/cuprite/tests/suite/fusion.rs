@@ -134,6 +134,56 @@ fn views_and_broadcasts_are_read_inside_the_expression<D: FusionBackend>(dev: &D
     assert_eq!(bits(&got.to_vec().unwrap()), bits(&want.to_vec().unwrap()));
 }
 
+/// Views whose rows (or runs of trailing axes) are contiguous: a 3-d interior slice, every
+/// other plane, rows longer than a block, rows that cut blocks, rows
+/// too short to read in place; read inside expressions, written with an expression that
+/// does not read the target and with an update that does, and summed. The bits of the
+/// wrapped backend.
+fn contiguous_runs_of_views_are_read_and_written_in_place<D: FusionBackend>(dev: &D) {
+    fn body<B: ArrayBackend>(a: &mut Array<f64, B>, q: &mut Array<f64, B>) -> Result<Vec<f64>> {
+        let inner = a
+            .slice(&s![1..-1, 1..-1, 1..-1])?
+            .try_add(&a.slice(&s![2.., 1..-1, ..-2])?)?
+            .try_mul(&a.slice(&s![..-2, 1..-1, 2..])?)?
+            .try_sub(
+                &a.slice(&s![1..-1, 1..-1, ..;-1])?
+                    .slice(&s![.., .., 1..-1])?,
+            )?;
+        let planes = a
+            .slice(&s![..;2, .., ..])?
+            .try_add(&q.slice(&s![..;-2, .., ..])?)?;
+        q.slice_mut(&s![1..-1, 1..-1, 1..-1])?.assign(&inner)?;
+        a.slice_mut(&s![1..-1, .., 1..])?
+            .zip_op_inplace(Sub, &q.slice(&s![..-2, .., ..-1])?.scalar_op(Mul, 0.25)?)?;
+        let total = planes.try_mul(&planes)?.sum()?;
+        let mut out = Vec::new();
+        for v in [
+            a.to_vec()?,
+            q.to_vec()?,
+            inner.to_vec()?,
+            planes.to_vec()?,
+            total.to_vec()?,
+        ] {
+            out.extend(v);
+        }
+        Ok(out)
+    }
+    let (plain, fused) = (dev.clone(), Fused::new(dev.clone()).with_defer_min(0));
+    for shape in [[3, 4, 4100], [5, 7, 403], [40, 30, 66], [6, 50, 9]] {
+        let n: usize = shape.iter().product();
+        let (av, qv) = (values(n, 21), values(n, 22));
+        let want = body(
+            &mut Array::<f64, D>::from_vec(av.clone(), &shape, &plain).unwrap(),
+            &mut Array::<f64, D>::from_vec(qv.clone(), &shape, &plain).unwrap(),
+        )
+        .unwrap();
+        let mut a = Array::from_vec(av, &shape, &fused).unwrap();
+        let mut q = Array::from_vec(qv, &shape, &fused).unwrap();
+        let got = body(&mut a, &mut q).unwrap();
+        assert_eq!(bits(&got), bits(&want), "{shape:?}");
+    }
+}
+
 fn a_pending_result_read_through_a_view_or_written_in_part_is_evaluated_first<B: FusionBackend>(
     dev: &B,
 ) {
@@ -603,6 +653,7 @@ on_wrapped_backends!(
     chains_give_the_wrapped_backends_bits_in_one_pass,
     in_place_chains_on_whole_arrays_fuse,
     views_and_broadcasts_are_read_inside_the_expression,
+    contiguous_runs_of_views_are_read_and_written_in_place,
     a_pending_result_read_through_a_view_or_written_in_part_is_evaluated_first,
     axis_reductions_fuse_with_the_unfused_bits,
     an_expression_keeps_the_values_it_read_when_its_operand_is_written_later,
