@@ -172,8 +172,10 @@ fn gather_flat<T: Element>(
         "gather_flat: the axis lies outside its buffer"
     );
     let body = |o: &mut [MaybeUninit<T>], idx: &[i64]| -> bool {
-        let (src, n) = (src, n as i64);
-        crate::simd::wide_for::<T, T, _>(|| {
+        // The loop's invariants are moved into it: read through the closure's captures,
+        // they were loaded again for every element.
+        let (src, n, base, stride) = (src, n as i64, base, stride);
+        crate::simd::wide_for::<T, T, _>(move || {
             let mut bad = false;
             for (o, &i) in o.iter_mut().zip(idx) {
                 let w = i + ((i >> 63) & n);
