@@ -51,5 +51,21 @@ template <class E> __device__ __forceinline__ OpParams<E> fz_no_params() {
     return q;
 }
 
+// The offset type of strided views under an index of type I: 32-bit signed under a
+// 32-bit index (the host takes that path only where every strided view's offsets fit,
+// `FusedArgs::w32`), 64-bit otherwise.
+template <class I> struct fz_off { typedef long long type; };
+template <> struct fz_off<unsigned> { typedef int type; };
+
+// r / d. A 32-bit index divides by multiplying with d's magic number `mg` and shifting by
+// `sh` (computed on the host for d < 2^31; exact for r < 2^31): the division by a value
+// known only at run time was most of the cost of reading a strided view.
+__device__ __forceinline__ unsigned fz_div(unsigned r, long long, unsigned mg, unsigned sh) {
+    return (__umulhi(r, mg) + r) >> sh;
+}
+__device__ __forceinline__ long long fz_div(long long r, long long d, unsigned, unsigned) {
+    return r / d;
+}
+
 #define FZ_TID ((long long)blockIdx.x * blockDim.x + threadIdx.x)
 #define FZ_NT ((long long)gridDim.x * blockDim.x)

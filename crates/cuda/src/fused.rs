@@ -343,6 +343,25 @@ impl Launch {
                     args.put(&st.to_ne_bytes());
                 }
             }
+            let shape = &coalesced[0].shape[..nd];
+            let magic: Vec<(u32, u32)> = shape.iter().map(|&d| div_magic(d)).collect();
+            for &(mg, _) in &magic {
+                args.put(&mg.to_ne_bytes());
+            }
+            for &(_, sh) in &magic {
+                args.put(&sh.to_ne_bytes());
+            }
+            let w32 = n <= i32::MAX as usize
+                && shape.iter().all(|&d| d <= i32::MAX as i64)
+                && coalesced.iter().all(|s| {
+                    let span: i128 = shape
+                        .iter()
+                        .zip(&s.strides[..nd])
+                        .map(|(&d, &st)| (d as i128 - 1) * (st as i128).abs())
+                        .sum();
+                    span <= i32::MAX as i128
+                });
+            args.put(&(w32 as i32).to_ne_bytes());
         }
         args.align(16);
         if args.0.len() > MAX_ARG_BYTES {
@@ -367,6 +386,24 @@ impl Launch {
             _keep: keep,
         })
     }
+}
+
+/// The magic number and shift that divide a 32-bit index `r < 2^31` by `d` on the device
+/// (`fused.cuh`'s `fz_div`: `(umulhi(r, magic) + r) >> shift`, Granlund and Montgomery's
+/// round-up method); `(0, 0)` for a `d` outside `1..2^31` (whose views take the 64-bit path).
+fn div_magic(d: i64) -> (u32, u32) {
+    if !(1..=i32::MAX as i64).contains(&d) {
+        return (0, 0);
+    }
+    let d = d as u64;
+    // The smallest shift with 2^shift >= d.
+    let shift = if d == 1 {
+        0
+    } else {
+        64 - (d - 1).leading_zeros()
+    };
+    let magic = ((1u64 << 32) * ((1u64 << shift) - d)) / d + 1;
+    (magic as u32, shift)
 }
 
 impl Cuda {
@@ -556,5 +593,48 @@ impl FusionBackend for Cuda {
         let view: Expr<T> = Arc::new(Leaf::new(self.clone(), dst.clone(), layout.clone()));
         self.launch_expr(&build(view), out, Some(layout), layout.size())?;
         Ok(true)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::div_magic;
+
+    /// `fz_div` of fused.cuh, on the host.
+    fn fz_div(r: u32, (mg, sh): (u32, u32)) -> u32 {
+        let hi = ((r as u64 * mg as u64) >> 32) as u32;
+        (hi + r) >> sh
+    }
+
+    #[test]
+    fn magic_numbers_divide_every_31_bit_index_exactly() {
+        let mut divisors: Vec<i64> = (1..=1100).collect();
+        for k in 1..31 {
+            let p = 1i64 << k;
+            divisors.extend([p - 1, p, p + 1]);
+        }
+        divisors.extend([3 * 7 * 11 * 13 * 1021, 65_536 + 7, i32::MAX as i64]);
+        let mut s = 0x2545_f491_4f6c_dd1du64;
+        for &d in &divisors {
+            let m = div_magic(d);
+            let check = |r: u32| assert_eq!(fz_div(r, m), r / d as u32, "{r} / {d}");
+            for r in (0..2000).chain([i32::MAX as u32 - 1, i32::MAX as u32]) {
+                check(r);
+            }
+            for q in [1u32, 2, 1000, (i32::MAX as u32) / d as u32] {
+                for e in [-1i64, 0, 1] {
+                    let r = (q as i64 * d + e).clamp(0, i32::MAX as i64) as u32;
+                    check(r);
+                }
+            }
+            for _ in 0..200 {
+                s ^= s << 13;
+                s ^= s >> 7;
+                s ^= s << 17;
+                check((s >> 33) as u32);
+            }
+        }
+        assert_eq!(div_magic(0), (0, 0));
+        assert_eq!(div_magic(1 << 31), (0, 0));
     }
 }

@@ -283,22 +283,25 @@ fn offsets(nstrided: usize, nd: usize) -> String {
     if nstrided == 0 || nd == 0 {
         return c;
     }
-    c.push_str("        typedef decltype(i) I;\n        I r = i;\n");
+    c.push_str(
+        "        typedef decltype(i) I;\n        typedef typename fz_off<I>::type O;\n        I r = i;\n",
+    );
     for j in 0..nstrided {
-        let _ = writeln!(c, "        long long o_{j} = 0;");
+        let _ = writeln!(c, "        O o_{j} = 0;");
     }
     for d in (1..nd).rev() {
         let _ = writeln!(
             c,
-            "        {{\n            const I q = r / (I)a.shape[{d}];\n            const long long m = (long long)(r - q * (I)a.shape[{d}]);"
+            "        {{\n            const I q = fz_div(r, a.shape[{d}], a.mg[{d}], a.sh[{d}]);\n            \
+             const O m = (O)(r - q * (I)a.shape[{d}]);"
         );
         for j in 0..nstrided {
-            let _ = writeln!(c, "            o_{j} += m * a.st[{}];", j * nd + d);
+            let _ = writeln!(c, "            o_{j} += m * (O)a.st[{}];", j * nd + d);
         }
         c.push_str("            r = q;\n        }\n");
     }
     for j in 0..nstrided {
-        let _ = writeln!(c, "        o_{j} += (long long)r * a.st[{}];", j * nd);
+        let _ = writeln!(c, "        o_{j} += (O)r * (O)a.st[{}];", j * nd);
     }
     c
 }
@@ -319,8 +322,21 @@ fn strided_fields(s: &Shape) -> String {
     if n > 0 && s.nd > 0 {
         let _ = writeln!(c, "    long long shape[{}];", s.nd);
         let _ = writeln!(c, "    long long st[{}];", n * s.nd);
+        let _ = writeln!(c, "    unsigned mg[{}];", s.nd);
+        let _ = writeln!(c, "    unsigned sh[{}];", s.nd);
+        c.push_str("    int w32;\n");
     }
     c
+}
+
+/// The condition of the 32-bit index path: fewer than 2^31 elements and, with strided
+/// views, offsets that fit 32 bits (`w32`, set by the host).
+fn narrow_index(s: &Shape) -> &'static str {
+    if strided_count(s) > 0 && s.nd > 0 {
+        "a.n <= 0x7fffffffLL && a.w32"
+    } else {
+        "a.n <= 0x7fffffffLL"
+    }
 }
 
 /// The CUDA C of the program (after `common.cuh`, the op functors and `fused.cuh`).
@@ -382,10 +398,12 @@ pub(super) fn source(s: &Shape) -> String {
         let args: Vec<String> = (0..u).map(|q| read(q, "i")).collect();
         let at = if s.out_strided { "o_0" } else { "i" };
         let _ = writeln!(c, "        out[{at}] = f({});\n    }};", args.join(", "));
-        c.push_str(
-            "    if (a.n <= 0x7fffffffLL) {\n        const unsigned nt = (unsigned)FZ_NT;\n        \
-             for (unsigned i = (unsigned)FZ_TID; i < (unsigned)a.n; i += nt) body(i);\n    } else {\n        \
-             for (long long i = FZ_TID; i < a.n; i += FZ_NT) body(i);\n    }\n",
+        let _ = write!(
+            c,
+            "    if ({}) {{\n        const unsigned nt = (unsigned)FZ_NT;\n        \
+             for (unsigned i = (unsigned)FZ_TID; i < (unsigned)a.n; i += nt) body(i);\n    }} else {{\n        \
+             for (long long i = FZ_TID; i < a.n; i += FZ_NT) body(i);\n    }}\n",
+            narrow_index(s)
         );
     }
     c.push_str("}\n");
@@ -462,7 +480,10 @@ pub(super) fn reduce_source(s: &Shape, r: &Reduction) -> String {
     // A call of `f` at index i, in 32 bits where it fits (strided offsets divide).
     let call = |f: &str, extra: &str| {
         if nstrided > 0 && s.nd > 1 {
-            format!("a.n <= 0x7fffffffLL ? {f}((unsigned)i{extra}) : {f}(i{extra})")
+            format!(
+                "{} ? {f}((unsigned)i{extra}) : {f}(i{extra})",
+                narrow_index(s)
+            )
         } else {
             format!("{f}(i{extra})")
         }

@@ -154,7 +154,13 @@ fn partials_are_combined_along_their_layout() {
         chunk: 100,
         n_chunks: 20,
     };
-    assert_eq!(cols.partials(5000), (1, 1, 5000));
+    assert_eq!(cols.partials(5000), (32, 1, 5000));
+    assert_eq!(cols.partials(1 << 16), (1, 1, 1 << 16));
+    let few = Split {
+        n_chunks: 8,
+        ..cols
+    };
+    assert_eq!(few.partials(5000), (1, 1, 5000));
 }
 
 #[test]
