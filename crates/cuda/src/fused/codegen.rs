@@ -277,7 +277,8 @@ fn element(s: &Shape) -> String {
 }
 
 /// Statements declaring `o_0`, `o_1`, ... (the offsets of the strided views, the output's
-/// first, at element `i` of the coalesced shape `a.shape`), computed in the type of `i`.
+/// first, at element `i` of the coalesced shape `a.shape`): under a 32-bit `i`, divided by
+/// the host's magic numbers (`fz_div`) and summed in 32 bits; under a 64-bit one, in 64.
 fn offsets(nstrided: usize, nd: usize) -> String {
     let mut c = String::new();
     if nstrided == 0 || nd == 0 {
@@ -449,7 +450,7 @@ const REDUCE_FIELDS: &str = "    u64 part;\n    long long chunk;\n    long long 
 /// the plain kernel reads them: `load1(i)` element `i` of the evaluated array, `loadv(v)`
 /// its `v`-th 16-byte vector of the reduced type (a contiguous leaf read as one word when
 /// `vw > 1`). Strided leaves are read at offsets computed from `i` in 32-bit arithmetic
-/// where the array has fewer than 2^31 elements.
+/// where the array has fewer than 2^31 elements and the offsets fit ([`narrow_index`]).
 pub(super) fn reduce_source(s: &Shape, r: &Reduction) -> String {
     let t = ctype(s.instrs.last().map_or(DType::F64, Instr::dtype));
     let u = s.access.len();
