@@ -14,7 +14,7 @@ use crate::reduce::{fold_leaf, reduce_tree, LEAF};
 use crate::simd;
 use crate::{buffer::CpuBuffer, Cpu};
 use cuprite_core::fusion::expr::{
-    binary_loop, eval_runs, scalar_loop, unary_loop, BinaryLoop, Expr, ScalarLoop, Scratch,
+    binary_loop, eval_runs, grown, scalar_loop, unary_loop, BinaryLoop, Expr, ScalarLoop, Scratch,
     UnaryLoop,
 };
 use cuprite_core::fusion::FusionBackend;
@@ -38,10 +38,7 @@ fn block<T: Element>(
     tmp: &mut Vec<T>,
     scratch: &mut Scratch,
 ) -> Result<()> {
-    if tmp.len() < out.len() {
-        tmp.resize(out.len(), T::default());
-    }
-    let tmp = &mut tmp[..out.len()];
+    let tmp = grown(tmp, out.len());
     let done = eval_runs(&**expr, start, tmp, scratch);
     for (o, &x) in out.iter_mut().zip(tmp.iter()) {
         o.write(x);

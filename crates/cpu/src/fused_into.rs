@@ -16,7 +16,7 @@ use crate::buffer::CpuBuffer;
 use crate::fused::BLOCK;
 use crate::par;
 use cuprite_core::fusion::expr::{
-    eval_runs, shorter_row, view_offset, view_row, view_runs, Expr, Node, Scratch, MIN_ROW,
+    eval_runs, grown, row_pieces, shorter_row, view_runs, Expr, Node, Runs, Scratch, MIN_ROW,
 };
 use cuprite_core::fusion::lower::Program;
 use cuprite_core::{Element, Layout, Result};
@@ -28,11 +28,8 @@ use std::sync::Arc;
 pub(crate) struct ViewCells<T> {
     ptr: NonNull<T>,
     layout: Layout,
-    /// [`view_row`] of the layout.
-    row: usize,
-    /// The length of the runs of positions the view holds contiguously: the whole view
-    /// when it is C-contiguous, else `row` (0: none).
-    run: usize,
+    /// The layout's runs.
+    runs: Runs,
 }
 
 // SAFETY: the cells are a `&mut [T]` handed out position by position: `eval_into` writes
@@ -68,16 +65,6 @@ impl<T: Element> ViewCells<T> {
 }
 
 impl<T: Element> ViewCells<T> {
-    /// The buffer offset of the positions `start..start + len` when the view holds them
-    /// contiguously (the view is C-contiguous, or they lie in one of its runs).
-    fn run_at(&self, start: usize, len: usize) -> Option<usize> {
-        let run = self.run;
-        if run == 0 || start % run + len > run {
-            return None;
-        }
-        usize::try_from(view_offset(&self.layout, start)).ok()
-    }
-
     /// The positions `start..start + len` as a slice of the buffer to write, when the view
     /// holds them contiguously.
     ///
@@ -86,7 +73,7 @@ impl<T: Element> ViewCells<T> {
     /// else reads them through the cells meanwhile.
     #[allow(clippy::mut_from_ref)]
     unsafe fn run_mut(&self, start: usize, len: usize) -> Option<&mut [T]> {
-        let at = self.run_at(start, len)?;
+        let at = self.runs.offset(&self.layout, start, len)?;
         // SAFETY: the view's offsets lie in the buffer (checked by `eval_into`); the caller
         // owns these positions exclusively.
         Some(unsafe { std::slice::from_raw_parts_mut(self.ptr.as_ptr().add(at), len) })
@@ -95,7 +82,7 @@ impl<T: Element> ViewCells<T> {
 
 impl<T: Element> Node<T> for ViewCells<T> {
     fn slice(&self, start: usize, len: usize) -> Option<&[T]> {
-        let at = self.run_at(start, len)?;
+        let at = self.runs.offset(&self.layout, start, len)?;
         // SAFETY: the view's offsets lie in the buffer (checked by `eval_into`); the block
         // evaluating these positions is the only one touching them, and it writes them
         // only after its evaluation (and this borrow) is over.
@@ -103,7 +90,7 @@ impl<T: Element> Node<T> for ViewCells<T> {
     }
 
     fn row(&self) -> usize {
-        self.row
+        self.runs.row
     }
 
     fn eval(&self, start: usize, out: &mut [T], _: &mut Scratch) -> Result<()> {
@@ -160,19 +147,15 @@ pub(crate) fn eval_into<T: Element>(
     let cells = Arc::new(ViewCells {
         ptr,
         layout: layout.clone(),
-        row: view_row(layout),
-        run: if layout.is_c_contiguous() {
-            layout.size()
-        } else {
-            view_row(layout)
-        },
+        runs: Runs::of(layout),
     });
     let expr = build(cells.clone());
     let n = layout.size();
     // An expression that does not read the view is evaluated straight into it, run by
     // run, where the view holds runs of at least `MIN_ROW` positions contiguously (its
     // runs and the leaves' are products of trailing axes: the shorter divides the other).
-    let dst_row = cells.run;
+    let dst = cells.runs;
+    let dst_row = if dst.contiguous { n } else { dst.row };
     let row = shorter_row(expr.row(), dst_row);
     let direct = row >= MIN_ROW && dst_row != 0 && !expr.reads(ptr.as_ptr() as usize);
     // Every block reads the same leaves, so an evaluation that fails (a leaf outside host
@@ -181,33 +164,26 @@ pub(crate) fn eval_into<T: Element>(
         let start = b * BLOCK;
         let len = BLOCK.min(n - start);
         if direct {
-            let mut at = start;
-            while at < start + len {
-                let k = (row - at % row).min(start + len - at);
+            for (at, k) in row_pieces(start, len, row) {
                 // SAFETY: block `b` alone owns these positions and the expression does
                 // not read the view.
                 match unsafe { cells.run_mut(at, k) } {
                     Some(out) => expr.eval(at, out, scratch)?,
                     None => {
                         // (Not reached: the run lies in one of the view's runs.)
-                        if tmp.len() < k {
-                            tmp.resize(k, T::default());
-                        }
-                        expr.eval(at, &mut tmp[..k], scratch)?;
+                        let tmp = grown(tmp, k);
+                        expr.eval(at, tmp, scratch)?;
                         // SAFETY: as above.
-                        unsafe { cells.write(at, &tmp[..k]) };
+                        unsafe { cells.write(at, tmp) };
                     }
                 }
-                at += k;
             }
             return Ok(());
         }
-        if tmp.len() < len {
-            tmp.resize(len, T::default());
-        }
-        eval_runs(&*expr, start, &mut tmp[..len], scratch)?;
+        let tmp = grown(tmp, len);
+        eval_runs(&*expr, start, tmp, scratch)?;
         // SAFETY: block `b` alone owns positions start..start + len.
-        unsafe { cells.write(start, &tmp[..len]) };
+        unsafe { cells.write(start, tmp) };
         Ok(())
     };
     let blocks = n.div_ceil(BLOCK);

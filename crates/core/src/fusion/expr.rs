@@ -71,6 +71,20 @@ pub fn shorter_row(a: usize, b: usize) -> usize {
 /// it the per-run cost of walking the tree exceeds the copy it saves.
 pub const MIN_ROW: usize = 64;
 
+/// The pieces `(at, len)` of the positions `start..start + n`, cut at the multiples of
+/// `row` (> 0).
+pub fn row_pieces(start: usize, n: usize, row: usize) -> impl Iterator<Item = (usize, usize)> {
+    let end = start + n;
+    let mut at = start;
+    std::iter::from_fn(move || {
+        (at < end).then(|| {
+            let len = (row - at % row).min(end - at);
+            at += len;
+            (at - len, len)
+        })
+    })
+}
+
 /// Evaluates `expr` at the positions `start..start + out.len()`, cut at the ends of its
 /// runs ([`Node::row`], when at least [`MIN_ROW`] long) so that views holding each run
 /// contiguously are read in place rather than copied.
@@ -84,31 +98,67 @@ pub fn eval_runs<T: Element>(
     if row < MIN_ROW {
         return expr.eval(start, out, scratch);
     }
-    let mut k = 0;
-    while k < out.len() {
-        let at = start + k;
-        let len = (row - at % row).min(out.len() - k);
-        expr.eval(at, &mut out[k..k + len], scratch)?;
-        k += len;
+    for (at, len) in row_pieces(start, out.len(), row) {
+        expr.eval(at, &mut out[at - start..at - start + len], scratch)?;
     }
     Ok(())
 }
 
-/// The length of the runs of positions the view `l` holds contiguously (the product of
-/// its trailing axes that are laid out as in a C-contiguous array) when `l` itself is not
-/// C-contiguous and the runs are longer than one element; 0 otherwise.
-pub fn view_row(l: &Layout) -> usize {
-    if l.is_c_contiguous() {
-        return 0;
+/// The first `len` elements of `v`, grown to hold them where it is shorter (never shrunk:
+/// a temporary reused for runs of different lengths would refill its tail every time).
+pub fn grown<T: Element>(v: &mut Vec<T>, len: usize) -> &mut [T] {
+    if v.len() < len {
+        v.resize(len, T::default());
     }
-    let mut run = 1usize;
-    for (&d, &s) in l.shape().iter().zip(l.strides()).rev() {
-        if d != 1 && s != run as isize {
-            break;
+    &mut v[..len]
+}
+
+/// How a view holds its positions contiguously in memory: the runs that a view leaf reads
+/// in place.
+#[derive(Clone, Copy, Debug)]
+pub struct Runs {
+    /// [`Node::row`] of the view: the length of its runs when it is not C-contiguous but
+    /// its trailing axes are (the product of those axes), 0 when it is C-contiguous or its
+    /// runs are single elements.
+    pub row: usize,
+    /// Whether the view is C-contiguous (one run of every position).
+    pub contiguous: bool,
+}
+
+impl Runs {
+    /// The runs of the view `l`.
+    pub fn of(l: &Layout) -> Self {
+        if l.is_c_contiguous() {
+            return Runs {
+                row: 0,
+                contiguous: true,
+            };
         }
-        run *= d;
+        let mut run = 1usize;
+        for (&d, &s) in l.shape().iter().zip(l.strides()).rev() {
+            if d != 1 && s != run as isize {
+                break;
+            }
+            run *= d;
+        }
+        Runs {
+            row: if run > 1 { run } else { 0 },
+            contiguous: false,
+        }
     }
-    if run > 1 { run } else { 0 }
+
+    /// The buffer offset of the positions `start..start + len` of the view `l` (whose runs
+    /// these are) when they lie in one run; `None` otherwise.
+    pub fn offset(&self, l: &Layout, start: usize, len: usize) -> Option<usize> {
+        if self.contiguous {
+            return Some(l.offset() + start);
+        }
+        let row = self.row;
+        if row == 0 || start % row + len > row {
+            return None;
+        }
+        usize::try_from(view_offset(l, start)).ok()
+    }
 }
 
 /// The buffer offset of the flat C-order position `at` of the view `l`.
@@ -142,9 +192,7 @@ impl Scratch {
             Some(Ok(v)) => v,
             _ => Box::default(),
         };
-        if v.len() < len {
-            v.resize(len, T::default());
-        }
+        grown(&mut v, len);
         v
     }
 
@@ -179,19 +227,19 @@ pub struct Leaf<B: BackendBase, T: Element> {
     dev: B,
     buf: B::Buffer<T>,
     layout: Layout,
-    /// [`view_row`] of the layout.
-    row: usize,
+    /// The layout's runs.
+    runs: Runs,
 }
 
 impl<B: BackendBase, T: Element> Leaf<B, T> {
     /// The view `layout` of `buf`.
     pub fn new(dev: B, buf: B::Buffer<T>, layout: Layout) -> Self {
-        let row = view_row(&layout);
+        let runs = Runs::of(&layout);
         Leaf {
             dev,
             buf,
             layout,
-            row,
+            runs,
         }
     }
 }
@@ -211,21 +259,13 @@ impl<B: BackendBase, T: Element> Node<T> for Leaf<B, T> {
 
     fn slice(&self, start: usize, len: usize) -> Option<&[T]> {
         let data = self.dev.host_slice(&self.buf)?;
-        let at = if self.layout.is_c_contiguous() {
-            self.layout.offset() + start
-        } else {
-            // A piece of one contiguous run ([`eval_runs`] cuts at their ends).
-            let row = self.row;
-            if row == 0 || start % row + len > row {
-                return None;
-            }
-            usize::try_from(view_offset(&self.layout, start)).ok()?
-        };
+        // A piece of one contiguous run ([`eval_runs`] cuts at their ends).
+        let at = self.runs.offset(&self.layout, start, len)?;
         (at + len <= data.len()).then(|| &data[at..at + len])
     }
 
     fn row(&self) -> usize {
-        self.row
+        self.runs.row
     }
 
     fn ops(&self) -> usize {
