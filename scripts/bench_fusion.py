@@ -7,7 +7,8 @@ checks its fused results against its unfused ones). Systems:
   --device cpu   numpy (eager), numexpr (each element-wise expression as one
                  `ne.evaluate`, reductions in NumPy)
   --device gpu   cupy (eager), cupy.fuse (element-wise chains and a trailing reduction as
-                 one traced kernel), jax.jit (the whole case compiled by XLA)
+                 one traced kernel), jax.jit (the whole case compiled by XLA), torch (eager)
+                 and torch.compile (Inductor's generated Triton kernels, default mode)
 
 Usage:
     python3 scripts/bench_fusion.py --device cpu|gpu --dtype f32|f64 --n N --seed-n M
@@ -211,6 +212,29 @@ def jax_cases():
     return {k: jax.jit(f) for k, f in fns.items()}
 
 
+def torch_cases(torch):
+    """The cases as a PyTorch user writes them (in place where NumPy is, `amax` for `max`,
+    the population `std`)."""
+
+    def seed(x, y):
+        x.mul_(5)
+        x.mul_(x)
+        x.add_(x)
+        return x
+
+    def softmax(x, y):
+        e = torch.exp(x - x.amax(dim=1, keepdim=True))
+        return e / e.sum(dim=1, keepdim=True)
+
+    def normalise(x, y):
+        return (x - x.mean(dim=0)) / x.std(dim=0, correction=0)
+
+    fns = cases(torch)
+    fns.update({"copy": lambda x, y: x.clone(), "seed": seed, "softmax": softmax,
+                "normalise": normalise})
+    return fns
+
+
 def time_case(fn, x, y, runs, sync, fresh=None):
     times = []
     for r in range(runs + 2):
@@ -283,6 +307,24 @@ def main():
         except Exception as e:  # noqa: BLE001
             for k in keys:
                 results[k]["jax.jit"] = f"error: {e}"
+
+        try:
+            import torch
+            if not torch.cuda.is_available():
+                raise RuntimeError("torch sees no CUDA device")
+            about.append(f"PyTorch {torch.__version__}")
+
+            def tsync(*o):
+                torch.cuda.synchronize()
+
+            tput = lambda v: torch.as_tensor(v, device="cuda")
+            eager = torch_cases(torch)
+            systems.append(("torch", eager, tput, tsync))
+            systems.append(("torch.compile", {k: torch.compile(f, dynamic=False) for k, f in eager.items()},
+                            tput, tsync))
+        except Exception as e:  # noqa: BLE001
+            for k in keys:
+                results[k]["torch.compile"] = f"error: {e}"
 
     for key in keys:
         hx, hy = host_inputs(key)

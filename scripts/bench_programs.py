@@ -9,12 +9,17 @@ converted, complex as interleaved real/imag) for the cuprite side to check again
 
 Usage:
     python3 scripts/bench_programs.py --json --spec JSON [--runs N] [--max-seconds S]
-                                      [--save DIR] [--cupy]
+                                      [--save DIR] [--cupy | --jax]
 
 --spec JSON    [{"id": "lu", "size": "small", "params": [40], "inner": 1}, ...]
 --runs N       timed runs after one untimed warm-up (default 5; fewer when one run takes
                longer than --max-seconds / N)
 --cupy         import cupy as np (GPU); times end with a device synchronize
+--jax          time the programs' jax.jit forms (scripts/programs_jax.py, float64) on the
+               inputs built here, converted with jnp.asarray (untimed); times end with
+               jax.block_until_ready. The warm-up (which compiles) is checked against this
+               file's NumPy forms with the row's "rtol" and "bad_frac" (the Rust side's rule);
+               a row that differs is reported as an error starting "WRONG RESULT".
 
 Timing: per row, a warm-up, then each run rebuilds the inputs (untimed) and times the
 program with time.perf_counter; process CPU time and minor page faults come from
@@ -436,6 +441,46 @@ def case(key, p, inner):
     raise KeyError(f"unknown program {key}")
 
 
+def close(got, ref, rtol, bad_frac):
+    """None when every output is within the Rust side's rule (check_outputs in
+    benches/src/programs/runner.rs), else what differs."""
+    if len(got) != len(ref):
+        return f"{len(got)} outputs, NumPy gave {len(ref)}"
+    for k, (g, r) in enumerate(zip(got, ref)):
+        g, r = as_f64(g), as_f64(r)
+        if g.size != r.size:
+            return f"output {k} has {g.size} elements, NumPy's {r.size}"
+        fin = r[_np.isfinite(r)]
+        scale = float(_np.abs(fin).max()) if fin.size else 0.0
+        with _np.errstate(invalid="ignore"):
+            ok = ((_np.isnan(g) & _np.isnan(r)) | (g == r)
+                  | (_np.abs(g - r) <= rtol * _np.maximum(_np.abs(r), scale * 1e-3)))
+        bad = int((~ok).sum())
+        if bad > bad_frac * g.size:
+            i = int(_np.argmin(ok))
+            return f"output {k}: {bad} of {g.size} elements differ (first: [{i}] = {g[i]}, NumPy {r[i]})"
+    return None
+
+
+def jax_case(key, p, inner, rtol, bad_frac):
+    """(init, kernel) of the jax.jit form, and the NumPy outputs for the check."""
+    import jax
+    import jax.numpy as jnp
+    import programs_jax
+
+    f = programs_jax.form(key, p, inner)
+    init, kernel = case(key, p, inner)
+    ref = kernel(init())
+
+    def jinit():
+        return jax.block_until_ready(jax.tree_util.tree_map(jnp.asarray, init()))
+
+    def jkernel(s):
+        return jax.block_until_ready(f(s))
+
+    return jinit, jkernel, lambda out: close(out, ref, rtol, bad_frac)
+
+
 def as_f64(a):
     """An output as a flat float64 NumPy array (complex interleaved, as z.view(float64))."""
     if hasattr(a, "get"):
@@ -451,15 +496,30 @@ def usage():
     return r.ru_utime + r.ru_stime, r.ru_minflt
 
 
-def time_row(row, runs, max_s, save):
+def time_row(row, runs, max_s, save, jax=False):
     key, size, p, inner = row["id"], row["size"], row["params"], row.get("inner", 1)
-    init, kernel = case(key, p, inner)
+    check = None
+    if jax:
+        init, kernel, check = jax_case(key, p, inner, row.get("rtol", 1e-9),
+                                       row.get("bad_frac", 0.0))
+    else:
+        init, kernel = case(key, p, inner)
     s = init()
     SYNC()
     t0 = time.perf_counter()
     out = kernel(s)
     SYNC()
     warm = time.perf_counter() - t0
+    if check is not None:
+        bad = check(out)
+        if bad is not None:
+            raise ValueError(f"WRONG RESULT: {bad}")
+        # The warm-up compiled; time one more call for the run count.
+        del out, s
+        s = init()
+        t0 = time.perf_counter()
+        out = kernel(s)
+        warm = time.perf_counter() - t0
     if save:
         for k, o in enumerate(out):
             _np.save(os.path.join(save, f"{key}__{size}__{k}.npy"), as_f64(o))
@@ -483,7 +543,11 @@ def time_row(row, runs, max_s, save):
             "cpu_ms": statistics.median(cpu), "minflt": statistics.median(flt), "runs": n}
 
 
-def about(cupy):
+def about(cupy, jax=False):
+    if jax:
+        import jax as j
+        return (f"JAX {j.__version__} (jax.jit, float64) on {j.devices()[0].device_kind}, "
+                f"Python {platform.python_version()}")
     if cupy:
         name = np.cuda.runtime.getDeviceProperties(0)["name"]
         name = name.decode() if isinstance(name, bytes) else name
@@ -507,6 +571,7 @@ def main():
     ap.add_argument("--max-seconds", type=float, default=2.0)
     ap.add_argument("--save")
     ap.add_argument("--cupy", action="store_true")
+    ap.add_argument("--jax", action="store_true")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     if args.cupy:
@@ -515,17 +580,23 @@ def main():
         SYNC = lambda: cupy.cuda.Device().synchronize()
     else:
         np = _np
+    if args.jax:
+        import jax
+        jax.config.update("jax_enable_x64", True)
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    side = "jax" if args.jax else "cupy" if args.cupy else "numpy"
     results = []
     for row in json.loads(args.spec):
         try:
-            r = time_row(row, args.runs, args.max_seconds, args.save)
-            print(f"  {'cupy' if args.cupy else 'numpy'} {row['id']} {row['size']}: "
+            r = time_row(row, args.runs, args.max_seconds, args.save, args.jax)
+            print(f"  {side} {row['id']} {row['size']}: "
                   f"{r['median_ms']:.4f} ms", file=sys.stderr)
         except Exception as e:  # reported per row, as the Rust side does
-            r = {"id": row["id"], "size": row["size"], "error": f"{type(e).__name__}: {e}"}
+            msg = str(e) if str(e).startswith("WRONG RESULT") else f"{type(e).__name__}: {e}"
+            r = {"id": row["id"], "size": row["size"], "error": msg}
             print(f"  {row['id']} {row['size']}: {r['error']}", file=sys.stderr)
         results.append(r)
-    doc = {"about": about(args.cupy), "results": results}
+    doc = {"about": about(args.cupy, args.jax), "results": results}
     if args.json:
         print(json.dumps(doc))
     else:

@@ -1,6 +1,6 @@
 //! The fusion group behind `cargo xtask bench --group fusion` (`cuprite_benches::fusion`):
 //! each case on a backend `B` and on `Fused<B>`, beside NumPy and numexpr (`--backend cpu`)
-//! or CuPy eager, `cupy.fuse` and `jax.jit` (`--backend cuda`), timed in one run by
+//! or CuPy eager, `cupy.fuse`, `jax.jit` and `torch.compile` (`--backend cuda`), timed in one run by
 //! `scripts/bench_fusion.py` (first, before this process takes device memory); one
 //! Markdown table on stdout.
 //!
@@ -237,7 +237,7 @@ fn main() {
         }
     };
     let systems: &[&str] = if cuda {
-        &["cupy", "cupy.fuse", "jax.jit"]
+        &["cupy", "cupy.fuse", "jax.jit", "torch.compile"]
     } else {
         &["numpy", "numexpr"]
     };

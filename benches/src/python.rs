@@ -64,6 +64,14 @@ pub fn cupy_available(python: &str) -> Result<(), String> {
     )
 }
 
+/// Whether JAX can be imported and sees a GPU (`Err` says why not).
+pub fn jax_available(python: &str) -> Result<(), String> {
+    probe(
+        python,
+        "import jax\nif jax.devices()[0].platform != 'gpu': raise SystemExit('JAX sees no GPU')",
+    )
+}
+
 /// Runs `script --json --runs N --spec ...` and parses what it prints. Its stderr (progress
 /// lines) goes to ours.
 pub fn run_script(

@@ -31,6 +31,7 @@ options:
   --markdown FILE  also write the table as Markdown
   --no-numpy       do not run NumPy (cuprite results are then unchecked)
   --no-cupy        do not run CuPy
+  --no-jax         do not run the programs' jax.jit forms (scripts/programs_jax.py)
   --python EXE     the Python interpreter (default python3)
   --scripts DIR    the directory holding bench_programs.py";
 
@@ -57,6 +58,8 @@ pub struct ProgramOptions {
     pub numpy: bool,
     /// Run CuPy (with the cuda backend).
     pub cupy: bool,
+    /// Run the `jax.jit` forms (with the cuda backend).
+    pub jax: bool,
     /// The Python interpreter.
     pub python: String,
     /// Where `bench_programs.py` is.
@@ -84,6 +87,7 @@ impl Default for ProgramOptions {
             micro: true,
             numpy: true,
             cupy: true,
+            jax: true,
             python: std::env::var("CUPRITE_PYTHON").unwrap_or_else(|_| "python3".into()),
             scripts: find_scripts(),
             json: None,
@@ -166,6 +170,7 @@ impl ProgramOptions {
                 "--markdown" => o.markdown = Some(value(a)?.into()),
                 "--no-numpy" => o.numpy = false,
                 "--no-cupy" => o.cupy = false,
+                "--no-jax" => o.jax = false,
                 "--python" => o.python = value(a)?,
                 "--scripts" => o.scripts = value(a)?.into(),
                 "--child" => o.child_spec = Some(value(a)?),

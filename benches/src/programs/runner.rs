@@ -71,7 +71,11 @@ pub fn rows(opts: &ProgramOptions) -> Vec<Row> {
 pub fn spec_json(rows: &[Row]) -> String {
     Value::Array(
         rows.iter()
-            .map(|r| json!({"id": r.key, "size": r.size, "params": r.params, "inner": r.inner}))
+            .map(|r| {
+                let (rtol, bad_frac) = def(&r.key).map_or((1e-9, 0.0), |d| (d.rtol, d.bad_frac));
+                json!({"id": r.key, "size": r.size, "params": r.params, "inner": r.inner,
+                       "rtol": rtol, "bad_frac": bad_frac})
+            })
             .collect(),
     )
     .to_string()
@@ -341,13 +345,14 @@ fn run_json(mut cmd: Command, what: &str) -> Result<(String, Vec<Value>), String
     Ok((v["about"].as_str().unwrap_or("?").to_string(), results))
 }
 
-/// Runs `bench_programs.py` (NumPy, or CuPy with `cupy`) at a thread setting, saving the
-/// outputs into `save` when given.
+/// Runs `bench_programs.py` for `side` (`numpy`, `cupy`, or `jax`: the `jax.jit` forms,
+/// checked against NumPy by the script) at a thread setting, saving the outputs into
+/// `save` when given.
 fn run_python(
     opts: &ProgramOptions,
     spec: &str,
     threads: &str,
-    cupy: bool,
+    side: &str,
     save: Option<&Path>,
 ) -> Result<(String, Vec<Value>), String> {
     let script = opts.scripts.join("bench_programs.py");
@@ -361,8 +366,8 @@ fn run_python(
         "--spec",
         spec,
     ]);
-    if cupy {
-        cmd.arg("--cupy");
+    if side != "numpy" {
+        cmd.arg(format!("--{side}"));
     }
     if let Some(dir) = save {
         cmd.arg("--save").arg(dir);
@@ -417,12 +422,21 @@ pub fn parent_main(opts: &ProgramOptions) -> i32 {
                 false
             }
         };
+    let jax_ok = opts.jax
+        && opts.backend.ends_with("cuda")
+        && match crate::python::jax_available(&opts.python) {
+            Ok(()) => true,
+            Err(e) => {
+                res.notes.push(format!("JAX not run: {e}"));
+                false
+            }
+        };
     let mut refs_saved = false;
     for threads in &opts.threads {
         eprintln!("programs: threads = {threads}");
         if numpy_ok {
             let save = (!refs_saved).then_some(dir.as_path());
-            match run_python(opts, &spec, threads, false, save) {
+            match run_python(opts, &spec, threads, "numpy", save) {
                 Ok((about, r)) => {
                     refs_saved = true;
                     res.add("numpy", threads, &about, &r);
@@ -430,10 +444,12 @@ pub fn parent_main(opts: &ProgramOptions) -> i32 {
                 Err(e) => res.problems.push(format!("NumPy ({threads} threads): {e}")),
             }
         }
-        if cupy_ok {
-            match run_python(opts, &spec, threads, true, None) {
-                Ok((about, r)) => res.add("cupy", threads, &about, &r),
-                Err(e) => res.notes.push(format!("CuPy ({threads} threads): {e}")),
+        for (side, ok) in [("cupy", cupy_ok), ("jax", jax_ok)] {
+            if ok {
+                match run_python(opts, &spec, threads, side, None) {
+                    Ok((about, r)) => res.add(side, threads, &about, &r),
+                    Err(e) => res.notes.push(format!("{side} ({threads} threads): {e}")),
+                }
             }
         }
         match run_child(opts, &spec, threads, refs_saved.then_some(dir.as_path())) {

@@ -35,7 +35,7 @@ pub struct Results {
     pub threads: Vec<String>,
     /// The cuprite backend.
     pub backend: String,
-    /// `(side, threads, key, size)` -> outcome; side is `numpy`, `cupy` or `cuprite`.
+    /// `(side, threads, key, size)` -> outcome; side is `numpy`, `cupy`, `jax` or `cuprite`.
     pub cells: HashMap<(String, String, String, String), Outcome>,
     /// Whether cuprite's result of `(threads, key, size)` was checked against NumPy.
     pub checked: HashMap<(String, String, String), bool>,
@@ -99,13 +99,19 @@ impl Results {
     /// NumPy's median over cuprite's (> 1: cuprite faster), where both ran and cuprite's
     /// result was checked.
     pub fn ratio(&self, threads: &str, row: &Row) -> Option<f64> {
+        self.over("numpy", threads, row)
+    }
+
+    /// `side`'s median over cuprite's, where both ran and cuprite's result was checked (a
+    /// side's own wrong result is an error cell, so it has no time).
+    pub fn over(&self, side: &str, threads: &str, row: &Row) -> Option<f64> {
         let ok = self
             .checked
             .get(&(threads.into(), row.key.clone(), row.size.clone()))
             .copied()
             .unwrap_or(false);
         let (n, c) = (
-            self.time("numpy", threads, row)?,
+            self.time(side, threads, row)?,
             self.time("cuprite", threads, row)?,
         );
         ok.then(|| n.median_ms / c.median_ms)
@@ -130,11 +136,17 @@ impl Results {
 
     /// The geometric mean of the ratios of the rows of `size` at `threads`, and how many.
     pub fn geomean(&self, size: &str, threads: &str) -> Option<(f64, usize)> {
+        self.geomean_over("numpy", size, threads)
+    }
+
+    /// The geometric mean of `side`'s medians over cuprite's ([`Results::over`]) of the rows
+    /// of `size` at `threads`, and how many.
+    pub fn geomean_over(&self, side: &str, size: &str, threads: &str) -> Option<(f64, usize)> {
         let v: Vec<f64> = self
             .rows
             .iter()
             .filter(|r| r.size == size)
-            .filter_map(|r| self.ratio(threads, r))
+            .filter_map(|r| self.over(side, threads, r))
             .collect();
         geomean(&v).map(|g| (g, v.len()))
     }
@@ -204,27 +216,57 @@ impl Results {
                     flt(c),
                 );
                 if gpu {
-                    let cp = self.time("cupy", t, row);
-                    let r = match (cp, c) {
-                        (Some(a), Some(b)) => format!("{:.2}", a.median_ms / b.median_ms),
-                        _ => "-".into(),
-                    };
-                    out += &format!(" {} | {r} |", f(cp, |m| m.median_ms));
+                    for side in ["cupy", "jax"] {
+                        let r = self.over(side, t, row);
+                        let r = r.map_or("-".into(), |r| {
+                            if r < 1.0 {
+                                format!("**{r:.2}**")
+                            } else {
+                                format!("{r:.2}")
+                            }
+                        });
+                        let time = match self.cell(side, t, row) {
+                            Some(Ok(m)) => ms(m.median_ms),
+                            Some(Err(e)) if e.starts_with("WRONG RESULT") => "wrong".into(),
+                            Some(Err(_)) => "error".into(),
+                            None => "-".into(),
+                        };
+                        out += &format!(" {time} | {r} |");
+                    }
                 }
                 out += "\n";
             }
         }
-        out += "\nGeometric mean of NumPy/cuprite (checked rows):\n\n| size | threads | geomean | rows |\n|---|---|---:|---:|\n";
+        let sides: &[&str] = if gpu {
+            &["numpy", "cupy", "jax"]
+        } else {
+            &["numpy"]
+        };
+        out += "\nGeometric means of the other side over cuprite (checked rows; > 1: cuprite \
+                faster):\n\n| size | threads |";
+        for side in sides {
+            out += &format!(" {side}/cuprite | rows |");
+        }
+        out += "\n|---|---|";
+        out += &"---:|---:|".repeat(sides.len());
+        out += "\n";
         for size in ["small", "medium", "micro"] {
             for t in &self.threads {
-                if let Some((g, n)) = self.geomean(size, t) {
-                    let g = if g < 0.1 {
-                        format!("{g:.4}")
-                    } else {
-                        format!("{g:.2}")
-                    };
-                    out += &format!("| {size} | {t} | {g} | {n} |\n");
+                if sides
+                    .iter()
+                    .all(|s| self.geomean_over(s, size, t).is_none())
+                {
+                    continue;
                 }
+                out += &format!("| {size} | {t} |");
+                for side in sides {
+                    out += &match self.geomean_over(side, size, t) {
+                        Some((g, n)) if g < 0.1 => format!(" {g:.4} | {n} |"),
+                        Some((g, n)) => format!(" {g:.2} | {n} |"),
+                        None => " - | 0 |".into(),
+                    };
+                }
+                out += "\n";
             }
         }
         out
@@ -245,7 +287,7 @@ impl Results {
                     };
                     json!({"id": row.key, "size": row.size, "params": row.params,
                            "inner": row.inner, "threads": t, "numpy": side("numpy"),
-                           "cuprite": side("cuprite"), "cupy": side("cupy"),
+                           "cuprite": side("cuprite"), "cupy": side("cupy"), "jax": side("jax"),
                            "ratio_numpy_over_cuprite": self.ratio(t, row),
                            "check": self.status(t, row)})
                 })
@@ -255,7 +297,10 @@ impl Results {
         for size in ["small", "medium", "micro"] {
             for t in &self.threads {
                 if let Some((g, n)) = self.geomean(size, t) {
-                    means.push(json!({"size": size, "threads": t, "geomean": g, "rows": n}));
+                    let other = |s| self.geomean_over(s, size, t).map(|(g, _)| g);
+                    means.push(json!({"size": size, "threads": t, "geomean": g, "rows": n,
+                                      "cupy_over_cuprite": other("cupy"),
+                                      "jax_over_cuprite": other("jax")}));
                 }
             }
         }
