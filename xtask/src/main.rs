@@ -6,7 +6,7 @@
 //!   runner of `benches/`).
 //! - `cargo xtask bench --group programs [options]` runs the "real programs" group instead:
 //!   PolyBench/NPBench programs written in cuprite as their NumPy originals, beside NumPy
-//!   (and CuPy), at two sizes, at 1 thread and at the default threads (the `programs`
+//!   (and CuPy and the programs' `jax.jit` forms on the GPU), at two sizes, at 1 thread and at the default threads (the `programs`
 //!   bench of `benches/`).
 //! - `cargo xtask bundle [--out DIR]` builds every test binary, the benches and the
 //!   examples with the CUDA backend into a directory with a `run.sh` that runs them on a GPU
@@ -47,14 +47,15 @@ commands:
   bench --group fusion [options]
                           element-wise chains, a chain ending in a sum, softmax, a
                           normalisation and a stencil on a backend and on Fused<backend>,
-                          beside NumPy and numexpr (cpu) or CuPy, cupy.fuse and jax.jit
-                          (cuda); `--help` of the bench lists its options
+                          beside NumPy and numexpr (cpu) or CuPy, cupy.fuse, jax.jit and
+                          torch.compile (cuda); `--help` of the bench lists its options
       --backend cpu|cuda, --n N, --seed-n N, --dtype f32|f64, --runs R, --filter a,b,
       --markdown FILE, --no-python
   bench --group programs [options]
                           PolyBench/NPBench programs written in cuprite as their NumPy
                           originals and a micro section (one row per known slow cause),
-                          beside NumPy (and CuPy with --backend cuda), each result checked
+                          beside NumPy (and CuPy and the jax.jit forms of
+                          scripts/programs_jax.py with --backend cuda), each result checked
                           against NumPy first, at 1 thread and at the default threads
       --backend B         the cuprite backend: cpu, cuda (builds with the `cuda`
                           feature), fused-cpu or fused-cuda (the same behind Fused)
@@ -63,7 +64,7 @@ commands:
       --runs N            timed runs per row (default 5)
       --max-seconds S     time budget of one row's timed runs on one side (default 2)
       --filter a,b        only these programs; --no-micro, --micro-only
-      --json FILE, --markdown FILE, --no-numpy, --no-cupy, --python EXE
+      --json FILE, --markdown FILE, --no-numpy, --no-cupy, --no-jax, --python EXE
   bundle [options]        build the GPU bundle: test binaries (with the cuda feature),
                           benches, examples, scripts and run.sh, stripped
       --out DIR           where (default bundle/; replaced if it holds a previous bundle)
@@ -120,7 +121,13 @@ const PROGRAMS_VALUE_FLAGS: [&str; 10] = [
     "--python",
     "--scripts",
 ];
-const PROGRAMS_FLAGS: [&str; 4] = ["--no-micro", "--micro-only", "--no-numpy", "--no-cupy"];
+const PROGRAMS_FLAGS: [&str; 5] = [
+    "--no-micro",
+    "--micro-only",
+    "--no-numpy",
+    "--no-cupy",
+    "--no-jax",
+];
 
 /// The `cargo bench` command line of `bench --group programs` (the `programs` bench),
 /// with output paths made absolute against `cwd`.

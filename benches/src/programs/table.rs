@@ -182,11 +182,11 @@ impl Results {
         out += "\n| program | size | threads | NumPy ms | cuprite ms | NumPy/cuprite | check \
                 | NumPy CPU ms | cuprite CPU ms | NumPy flt | cuprite flt |";
         if gpu {
-            out += " CuPy ms | CuPy/cuprite |";
+            out += " CuPy ms | CuPy/cuprite | jax.jit ms | jax.jit/cuprite |";
         }
         out += "\n|---|---|---|---:|---:|---:|---|---:|---:|---:|---:|";
         if gpu {
-            out += "---:|---:|";
+            out += "---:|---:|---:|---:|";
         }
         out += "\n";
         let f = |m: Option<&Measured>, g: fn(&Measured) -> f64| m.map_or("-".into(), |m| ms(g(m)));
@@ -350,5 +350,45 @@ mod table_tests {
         );
         assert_eq!(r.failures().len(), 1);
         assert!(r.markdown().contains("**FAIL**"));
+    }
+
+    #[test]
+    fn gpu_tables_have_cupy_and_jax_columns_and_means() {
+        let row = Row {
+            key: "lu".into(),
+            size: "medium".into(),
+            params: vec![4],
+            inner: 1,
+        };
+        let mut r = Results::new(vec![row], vec!["default".into()], "cuda".into());
+        let entry = |t: f64| {
+            json!({"id": "lu", "size": "medium", "median_ms": t, "min_ms": t, "cpu_ms": t,
+                   "minflt": 0.0, "runs": 3, "check": "ok"})
+        };
+        r.add("numpy", "default", "NumPy", &[entry(8.0)]);
+        r.add("cupy", "default", "CuPy", &[entry(6.0)]);
+        r.add("jax", "default", "JAX", &[entry(1.0)]);
+        r.add("cuprite", "default", "cuprite", &[entry(2.0)]);
+        assert_eq!(r.over("cupy", "default", &r.rows[0]), Some(3.0));
+        assert_eq!(r.geomean_over("jax", "medium", "default"), Some((0.5, 1)));
+        let md = r.markdown();
+        assert!(
+            md.contains("jax.jit/cuprite") && md.contains("**0.50**"),
+            "{md}"
+        );
+        assert!(
+            md.contains("| medium | default | 4.00 | 1 | 3.00 | 1 | 0.50 | 1 |"),
+            "{md}"
+        );
+        // A jax.jit form that disagrees with NumPy is a failure, and has no ratio.
+        r.add(
+            "jax",
+            "default",
+            "JAX",
+            &[json!({"id": "lu", "size": "medium", "error": "WRONG RESULT: output 0"})],
+        );
+        assert_eq!(r.over("jax", "default", &r.rows[0]), None);
+        assert_eq!(r.failures().len(), 1);
+        assert!(r.markdown().contains("| wrong | - |"));
     }
 }
