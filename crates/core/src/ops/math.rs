@@ -40,9 +40,11 @@ macro_rules! float_unary {
 
 inexact_unary! {
     Sqrt, |x| ComplexFloat::sqrt(x);
-    // f32 through the vectorisable `exp_f32` (the platform's `expf` never vectorises).
+    // f32 and f64 through the vectorisable `exp_f32` and `exp_f64` (the platform's `exp`
+    // is one call per element and never vectorises).
     Exp, |x| match x.to_scalar() {
         Scalar::F32(v) => T::from_scalar(Scalar::F32(vmath::exp_f32(v))),
+        Scalar::F64(v) => T::from_scalar(Scalar::F64(vmath::exp_f64(v))),
         _ => ComplexFloat::exp(x),
     };
     Exp2, |x| ComplexFloat::exp2(x);
