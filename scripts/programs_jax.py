@@ -58,6 +58,13 @@ def _jacobi_2d(p, inner):
         )
         return A, B
 
+    return _two_grids(tsteps, step)
+
+
+def _two_grids(tsteps, step):
+    """The form of a stencil that alternates between two grids `A` and `B` for time steps
+    1..tsteps (`step(t, (A, B)) -> (A, B)`), returning `[A]`."""
+
     @jax.jit
     def run(A, B):
         return _steps(1, tsteps, step, (A, B))[0]
@@ -83,11 +90,7 @@ def _heat_3d(p, inner):
         A = A.at[1:-1, 1:-1, 1:-1].set(update(B))
         return A, B
 
-    @jax.jit
-    def run(A, B):
-        return _steps(1, tsteps, step, (A, B))[0]
-
-    return lambda s: [run(*s)]
+    return _two_grids(tsteps, step)
 
 
 def _fdtd_2d(p, inner):

@@ -413,24 +413,19 @@ pub fn parent_main(opts: &ProgramOptions) -> i32 {
         res.notes
             .push("NumPy is not importable: cuprite's results are unchecked".into());
     }
-    let cupy_ok = opts.cupy
-        && opts.backend.ends_with("cuda")
-        && match crate::python::cupy_available(&opts.python) {
-            Ok(()) => true,
-            Err(e) => {
-                res.notes.push(format!("CuPy not run: {e}"));
-                false
+    let gpu = opts.backend.ends_with("cuda");
+    let mut gpu_side = |on: bool, name: &str, probe: fn(&str) -> Result<(), String>| {
+        on && gpu
+            && match probe(&opts.python) {
+                Ok(()) => true,
+                Err(e) => {
+                    res.notes.push(format!("{name} not run: {e}"));
+                    false
+                }
             }
-        };
-    let jax_ok = opts.jax
-        && opts.backend.ends_with("cuda")
-        && match crate::python::jax_available(&opts.python) {
-            Ok(()) => true,
-            Err(e) => {
-                res.notes.push(format!("JAX not run: {e}"));
-                false
-            }
-        };
+    };
+    let cupy_ok = gpu_side(opts.cupy, "CuPy", crate::python::cupy_available);
+    let jax_ok = gpu_side(opts.jax, "JAX", crate::python::jax_available);
     let mut refs_saved = false;
     for threads in &opts.threads {
         eprintln!("programs: threads = {threads}");
