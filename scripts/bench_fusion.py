@@ -320,8 +320,8 @@ def main():
             tput = lambda v: torch.as_tensor(v, device="cuda")
             eager = torch_cases(torch)
             systems.append(("torch", eager, tput, tsync))
-            systems.append(("torch.compile", {k: torch.compile(f, dynamic=False) for k, f in eager.items()},
-                            tput, tsync))
+            compiled = {k: torch.compile(f, dynamic=False) for k, f in eager.items()}
+            systems.append(("torch.compile", compiled, tput, tsync))
         except Exception as e:  # noqa: BLE001
             for k in keys:
                 results[k]["torch.compile"] = f"error: {e}"

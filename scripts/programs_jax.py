@@ -122,6 +122,15 @@ def _fdtd_2d(p, inner):
 # j >= i (lu) has no such dependence and is one masked vector-matrix product.
 
 
+def _leading_block(A, i, idx, eye, tri):
+    """Row `i`'s system of the row loops: the mask of the columns before `i`, the `tri`
+    (`jnp.triu` or `jnp.tril`) part of the leading i x i block of `A` with the identity
+    outside it, and row `i`'s entries before column `i` (zero after)."""
+    before = idx < i
+    M = jnp.where(before[:, None] & before[None, :], tri(A), eye)
+    return before, M, jnp.where(before, A[i], 0.0)
+
+
 def _lu(p, inner):
     @jax.jit
     def run(A):
@@ -130,9 +139,7 @@ def _lu(p, inner):
         eye = jnp.eye(n, dtype=A.dtype)
 
         def row(i, A):
-            before = idx < i
-            U = jnp.where(before[:, None] & before[None, :], jnp.triu(A), eye)
-            b = jnp.where(before, A[i], 0.0)
+            before, U, b = _leading_block(A, i, idx, eye, jnp.triu)
             # l @ U = A[i, :i]: l[j] = (A[i, j] - A[i, :j] @ A[:j, j]) / A[j, j]
             l = lax.linalg.triangular_solve(U, b[None, :], left_side=False, lower=False)[0]
             # A[i, j] -= A[i, :i] @ A[:i, j] for j >= i (l is zero from i on)
@@ -151,9 +158,7 @@ def _cholesky(p, inner):
         eye = jnp.eye(n, dtype=A.dtype)
 
         def row(i, A):
-            before = idx < i
-            L = jnp.where(before[:, None] & before[None, :], jnp.tril(A), eye)
-            b = jnp.where(before, A[i], 0.0)
+            before, L, b = _leading_block(A, i, idx, eye, jnp.tril)
             # l @ L.T = A[i, :i]: l[j] = (A[i, j] - A[i, :j] @ A[j, :j]) / A[j, j]
             l = lax.linalg.triangular_solve(
                 L, b[None, :], left_side=False, lower=True, transpose_a=True

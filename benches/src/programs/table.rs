@@ -47,6 +47,16 @@ pub struct Results {
     pub problems: Vec<String>,
 }
 
+/// A ratio as a table cell: bold below 1 (cuprite slower), four decimals below 0.1.
+fn ratio_cell(r: Option<f64>) -> String {
+    match r {
+        None => "-".into(),
+        Some(r) if r < 0.1 => format!("**{r:.4}**"),
+        Some(r) if r < 1.0 => format!("**{r:.2}**"),
+        Some(r) => format!("{r:.2}"),
+    }
+}
+
 fn geomean(xs: &[f64]) -> Option<f64> {
     (!xs.is_empty()).then(|| (xs.iter().map(|x| x.ln()).sum::<f64>() / xs.len() as f64).exp())
 }
@@ -194,15 +204,7 @@ impl Results {
         for row in &self.rows {
             for t in &self.threads {
                 let (n, c) = (self.time("numpy", t, row), self.time("cuprite", t, row));
-                let ratio = self.ratio(t, row).map_or("-".into(), |r| {
-                    if r < 0.1 {
-                        format!("**{r:.4}**")
-                    } else if r < 1.0 {
-                        format!("**{r:.2}**")
-                    } else {
-                        format!("{r:.2}")
-                    }
-                });
+                let ratio = ratio_cell(self.ratio(t, row));
                 let what = def(&row.key).map_or(row.key.as_str(), |d| d.key);
                 out += &format!(
                     "| {what} | {} | {t} | {} | {} | {ratio} | {} | {} | {} | {} | {} |",
@@ -217,14 +219,7 @@ impl Results {
                 );
                 if gpu {
                     for side in ["cupy", "jax"] {
-                        let r = self.over(side, t, row);
-                        let r = r.map_or("-".into(), |r| {
-                            if r < 1.0 {
-                                format!("**{r:.2}**")
-                            } else {
-                                format!("{r:.2}")
-                            }
-                        });
+                        let r = ratio_cell(self.over(side, t, row));
                         let time = match self.cell(side, t, row) {
                             Some(Ok(m)) => ms(m.median_ms),
                             Some(Err(e)) if e.starts_with("WRONG RESULT") => "wrong".into(),

@@ -97,21 +97,25 @@ pub fn exp_f64(x: f64) -> f64 {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::{exp_f32, exp_f64};
 
-    /// Ulps of `got` from the platform's `exp(x)` (at its ulp; subnormal ulps at the
-    /// smallest subnormal).
-    fn ulps64(got: f64, x: f64) -> f64 {
-        let want = x.exp();
+    /// Ulps of `got` from `want`, at `want`'s ulp (the smallest subnormal in the
+    /// subnormals); equal values are 0 apart, an infinity and anything else infinitely.
+    pub(crate) fn ulps_f64(got: f64, want: f64) -> f64 {
         if got == want {
             return 0.0;
         }
         if want.is_infinite() || got.is_infinite() {
             return f64::INFINITY;
         }
-        let ulp = (want.next_up() - want).max(f64::from_bits(1));
+        let ulp = (want.abs().next_up() - want.abs()).max(f64::from_bits(1));
         (got - want).abs() / ulp
+    }
+
+    /// Ulps of `got` from the platform's `exp(x)`.
+    fn ulps64(got: f64, x: f64) -> f64 {
+        ulps_f64(got, x.exp())
     }
 
     #[test]
