@@ -9,7 +9,7 @@ use crate::par;
 use crate::view::{check_views, contiguous, contiguous_mut, view, view_mut};
 use crate::Cpu;
 use cuprite_core::backend::ElementwiseOps;
-use cuprite_core::ops::{BinaryOp, UnaryOp};
+use cuprite_core::ops::{with_scalar, BinaryOp, ScalarBody, UnaryOp};
 use cuprite_core::{Element, Layout, Result};
 use ndarray::Zip;
 
@@ -69,11 +69,7 @@ impl ElementwiseOps for Cpu {
         scalar_first: bool,
     ) -> Result<CpuBuffer<K::Out>> {
         check_views(K::NAME, &[(a.len(), la)])?;
-        let out = if scalar_first {
-            gather_map(a.as_slice(), la, move |x| op.apply(s, x))?
-        } else {
-            gather_map(a.as_slice(), la, move |x| op.apply(x, s))?
-        };
+        let out = with_scalar(op, s, scalar_first, Gather(a.as_slice(), la))?;
         Ok(CpuBuffer::new(out))
     }
 
@@ -122,11 +118,7 @@ impl ElementwiseOps for Cpu {
     ) -> Result<()> {
         check_views(K::NAME, &[(a.len(), la)])?;
         let d = a.make_mut()?;
-        if let Some(c) = contiguous_mut(d, la) {
-            par::update(c, move |x| *x = op.apply(*x, s));
-            return Ok(());
-        }
-        crate::strided::update2(d, la, &[s], &one_value(la), move |x, y| op.apply(x, y));
+        with_scalar(op, s, false, Update(d, la));
         Ok(())
     }
 
@@ -171,6 +163,31 @@ impl ElementwiseOps for Cpu {
 }
 
 /// A view of `l`'s shape that reads the one element of a 1-element buffer everywhere.
+/// The loop of `binary_scalar`: `f` of each element of a view into a fresh C-order vector.
+struct Gather<'a, T>(&'a [T], &'a Layout);
+
+impl<T: Element, O: Element> ScalarBody<T, O> for Gather<'_, T> {
+    type Out = Result<Vec<O>>;
+    fn run(self, f: impl Fn(T) -> O + Copy + Send + Sync) -> Result<Vec<O>> {
+        gather_map(self.0, self.1, f)
+    }
+}
+
+/// The loop of `binary_scalar_inplace`: each element of a view replaced by `f` of it.
+struct Update<'a, T>(&'a mut [T], &'a Layout);
+
+impl<T: Element> ScalarBody<T, T> for Update<'_, T> {
+    type Out = ();
+    fn run(self, f: impl Fn(T) -> T + Copy + Send + Sync) {
+        let (d, l) = (self.0, self.1);
+        if let Some(c) = contiguous_mut(d, l) {
+            par::update(c, move |x| *x = f(*x));
+            return;
+        }
+        crate::strided::update2(d, l, &[()], &one_value(l), move |x, ()| f(x));
+    }
+}
+
 fn one_value(l: &Layout) -> Layout {
     Layout::new(l.shape().to_vec(), vec![0; l.ndim()], 0)
 }

@@ -14,11 +14,10 @@ use crate::reduce::{fold_leaf, reduce_tree, LEAF};
 use crate::simd;
 use crate::{buffer::CpuBuffer, Cpu};
 use cuprite_core::fusion::expr::{
-    binary_loop, eval_runs, grown, scalar_loop, unary_loop, BinaryLoop, Expr, ScalarLoop, Scratch,
-    UnaryLoop,
+    binary_loop, eval_runs, grown, unary_loop, BinaryLoop, Expr, ScalarLoop, Scratch, UnaryLoop,
 };
 use cuprite_core::fusion::FusionBackend;
-use cuprite_core::ops::{BinaryOp, ReduceOp, UnaryOp};
+use cuprite_core::ops::{with_scalar, BinaryOp, ReduceOp, ScalarBody, UnaryOp};
 use cuprite_core::{Element, Layout, Result};
 use rayon::prelude::*;
 use std::cell::RefCell;
@@ -77,7 +76,22 @@ fn binary_wide<T: Element, K: BinaryOp<T>>(op: &K, a: &[T], b: &[T], out: &mut [
 }
 
 fn scalar_wide<T: Element, K: BinaryOp<T>>(op: &K, x: &[T], s: T, first: bool, out: &mut [K::Out]) {
-    simd::wide_for::<T, K::Out, _>(|| scalar_loop(op, x, s, first, out))
+    with_scalar(*op, s, first, Block(x, out))
+}
+
+/// The loop of [`scalar_wide`]: `f` of each element of a block into its output.
+struct Block<'a, T, O>(&'a [T], &'a mut [O]);
+
+impl<T: Element, O: Element> ScalarBody<T, O> for Block<'_, T, O> {
+    type Out = ();
+    fn run(self, f: impl Fn(T) -> O + Copy + Send + Sync) {
+        let (x, out) = (self.0, self.1);
+        simd::wide_for::<T, O, _>(|| {
+            for (o, &v) in out.iter_mut().zip(x) {
+                *o = f(v);
+            }
+        })
+    }
 }
 
 impl FusionBackend for Cpu {
