@@ -76,11 +76,19 @@ pub unsafe fn written_vec<T>(
     n: usize,
     fill: impl FnOnce(&mut [std::mem::MaybeUninit<T>]),
 ) -> Result<Vec<T>> {
-    let mut v: Vec<T> = pooled_vec(n)?;
-    let bytes = n * std::mem::size_of::<T>();
-    if bytes >= HUGE_MIN_BYTES {
-        advise_huge(v.as_ptr() as usize, bytes);
-    }
+    let bytes = check_host_alloc(n, std::mem::size_of::<T>())?;
+    let mut v: Vec<T> = match pool::take::<T>(n) {
+        // A kept block was advised when it was first allocated: advising it again at every
+        // reuse would be a system call per op.
+        Some(v) => v,
+        None => {
+            let v = pooled_vec(n)?;
+            if bytes >= HUGE_MIN_BYTES {
+                advise_huge(v.as_ptr() as usize, bytes);
+            }
+            v
+        }
+    };
     fill(&mut v.spare_capacity_mut()[..n]);
     // SAFETY: the caller's contract: `fill` initialised the first `n` slots, within the
     // capacity `pooled_vec` reserved.
