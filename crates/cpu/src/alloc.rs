@@ -38,6 +38,31 @@ pub fn zeroed_vec<T: Element>(n: usize) -> Result<Vec<T>> {
         v.resize(n, T::ZERO);
         return Ok(v);
     }
+    fresh_zeroed(n, bytes)
+}
+
+/// A vector of `n` initialised elements of any values, to be overwritten in place: a block
+/// of the pool still holding the values of the vector it came from
+/// ([`pool::take_written`]), or a fresh zeroed allocation when the request is large (the
+/// kernel maps zero pages as they are first written: nothing is written twice); `None` for
+/// a small request the pool cannot serve so (the caller writes uninitialised slots then).
+///
+/// # Errors
+/// As [`zeroed_vec`].
+pub fn overwritable_vec<T: Element>(n: usize) -> Result<Option<Vec<T>>> {
+    let bytes = check_host_alloc(n, std::mem::size_of::<T>())?;
+    if let Some(v) = pool::take_written::<T>(n) {
+        return Ok(Some(v));
+    }
+    if bytes < HUGE_MIN_BYTES {
+        return Ok(None);
+    }
+    fresh_zeroed(n, bytes).map(Some)
+}
+
+/// A fresh zeroed allocation of `n >= 1` elements (`bytes >= HUGE_MIN_BYTES` of them),
+/// advised for huge pages.
+fn fresh_zeroed<T: Element>(n: usize, bytes: usize) -> Result<Vec<T>> {
     let cap = pool::capacity_for::<T>(n);
     let layout = std::alloc::Layout::array::<T>(cap).map_err(|_| host_out_of_memory(bytes))?;
     // SAFETY: every element type (bool, u8, i32, i64, f32, f64 and complex pairs of floats)

@@ -10,7 +10,7 @@
 //! ndarray view constructors.
 
 use crate::view;
-use cuprite_core::{Error, Layout, Result};
+use cuprite_core::{Element, Error, Layout, Result};
 use ndarray::{ArrayViewD, ArrayViewMutD};
 use std::any::Any;
 use std::fmt;
@@ -24,8 +24,10 @@ pub struct CpuBuffer<T>(Arc<Storage<T>>);
 
 /// Where the elements of a buffer live.
 enum Storage<T> {
-    /// A vector cuprite owns.
-    Owned(Vec<T>),
+    /// A vector cuprite owns; the flag says that `T` is an element type (no padding: the
+    /// bytes of its elements are all written, which the pool may hand out again, see
+    /// [`crate::pool::take_written`]).
+    Owned(Vec<T>, bool),
     /// Memory of another library, kept alive by an owner guard.
     Foreign(Foreign<T>),
 }
@@ -61,7 +63,7 @@ impl<T> Foreign<T> {
 impl<T: Clone> Storage<T> {
     fn as_slice(&self) -> &[T] {
         match self {
-            Storage::Owned(v) => v,
+            Storage::Owned(v, _) => v,
             Storage::Foreign(f) => f.as_slice(),
         }
     }
@@ -69,7 +71,7 @@ impl<T: Clone> Storage<T> {
     /// Whether the elements may be written in place once the storage is unshared.
     fn writable(&self) -> bool {
         match self {
-            Storage::Owned(_) => true,
+            Storage::Owned(..) => true,
             Storage::Foreign(f) => f.writable,
         }
     }
@@ -79,10 +81,10 @@ impl<T: Clone> Storage<T> {
     fn as_mut_slice(&mut self) -> &mut [T] {
         if !self.writable() {
             let copy = self.as_slice().to_vec();
-            *self = Storage::Owned(copy);
+            *self = Storage::Owned(copy, false);
         }
         match self {
-            Storage::Owned(v) => v,
+            Storage::Owned(v, _) => v,
             Storage::Foreign(f) => {
                 // SAFETY: as in `Foreign::as_slice`; moreover the producer handed the memory
                 // over for writing (`writable`, the contract of `from_foreign`), and `&mut
@@ -97,8 +99,16 @@ impl<T: Clone> Storage<T> {
 impl<T> Drop for Storage<T> {
     /// A vector of our own goes back to the host memory pool ([`crate::pool`]).
     fn drop(&mut self) {
-        if let Storage::Owned(v) = self {
-            crate::pool::give(std::mem::take(v));
+        if let Storage::Owned(v, plain) = self {
+            let written = if *plain {
+                v.len() * std::mem::size_of::<T>()
+            } else {
+                0
+            };
+            // SAFETY: a plain vector holds elements of an element type (`CpuBuffer::new`
+            // requires one), which have no padding and no drop glue: its first `len *
+            // size_of::<T>()` bytes are initialised.
+            unsafe { crate::pool::give_written(std::mem::take(v), written) };
         }
     }
 }
@@ -106,7 +116,7 @@ impl<T> Drop for Storage<T> {
 impl<T: Clone> Clone for Storage<T> {
     /// A vector of our own with the same elements (copy-on-write of a shared buffer).
     fn clone(&self) -> Self {
-        Storage::Owned(self.as_slice().to_vec())
+        Storage::Owned(self.as_slice().to_vec(), false)
     }
 }
 
@@ -116,12 +126,14 @@ impl<T: Clone + fmt::Debug> fmt::Debug for CpuBuffer<T> {
     }
 }
 
-impl<T: Clone> CpuBuffer<T> {
+impl<T: Element> CpuBuffer<T> {
     /// Wraps a vector (no copy).
     pub fn new(data: Vec<T>) -> Self {
-        CpuBuffer(Arc::new(Storage::Owned(data)))
+        CpuBuffer(Arc::new(Storage::Owned(data, true)))
     }
+}
 
+impl<T: Clone> CpuBuffer<T> {
     /// A buffer over `len` elements of another library's memory at `ptr`, without copying.
     /// `owner` is dropped (releasing the memory) when the last array using the buffer drops
     /// (or when a write copies the elements out first); it may be dropped on any thread.
@@ -194,7 +206,7 @@ impl<T: Clone> CpuBuffer<T> {
             let src = self.as_slice();
             let mut copy = crate::alloc::vec_with_capacity(src.len())?;
             copy.extend_from_slice(src);
-            self.0 = Arc::new(Storage::Owned(copy));
+            self.0 = Arc::new(Storage::Owned(copy, false));
         }
         Ok(())
     }

@@ -289,7 +289,7 @@ fn as_type<'a, T: 'static, U: 'static>(
 }
 
 /// A vector of `U` as a buffer of `T` when `U` is `T`.
-fn into_type<U: Clone + 'static, T: 'static>(op: &'static str, v: Vec<U>) -> Result<CpuBuffer<T>> {
+fn into_type<U: Element, T: 'static>(op: &'static str, v: Vec<U>) -> Result<CpuBuffer<T>> {
     let boxed: Box<dyn Any> = Box::new(CpuBuffer::new(v));
     boxed
         .downcast::<CpuBuffer<T>>()

@@ -8,7 +8,7 @@
 //! over rayon above [`par::PAR_MIN`] elements. One pass over the output whatever the number
 //! of ops, where unfused ops make one pass (and one temporary in memory) each.
 
-use crate::alloc::written_vec;
+use crate::alloc::{overwritable_vec, written_vec};
 use crate::par;
 use crate::reduce::{fold_leaf, reduce_tree, LEAF};
 use crate::simd;
@@ -116,7 +116,30 @@ impl FusionBackend for Cpu {
         scalar_wide::<T, K>
     }
 
+    /// Block by block, the blocks split over the threads. Where the output can be written
+    /// in place ([`overwritable_vec`]: a pooled block holding earlier values, or fresh
+    /// zeroed pages) the expression writes each block straight into it; otherwise into a
+    /// block temporary in cache, copied into the uninitialised output. (The copy measured
+    /// 1.9 ms against 1.4 ms straight for `x * 2` over 4M f64 on one thread.)
     fn eval_expr<T: Element>(&self, expr: &Expr<T>, len: usize) -> Result<CpuBuffer<T>> {
+        if let Some(mut out) = overwritable_vec::<T>(len)? {
+            let one = |(b, c): (usize, &mut [T]), scratch: &mut Scratch| {
+                eval_runs(&**expr, b * BLOCK, c, scratch)
+            };
+            if par::serial(len) {
+                SCRATCH.with(|s| {
+                    let mut scratch = s.borrow_mut();
+                    out.chunks_mut(BLOCK)
+                        .enumerate()
+                        .try_for_each(|bc| one(bc, &mut scratch))
+                })?;
+            } else {
+                out.par_chunks_mut(BLOCK)
+                    .enumerate()
+                    .try_for_each_init(Scratch::new, |scratch, bc| one(bc, scratch))?;
+            }
+            return Ok(CpuBuffer::new(out));
+        }
         let mut failed = None;
         // SAFETY: `block` writes every slot of its chunk, also when it fails; a run stopped
         // by an error has its other slots written with defaults below (the vector is then
@@ -189,5 +212,76 @@ impl FusionBackend for Cpu {
         };
         let acc = reduce_tree(&op, 0, len, &leaf)?;
         Ok(Some(CpuBuffer::new(vec![op.finish(acc, len)])))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::Cpu;
+    use cuprite_core::fusion::expr::{eval_runs, Binary, Expr, Leaf, Runs, Scratch};
+    use cuprite_core::ops::{Mul, Sub};
+    use cuprite_core::{BackendBase, Layout};
+    use std::sync::Arc;
+
+    fn leaf(dev: &Cpu, v: Vec<f64>, l: Layout) -> Expr<f64> {
+        Arc::new(Leaf::new(*dev, dev.from_vec(v).unwrap(), l))
+    }
+
+    /// `x - m[:, None]` over 7 rows of 37, evaluated in pieces that start and end inside
+    /// rows, and with the broadcast operand first: the broadcast column is taken as a
+    /// scalar within each row, with the values of the definition.
+    #[test]
+    fn broadcast_operands_within_their_runs_are_scalars() {
+        let dev = Cpu::new();
+        let (r, c) = (7usize, 37usize);
+        let xs: Vec<f64> = (0..r * c).map(|i| (i as f64 * 0.37).sin()).collect();
+        let ms: Vec<f64> = (0..r).map(|i| i as f64 * 1.5 - 2.0).collect();
+        let x = leaf(&dev, xs.clone(), Layout::contiguous(&[r, c]));
+        let col = Layout::new(vec![r, c], vec![1, 0], 0);
+        let m = leaf(&dev, ms.clone(), col.clone());
+        assert_eq!(m.row(), c);
+        assert_eq!(m.uniform(c + 3, 10), Some(ms[1]));
+        assert_eq!(m.uniform(c + 30, 10), None, "crosses into the next row");
+        let runs = Runs::of(&col);
+        assert_eq!((runs.row, runs.uniform, runs.contiguous), (0, c, false));
+        let sub: Expr<f64> = Arc::new(Binary::new(Sub, x.clone(), m.clone()));
+        let mul: Expr<f64> = Arc::new(Binary::new(Mul, m.clone(), x.clone()));
+        for (d, first) in [(sub, false), (mul, true)] {
+            for (start, len) in [
+                (0, r * c),
+                (5, 100),
+                (c, c),
+                (c * 3 + 7, 60),
+                (r * c - 1, 1),
+            ] {
+                let mut out = vec![f64::NAN; len];
+                eval_runs(&*d, start, &mut out, &mut Scratch::new()).unwrap();
+                for (k, o) in out.iter().enumerate() {
+                    let i = start + k;
+                    let (xv, mv) = (xs[i], ms[i / c]);
+                    let want = if first { mv * xv } else { xv - mv };
+                    assert_eq!(o.to_bits(), want.to_bits(), "position {i}");
+                }
+            }
+        }
+    }
+
+    /// An output written in place (a pooled block of earlier values, fresh zeroed pages)
+    /// and one written through block temporaries hold the same values.
+    #[test]
+    fn expressions_evaluate_alike_into_reused_and_fresh_outputs() {
+        use cuprite_core::fusion::FusionBackend;
+        let dev = Cpu::new();
+        for n in [1usize, 4095, 4097, 20_000, (4 << 20) / 8 + 3] {
+            let xs: Vec<f64> = (0..n).map(|i| (i % 1013) as f64 * 0.25 - 7.0).collect();
+            let x = leaf(&dev, xs.clone(), Layout::contiguous(&[n]));
+            let e: Expr<f64> = Arc::new(Binary::new(Mul, x.clone(), x));
+            let want: Vec<f64> = xs.iter().map(|v| v * v).collect();
+            for _ in 0..3 {
+                // The second and third evaluations find the first's block in the pool.
+                let got = dev.eval_expr(&e, n).unwrap();
+                assert_eq!(got.as_slice(), &want[..], "n = {n}");
+            }
+        }
     }
 }

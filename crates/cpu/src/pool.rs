@@ -33,6 +33,7 @@
 //! assert_eq!(pool::stats().free_bytes, 0);
 //! ```
 
+use cuprite_core::{DType, Element};
 use std::alloc::Layout as AllocLayout;
 use std::collections::BTreeMap;
 use std::ptr::NonNull;
@@ -67,8 +68,9 @@ pub struct PoolStats {
     pub released: u64,
 }
 
-/// One kept block: memory of the global allocator with the layout of its key.
-struct Block(NonNull<u8>);
+/// One kept block: memory of the global allocator with the layout of its key, and how many
+/// of its first bytes hold initialised values (the elements of the vector it came from).
+struct Block(NonNull<u8>, usize);
 
 // SAFETY: a kept block is plain memory owned by the pool alone (no reference into it
 // exists); it may be handed to and freed on any thread.
@@ -163,6 +165,40 @@ fn rounded(bytes: usize) -> usize {
 /// request is small, or nothing kept fits). The caller allocates on `None` with
 /// [`capacity_for`] so that the block can be kept later.
 pub(crate) fn take<T>(n: usize) -> Option<Vec<T>> {
+    take_block::<T>(n).map(|(v, _)| v)
+}
+
+/// A vector of `n` elements from a kept block whose first `n` elements' bytes were written
+/// by the vector it came from (their values are whatever it held), or `None`. Only for
+/// element types of which every bit pattern is a value (`ANY_BITS`): the bytes of an `f64`
+/// may come back as an `i64`, never as a `bool`.
+pub(crate) fn take_written<T: Element>(n: usize) -> Option<Vec<T>> {
+    if !any_bits::<T>() {
+        return None;
+    }
+    let (mut v, init) = take_block::<T>(n)?;
+    if init < n * std::mem::size_of::<T>() {
+        // SAFETY: the block's first `init` bytes were written (recorded when it was kept)
+        // and nothing wrote or freed them since; `T` is an element type.
+        unsafe { give_written(v, init) };
+        return None;
+    }
+    // SAFETY: the capacity holds `n` elements (`take_block`), whose bytes are initialised
+    // (the block's first `init` bytes were the elements of the vector given back, and the
+    // pool never wrote or freed them since), and every bit pattern of those bytes is a value
+    // of `T` (`any_bits`).
+    unsafe { v.set_len(n) };
+    Some(v)
+}
+
+/// Whether every bit pattern of `T`'s size is a value of `T`: every element type but
+/// `bool` (integers, floats, half floats, complex pairs of floats; none has padding).
+fn any_bits<T: Element>() -> bool {
+    T::DTYPE != DType::Bool
+}
+
+/// [`take`], with the number of initialised bytes at the start of the block.
+fn take_block<T>(n: usize) -> Option<(Vec<T>, usize)> {
     let size = std::mem::size_of::<T>();
     let bytes = n.checked_mul(size)?;
     if bytes < MIN_BLOCK || size == 0 {
@@ -192,7 +228,8 @@ pub(crate) fn take<T>(n: usize) -> Option<Vec<T>> {
     // alignment `key.0 == align_of::<T>()`; `key.1` is a multiple of `size_of::<T>()`
     // (checked above), so it is the allocation of a `Vec<T>` of that capacity; it holds no
     // initialised elements (length 0) and is owned by nothing else once out of the map.
-    Some(unsafe { Vec::from_raw_parts(block.0.as_ptr() as *mut T, 0, key.1 / size) })
+    let v = unsafe { Vec::from_raw_parts(block.0.as_ptr() as *mut T, 0, key.1 / size) };
+    Some((v, block.1))
 }
 
 /// The capacity to allocate for `n` elements: `n` rounded up to the pool's grain when the
@@ -209,7 +246,21 @@ pub(crate) fn capacity_for<T>(n: usize) -> usize {
 
 /// Takes the allocation of `v` into the pool (its elements are dropped first), or frees it
 /// as a drop would when it is small or over the limit.
-pub(crate) fn give<T>(mut v: Vec<T>) {
+#[cfg(test)]
+pub(crate) fn give<T>(v: Vec<T>) {
+    // SAFETY: no byte is claimed written.
+    unsafe { give_written(v, 0) }
+}
+
+/// [`give`] of a vector whose allocation's first `written` bytes are initialised:
+/// [`take_written`] hands them out again. (`clear` only drops the elements, and element
+/// types have no drop glue: their bytes stay as they were.)
+///
+/// # Safety
+/// The first `written` bytes of the allocation hold initialised bytes (the elements of a
+/// type without padding, for instance), and `T` has no drop glue.
+pub(crate) unsafe fn give_written<T>(mut v: Vec<T>, written: usize) {
+    let init = written.min(v.capacity().saturating_mul(std::mem::size_of::<T>()));
     v.clear();
     let size = std::mem::size_of::<T>();
     let bytes = v.capacity().saturating_mul(size);
@@ -221,7 +272,10 @@ pub(crate) fn give<T>(mut v: Vec<T>) {
     // SAFETY: a Vec with non-zero capacity of a non-zero-sized type owns an allocation of
     // the global allocator of `capacity * size_of::<T>()` bytes aligned to `align_of::<T>`,
     // non-null; ManuallyDrop keeps the Vec from freeing it, so the block owns it now.
-    let block = Block(unsafe { NonNull::new_unchecked(v.as_mut_ptr() as *mut u8) });
+    let block = Block(
+        unsafe { NonNull::new_unchecked(v.as_mut_ptr() as *mut u8) },
+        init,
+    );
     let mut p = pool();
     let limit = p.stats.limit;
     let full = p
@@ -269,6 +323,27 @@ mod tests {
         // A request far larger finds nothing kept of that size.
         give(again);
         assert!(take::<u16>(n * 4).is_none());
+    }
+
+    #[test]
+    fn written_blocks_come_back_with_their_values_only_where_they_cover_the_request() {
+        let n = 7 * GRAIN / 2 + 3; // a size no other test keeps
+        let mut v: Vec<i16> = Vec::with_capacity(capacity_for::<i16>(n));
+        v.extend((0..n).map(|i| (i % 3000) as i16 - 1500));
+        let (addr, want) = (v.as_ptr() as usize, v.clone());
+        // SAFETY: `v`'s n elements (2 bytes each, no padding) are written.
+        unsafe { give_written(v, n * 2) };
+        let again: Vec<i16> = take_written(n).expect("the kept block, written");
+        assert_eq!(again.as_ptr() as usize, addr);
+        assert_eq!(again, want);
+        // Fewer bytes written than requested: not handed out as written, and not lost.
+        // SAFETY: as above, for half of the elements' bytes.
+        unsafe { give_written(again, n) };
+        assert!(take_written::<i16>(n).is_none());
+        let plain: Vec<i16> = take(n).expect("the same block, not lost");
+        assert_eq!(plain.as_ptr() as usize, addr);
+        // bool has invalid bit patterns: never handed out written.
+        assert!(take_written::<bool>(3 * GRAIN + 5).is_none());
     }
 
     #[test]

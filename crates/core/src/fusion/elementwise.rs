@@ -41,6 +41,7 @@ impl<B: FusionBackend> Fused<B> {
             a,
             b,
             run: B::binary_loop::<T, K>(),
+            scalar_run: B::scalar_loop::<T, K>(),
         }
     }
 

@@ -47,6 +47,13 @@ pub trait Node<T: Element>: Send + Sync {
         0
     }
 
+    /// The one value at the positions `start..start + len` when the node reads a single
+    /// element there (a broadcast operand within one of its runs of repeated positions,
+    /// a scalar), so that an op takes it as a scalar operand; `None` otherwise.
+    fn uniform(&self, _start: usize, _len: usize) -> Option<T> {
+        None
+    }
+
     /// The element-wise ops of the tree (a leaf counts none).
     fn ops(&self) -> usize;
 
@@ -123,6 +130,10 @@ pub struct Runs {
     pub row: usize,
     /// Whether the view is C-contiguous (one run of every position).
     pub contiguous: bool,
+    /// The length of the runs of positions that read one element (the product of the
+    /// trailing axes along which the view is broadcast: `m[:, None]` read as `(rows,
+    /// cols)` repeats each element over `cols` positions), 0 when shorter than 2.
+    pub uniform: usize,
 }
 
 impl Runs {
@@ -132,7 +143,15 @@ impl Runs {
             return Runs {
                 row: 0,
                 contiguous: true,
+                uniform: 0,
             };
+        }
+        let mut same = 1usize;
+        for (&d, &s) in l.shape().iter().zip(l.strides()).rev() {
+            if d != 1 && s != 0 {
+                break;
+            }
+            same *= d;
         }
         let mut run = 1usize;
         for (&d, &s) in l.shape().iter().zip(l.strides()).rev() {
@@ -144,6 +163,7 @@ impl Runs {
         Runs {
             row: if run > 1 { run } else { 0 },
             contiguous: false,
+            uniform: if same > 1 { same } else { 0 },
         }
     }
 
@@ -264,8 +284,24 @@ impl<B: BackendBase, T: Element> Node<T> for Leaf<B, T> {
         (at + len <= data.len()).then(|| &data[at..at + len])
     }
 
+    /// Its contiguous runs, else its runs of one repeated element (both products of
+    /// trailing axes, so either divides the other leaves' runs or is divided by them).
     fn row(&self) -> usize {
-        self.runs.row
+        if self.runs.row > 0 {
+            self.runs.row
+        } else {
+            self.runs.uniform
+        }
+    }
+
+    fn uniform(&self, start: usize, len: usize) -> Option<T> {
+        let u = self.runs.uniform;
+        if u == 0 || len == 0 || start % u + len > u {
+            return None;
+        }
+        let data = self.dev.host_slice(&self.buf)?;
+        data.get(usize::try_from(view_offset(&self.layout, start)).ok()?)
+            .copied()
     }
 
     fn ops(&self) -> usize {
@@ -361,6 +397,10 @@ impl<T: Element> Node<T> for Scalar<T> {
     fn eval(&self, _start: usize, out: &mut [T], _: &mut Scratch) -> Result<()> {
         out.fill(self.0);
         Ok(())
+    }
+
+    fn uniform(&self, _start: usize, _len: usize) -> Option<T> {
+        Some(self.0)
     }
 
     fn ops(&self) -> usize {
@@ -503,16 +543,19 @@ pub struct Binary<T: Element, K: BinaryOp<T>> {
     pub b: Expr<T>,
     /// Its loop over a block.
     pub run: BinaryLoop<T, K>,
+    /// Its loop over a block where one operand is one value there ([`Node::uniform`]).
+    pub scalar_run: ScalarLoop<T, K>,
 }
 
 impl<T: Element, K: BinaryOp<T>> Binary<T, K> {
-    /// `op(a, b)` with the plain loop.
+    /// `op(a, b)` with the plain loops.
     pub fn new(op: K, a: Expr<T>, b: Expr<T>) -> Self {
         Binary {
             op,
             a,
             b,
             run: binary_loop::<T, K>,
+            scalar_run: scalar_loop::<T, K>,
         }
     }
 }
@@ -520,6 +563,20 @@ impl<T: Element, K: BinaryOp<T>> Binary<T, K> {
 impl<T: Element, K: BinaryOp<T>> Node<K::Out> for Binary<T, K> {
     fn eval(&self, start: usize, out: &mut [K::Out], scratch: &mut Scratch) -> Result<()> {
         let n = out.len();
+        // A broadcast operand within one of its runs is a scalar operand (the same values
+        // in the same order: the same bits, without gathering it into a temporary).
+        if let Some(s) = self.b.uniform(start, n) {
+            return with(&self.a, start, n, scratch, |a, _| {
+                (self.scalar_run)(&self.op, a, s, false, out);
+                Ok(())
+            });
+        }
+        if let Some(s) = self.a.uniform(start, n) {
+            return with(&self.b, start, n, scratch, |b, _| {
+                (self.scalar_run)(&self.op, b, s, true, out);
+                Ok(())
+            });
+        }
         if Arc::ptr_eq(&self.a, &self.b) {
             // `d * d`: the shared operand is evaluated once.
             return with(&self.a, start, n, scratch, |a, _| {
