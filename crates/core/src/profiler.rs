@@ -1,5 +1,6 @@
 //! Timing of user code on any backend: [`benchmark`] is cuprite's `cupyx.profiler.benchmark`.
-//! It calls a closure `n_warmup` times untimed, then up to `n_repeat` times, measuring each
+//! It calls a closure `n_warmup` times untimed (each call's deferred work evaluated, as in
+//! the timed calls), then up to `n_repeat` times, measuring each
 //! call's host time (the wall clock around the call) and, for every device named, its device
 //! time (timing events recorded in the device's queue around the call, see
 //! [`DeviceTimer`]). The [`BenchmarkResult`] keeps every sample and prints one line in
@@ -248,7 +249,13 @@ where
     let mut ends = events()?;
 
     for _ in 0..options.n_warmup {
-        drop(std::hint::black_box(f()?));
+        // A warm-up does what a timed call does: a fusing device evaluates what the call
+        // deferred (compiling its programs here, not in the first timed call).
+        let r = std::hint::black_box(f()?);
+        for d in devices {
+            d.evaluate_pending()?;
+        }
+        drop(r);
     }
     for d in devices {
         d.synchronize()?;
@@ -423,6 +430,10 @@ mod tests {
             st.log.push("record");
             Ok(())
         }
+        fn evaluate_pending(&self) -> Result<()> {
+            self.st().log.push("evaluate");
+            Ok(())
+        }
         fn elapsed_secs(&self, start: &Option<f64>, end: &Option<f64>) -> Result<f64> {
             match (start, end) {
                 (Some(s), Some(e)) => Ok(e - s),
@@ -541,11 +552,15 @@ mod tests {
         for &t in &res.gpu_times[0].1 {
             assert!((t - 2e-3).abs() < 1e-12, "{t}");
         }
-        // Warm-up, one sync, then per repeat: start event, call, end event, sync.
-        let mut want = vec!["work"; 7];
+        // Warm-up calls and their deferred work, one sync, then per repeat: start event,
+        // call, deferred work, end event, sync.
+        let mut want = Vec::new();
+        for _ in 0..7 {
+            want.extend(["work", "evaluate"]);
+        }
         want.push("sync");
         for _ in 0..5 {
-            want.extend(["record", "work", "record", "sync"]);
+            want.extend(["record", "work", "evaluate", "record", "sync"]);
         }
         assert_eq!(dev.log(), want);
         assert_eq!(dev.st().pending, 0.0);
