@@ -83,12 +83,7 @@ pub fn wide<R>(f: impl FnOnce() -> R) -> R {
         // SAFETY: the features `avx512` is compiled for were detected on this CPU.
         return unsafe { avx512(f) };
     }
-    #[cfg(target_arch = "x86_64")]
-    if has_avx2_fma() {
-        // SAFETY: the features `avx2_fma` is compiled for were detected on this CPU.
-        return unsafe { avx2_fma(f) };
-    }
-    f()
+    wide_avx2(f)
 }
 
 /// `f()` with the AVX2 and FMA instructions enabled: the closure inlines into this copy.

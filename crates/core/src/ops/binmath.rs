@@ -157,22 +157,6 @@ pub trait ScalarBody<T, O> {
     fn run(self, f: impl Fn(T) -> O + Copy + Send + Sync) -> Self::Out;
 }
 
-/// Whether two names are equal, at compile time.
-const fn same_name(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
-}
-
 /// Runs `body` with `x -> op(x, s)` (`op(s, x)` when `scalar_first`), for backends whose
 /// loops run on the host. A real float `power` with the exponent ±0.5 or ±1.5 gets that
 /// exponent's [`sqrt_power`] (the values `apply` gives, but with no test of the exponent
@@ -185,7 +169,7 @@ pub fn with_scalar<T: Element, K: BinaryOp<T>, L: ScalarBody<T, K::Out>>(
     scalar_first: bool,
     body: L,
 ) -> L::Out {
-    if const { same_name(K::NAME, "power") } && !scalar_first {
+    if const { super::registry::str_eq(K::NAME, "power") } && !scalar_first {
         // `power` of a real float returns its own type: the conversion is the identity.
         let own = |v: T| K::Out::from_scalar(v.to_scalar());
         let e = match s.to_scalar() {

@@ -118,7 +118,7 @@ pub const fn half_own_bits(name: &str) -> bool {
 }
 
 /// `a == b` in a const context.
-const fn str_eq(a: &str, b: &str) -> bool {
+pub(crate) const fn str_eq(a: &str, b: &str) -> bool {
     let (a, b) = (a.as_bytes(), b.as_bytes());
     if a.len() != b.len() {
         return false;
