@@ -48,6 +48,17 @@ pub(crate) fn gather_map<T: Element, O: Element>(
         // One strided run (`x[::2]`, a reversed view, a column): a flat parallel map.
         let (off, stride) = (layout.offset() as isize, *stride);
         debug_assert_eq!(*len, n);
+        if stride > 0 && n > 0 {
+            // The run's elements, bounds-checked once: a stepped read with no check per
+            // element (`x[::2] * 2` of 1M f64 at one thread: 0.28 ms checked).
+            let (off, stride) = (off as usize, stride as usize);
+            let run = &data[off..off + (n - 1) * stride + 1];
+            // SAFETY: `i < n` for every slot `generate_uninit` fills, so `i * stride <=
+            // (n - 1) * stride < run.len()`.
+            let at = move |i: usize| f(unsafe { *run.get_unchecked(i * stride) });
+            // SAFETY: generate_uninit writes every one of the n slots.
+            return unsafe { crate::alloc::written_vec(n, |o| par::generate_uninit(o, at)) };
+        }
         let at = move |i: usize| f(data[(off + i as isize * stride) as usize]);
         // SAFETY: generate_uninit writes every one of the n slots.
         return unsafe { crate::alloc::written_vec(n, |o| par::generate_uninit(o, at)) };
@@ -212,5 +223,32 @@ impl BackendBase for Cpu {
                 }
             });
         Ok(CpuBuffer::new(out))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::gather_map;
+    use cuprite_core::Layout;
+
+    /// One strided run read forward (a stepped slice), backward and from an offset, at
+    /// lengths around the parallel threshold: the definition's elements.
+    #[test]
+    fn a_strided_run_is_gathered_as_defined() {
+        let data: Vec<f64> = (0..700_001).map(|i| i as f64 * 0.5).collect();
+        for (n, stride, off) in [
+            (1usize, 3isize, 5usize),
+            (7, 2, 0),
+            (350_000, 2, 1),
+            (233_333, 3, 0),
+            (350_000, -2, 700_000),
+        ] {
+            let l = Layout::new(vec![n], vec![stride], off);
+            let got = gather_map(&data, &l, |x| x * 2.0).unwrap();
+            let want: Vec<f64> = (0..n)
+                .map(|i| data[(off as isize + i as isize * stride) as usize] * 2.0)
+                .collect();
+            assert_eq!(got, want, "n {n}, stride {stride}, offset {off}");
+        }
     }
 }
