@@ -41,23 +41,23 @@ pub fn zeroed_vec<T: Element>(n: usize) -> Result<Vec<T>> {
     fresh_zeroed(n, bytes)
 }
 
-/// A vector of `n` initialised elements of any values, to be overwritten in place: a block
-/// of the pool still holding the values of the vector it came from
-/// ([`pool::take_written`]), or a fresh zeroed allocation when the request is large (the
-/// kernel maps zero pages as they are first written: nothing is written twice); `None` for
-/// a small request the pool cannot serve so (the caller writes uninitialised slots then).
+/// A vector for `n` outputs: holding `n` initialised elements of any values, to be
+/// overwritten in place, where that costs nothing (a block of the pool still holding the
+/// values of the vector it came from, [`pool::take_written`], or a fresh zeroed allocation
+/// for a large request: the kernel maps zero pages as they are first written, so nothing is
+/// written twice); otherwise empty, with room for `n` (fill it with [`fill_spare`]).
 ///
 /// # Errors
 /// As [`zeroed_vec`].
-pub fn overwritable_vec<T: Element>(n: usize) -> Result<Option<Vec<T>>> {
+pub fn output_vec<T: Element>(n: usize) -> Result<Vec<T>> {
     let bytes = check_host_alloc(n, std::mem::size_of::<T>())?;
     if let Some(v) = pool::take_written::<T>(n) {
-        return Ok(Some(v));
+        return Ok(v);
     }
     if bytes < HUGE_MIN_BYTES {
-        return Ok(None);
+        return fresh_capacity(n, bytes);
     }
-    fresh_zeroed(n, bytes).map(Some)
+    fresh_zeroed(n, bytes)
 }
 
 /// A fresh zeroed allocation of `n >= 1` elements (`bytes >= HUGE_MIN_BYTES` of them),
@@ -102,23 +102,38 @@ pub unsafe fn written_vec<T>(
     fill: impl FnOnce(&mut [std::mem::MaybeUninit<T>]),
 ) -> Result<Vec<T>> {
     let bytes = check_host_alloc(n, std::mem::size_of::<T>())?;
-    let mut v: Vec<T> = match pool::take::<T>(n) {
+    let v: Vec<T> = match pool::take::<T>(n) {
         // A kept block was advised when it was first allocated: advising it again at every
         // reuse would be a system call per op.
         Some(v) => v,
         None => {
-            let v = pooled_vec(n)?;
+            let v = fresh_capacity(n, bytes)?;
             if bytes >= HUGE_MIN_BYTES {
                 advise_huge(v.as_ptr() as usize, bytes);
             }
             v
         }
     };
+    // SAFETY: the caller's contract.
+    Ok(unsafe { fill_spare(v, n, fill) })
+}
+
+/// `v` (empty, with room for `n`) holding the `n` elements `fill` writes into its spare
+/// capacity.
+///
+/// # Safety
+/// `fill` must initialise every one of the `n` slots it receives (if it panics instead,
+/// nothing is read: the vector is dropped empty).
+pub unsafe fn fill_spare<T>(
+    mut v: Vec<T>,
+    n: usize,
+    fill: impl FnOnce(&mut [std::mem::MaybeUninit<T>]),
+) -> Vec<T> {
     fill(&mut v.spare_capacity_mut()[..n]);
     // SAFETY: the caller's contract: `fill` initialised the first `n` slots, within the
-    // capacity `pooled_vec` reserved.
+    // capacity (`spare_capacity_mut()[..n]` would have panicked otherwise).
     unsafe { v.set_len(n) };
-    Ok(v)
+    v
 }
 
 /// A vector of `n` copies of `value` (any type: scratch pairs, counters, complex lanes).
@@ -148,9 +163,16 @@ pub fn vec_with_capacity<T>(n: usize) -> Result<Vec<T>> {
 /// exceeds the host's RAM plus swap ([`check_host_alloc`]) or the allocator refuses it twice.
 pub fn pooled_vec<T>(n: usize) -> Result<Vec<T>> {
     let bytes = check_host_alloc(n, std::mem::size_of::<T>())?;
-    if let Some(v) = pool::take::<T>(n) {
-        return Ok(v);
+    match pool::take::<T>(n) {
+        Some(v) => Ok(v),
+        None => fresh_capacity(n, bytes),
     }
+}
+
+/// A new empty vector with room for `n` elements (`bytes` of them, checked), of the pool's
+/// rounded capacity so that it can be kept when freed; a refused allocation releases the
+/// pool's blocks and is tried once more.
+fn fresh_capacity<T>(n: usize, bytes: usize) -> Result<Vec<T>> {
     let cap = pool::capacity_for::<T>(n);
     let mut v = Vec::new();
     if v.try_reserve_exact(cap).is_err() {

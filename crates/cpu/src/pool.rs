@@ -168,26 +168,20 @@ pub(crate) fn take<T>(n: usize) -> Option<Vec<T>> {
     take_block::<T>(n).map(|(v, _)| v)
 }
 
-/// A vector of `n` elements from a kept block whose first `n` elements' bytes were written
-/// by the vector it came from (their values are whatever it held), or `None`. Only for
-/// element types of which every bit pattern is a value (`ANY_BITS`): the bytes of an `f64`
-/// may come back as an `i64`, never as a `bool`.
+/// A vector with room for at least `n` elements from a kept block, or `None` (as [`take`]):
+/// holding `n` elements when the block's first `n` elements' bytes were written by the
+/// vector it came from (their values are whatever it held) and every bit pattern is a value
+/// of `T` ([`any_bits`]: the bytes of an `f64` may come back as an `i64`, never as a
+/// `bool`), empty otherwise.
 pub(crate) fn take_written<T: Element>(n: usize) -> Option<Vec<T>> {
-    if !any_bits::<T>() {
-        return None;
-    }
     let (mut v, init) = take_block::<T>(n)?;
-    if init < n * std::mem::size_of::<T>() {
-        // SAFETY: the block's first `init` bytes were written (recorded when it was kept)
-        // and nothing wrote or freed them since; `T` is an element type.
-        unsafe { give_written(v, init) };
-        return None;
+    if any_bits::<T>() && init >= n * std::mem::size_of::<T>() {
+        // SAFETY: the capacity holds `n` elements (`take_block`), whose bytes are
+        // initialised (the block's first `init` bytes were the elements of the vector given
+        // back, and the pool never wrote or freed them since), and every bit pattern of
+        // those bytes is a value of `T` (`any_bits`).
+        unsafe { v.set_len(n) };
     }
-    // SAFETY: the capacity holds `n` elements (`take_block`), whose bytes are initialised
-    // (the block's first `init` bytes were the elements of the vector given back, and the
-    // pool never wrote or freed them since), and every bit pattern of those bytes is a value
-    // of `T` (`any_bits`).
-    unsafe { v.set_len(n) };
     Some(v)
 }
 
@@ -339,11 +333,17 @@ mod tests {
         // Fewer bytes written than requested: not handed out as written, and not lost.
         // SAFETY: as above, for half of the elements' bytes.
         unsafe { give_written(again, n) };
-        assert!(take_written::<i16>(n).is_none());
-        let plain: Vec<i16> = take(n).expect("the same block, not lost");
+        let plain: Vec<i16> = take_written(n).expect("the same block, unwritten");
         assert_eq!(plain.as_ptr() as usize, addr);
+        assert!(plain.is_empty() && plain.capacity() >= n);
         // bool has invalid bit patterns: never handed out written.
-        assert!(take_written::<bool>(3 * GRAIN + 5).is_none());
+        let m = 5 * GRAIN + 5; // above MIN_BLOCK, a size no other test keeps
+        let mut b: Vec<bool> = Vec::with_capacity(capacity_for::<bool>(m));
+        b.resize(m, true);
+        // SAFETY: `b`'s m elements (one byte each) are written.
+        unsafe { give_written(b, m) };
+        let b: Vec<bool> = take_written(m).expect("the kept bool block");
+        assert!(b.is_empty());
     }
 
     #[test]
