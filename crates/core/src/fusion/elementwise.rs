@@ -97,7 +97,7 @@ impl<B: FusionBackend> ElementwiseOps for Fused<B> {
         if !self.defers(lx) {
             return Ok(FusedBuf::ready(self.inner.unary(
                 op,
-                &self.ready(x)?,
+                &*self.ready(x)?,
                 lx,
             )?));
         }
@@ -229,7 +229,9 @@ impl<B: FusionBackend> Fused<B> {
         layout: &Layout,
     ) -> Result<FusedBuf<B, U>> {
         if !self.defers(layout) {
-            return Ok(FusedBuf::ready(self.inner.cast(&self.ready(buf)?, layout)?));
+            return Ok(FusedBuf::ready(
+                self.inner.cast(&*self.ready(buf)?, layout)?,
+            ));
         }
         let x = self.operand(buf, layout, "cast")?;
         let cast: Cast<T, U> = Cast { x, to: PhantomData };

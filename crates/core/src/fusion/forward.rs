@@ -44,7 +44,7 @@ impl<B: FusionBackend> Fused<B> {
             |_, _| None,
         );
         if let Some(addr) = shared
-            && self.on
+            && self.fusing()
         {
             self.release_readers(addr)?;
         }
@@ -91,11 +91,11 @@ impl<B: FusionBackend> BackendBase for Fused<B> {
     }
 
     fn to_vec<T: Element>(&self, buf: &FusedBuf<B, T>, layout: &Layout) -> Result<Vec<T>> {
-        self.inner.to_vec(&self.ready(buf)?, layout)
+        self.inner.to_vec(&*self.ready(buf)?, layout)
     }
 
     fn copy<T: Element>(&self, buf: &FusedBuf<B, T>, layout: &Layout) -> Result<FusedBuf<B, T>> {
-        Ok(w(self.inner.copy(&self.ready(buf)?, layout)?))
+        Ok(w(self.inner.copy(&*self.ready(buf)?, layout)?))
     }
 
     fn copy_to_peer<T: Element>(
@@ -106,7 +106,7 @@ impl<B: FusionBackend> BackendBase for Fused<B> {
     ) -> Result<Option<FusedBuf<B, T>>> {
         let out = self
             .inner
-            .copy_to_peer(&self.ready(buf)?, layout, &dst.inner)?;
+            .copy_to_peer(&*self.ready(buf)?, layout, &dst.inner)?;
         Ok(out.map(w))
     }
 
@@ -132,12 +132,15 @@ impl<B: FusionBackend> BackendBase for Fused<B> {
         &self,
         parts: &[(&FusedBuf<B, T>, &Layout)],
     ) -> Result<FusedBuf<B, T>> {
-        let bufs: Vec<B::Buffer<T>> = parts
+        let bufs: Vec<_> = parts
             .iter()
             .map(|(b, _)| self.ready(b))
             .collect::<Result<_>>()?;
-        let views: Vec<(&B::Buffer<T>, &Layout)> =
-            bufs.iter().zip(parts).map(|(b, (_, l))| (b, *l)).collect();
+        let views: Vec<(&B::Buffer<T>, &Layout)> = bufs
+            .iter()
+            .zip(parts)
+            .map(|(b, (_, l))| (&**b, *l))
+            .collect();
         Ok(w(self.inner.concat_flat(&views)?))
     }
 
@@ -159,7 +162,7 @@ impl<B: FusionBackend> BackendBase for Fused<B> {
             None => {
                 if buf.slot_shared() {
                     // Another array shares the slot: this one takes its own buffer.
-                    let mine = self.ready(buf)?;
+                    let mine = self.ready(buf)?.into_owned();
                     *buf = w(mine);
                 } else {
                     self.release_leaves(buf)?;
@@ -204,7 +207,7 @@ impl<B: FusionBackend> ReduceOps for Fused<B> {
         if let Some(out) = self.fused_reduce(op, x, lx, axes)? {
             return Ok(w(out));
         }
-        Ok(w(self.inner.reduce(op, &self.ready(x)?, lx, axes)?))
+        Ok(w(self.inner.reduce(op, &*self.ready(x)?, lx, axes)?))
     }
 
     fn min_max<T: Integer>(
@@ -213,7 +216,7 @@ impl<B: FusionBackend> ReduceOps for Fused<B> {
         lx: &Layout,
     ) -> Result<(FusedBuf<B, T>, FusedBuf<B, T>)> {
         lx.check_bounds("min_max", self.buffer_len_of(x))?;
-        let (lo, hi) = self.inner.min_max(&self.ready(x)?, lx)?;
+        let (lo, hi) = self.inner.min_max(&*self.ready(x)?, lx)?;
         Ok((w(lo), w(hi)))
     }
 
@@ -224,7 +227,12 @@ impl<B: FusionBackend> ReduceOps for Fused<B> {
         lx: &Layout,
         axis: usize,
     ) -> Result<FusedBuf<B, i64>> {
-        Ok(w(self.inner.arg_reduce(kind, &self.ready(x)?, lx, axis)?))
+        Ok(w(self.inner.arg_reduce(
+            kind,
+            &*self.ready(x)?,
+            lx,
+            axis,
+        )?))
     }
 
     fn scan<T: Element, K: ScanOp<T>>(
@@ -234,7 +242,7 @@ impl<B: FusionBackend> ReduceOps for Fused<B> {
         lx: &Layout,
         axis: usize,
     ) -> Result<FusedBuf<B, K::Out>> {
-        Ok(w(self.inner.scan(op, &self.ready(x)?, lx, axis)?))
+        Ok(w(self.inner.scan(op, &*self.ready(x)?, lx, axis)?))
     }
 }
 
@@ -245,7 +253,7 @@ impl<B: FusionBackend> SortOps for Fused<B> {
         lx: &Layout,
         axis: usize,
     ) -> Result<FusedBuf<B, T>> {
-        Ok(w(self.inner.sort(&self.ready(x)?, lx, axis)?))
+        Ok(w(self.inner.sort(&*self.ready(x)?, lx, axis)?))
     }
 
     fn argsort<T: Element>(
@@ -254,7 +262,7 @@ impl<B: FusionBackend> SortOps for Fused<B> {
         lx: &Layout,
         axis: usize,
     ) -> Result<FusedBuf<B, i64>> {
-        Ok(w(self.inner.argsort(&self.ready(x)?, lx, axis)?))
+        Ok(w(self.inner.argsort(&*self.ready(x)?, lx, axis)?))
     }
 
     fn partition<T: Element>(
@@ -264,7 +272,7 @@ impl<B: FusionBackend> SortOps for Fused<B> {
         axis: usize,
         kth: usize,
     ) -> Result<FusedBuf<B, T>> {
-        Ok(w(self.inner.partition(&self.ready(x)?, lx, axis, kth)?))
+        Ok(w(self.inner.partition(&*self.ready(x)?, lx, axis, kth)?))
     }
 
     fn argpartition<T: Element>(
@@ -275,7 +283,7 @@ impl<B: FusionBackend> SortOps for Fused<B> {
         kth: usize,
     ) -> Result<FusedBuf<B, i64>> {
         Ok(w(self.inner.argpartition(
-            &self.ready(x)?,
+            &*self.ready(x)?,
             lx,
             axis,
             kth,
@@ -299,7 +307,7 @@ impl<B: FusionBackend> SortOps for Fused<B> {
         x: &FusedBuf<B, T>,
         lx: &Layout,
     ) -> Result<(FusedBuf<B, T>, usize)> {
-        let (u, n) = self.inner.unique(&self.ready(x)?, lx)?;
+        let (u, n) = self.inner.unique(&*self.ready(x)?, lx)?;
         Ok((w(u), n))
     }
 
@@ -315,7 +323,7 @@ impl<B: FusionBackend> SortOps for Fused<B> {
         FusedBuf<B, i64>,
         usize,
     )> {
-        let (u, i, inv, c, n) = self.inner.unique_all(&self.ready(x)?, lx)?;
+        let (u, i, inv, c, n) = self.inner.unique_all(&*self.ready(x)?, lx)?;
         Ok((w(u), w(i), w(inv), w(c), n))
     }
 }
@@ -328,7 +336,7 @@ impl<B: FusionBackend> SelectOps for Fused<B> {
         axis: usize,
         kth: &[usize],
     ) -> Result<FusedBuf<B, T>> {
-        Ok(w(self.inner.select_kth(&self.ready(x)?, lx, axis, kth)?))
+        Ok(w(self.inner.select_kth(&*self.ready(x)?, lx, axis, kth)?))
     }
 }
 
@@ -405,7 +413,7 @@ impl<B: FusionBackend> IndexOps for Fused<B> {
         let wb = weights
             .map(|(b, l)| self.ready(b).map(|b| (b, l)))
             .transpose()?;
-        let wv = wb.as_ref().map(|(b, l)| (b, *l));
+        let wv = wb.as_ref().map(|(b, l)| (&**b, *l));
         self.with_mut(out, |o| {
             self.inner.bin_add(&x, lx, &e, le, uniform, wv, o, lo)
         })
@@ -430,12 +438,12 @@ impl<B: FusionBackend> MaskOps for Fused<B> {
         x: &FusedBuf<B, T>,
         lx: &Layout,
     ) -> Result<(FusedBuf<B, i64>, usize)> {
-        let (out, n) = self.inner.nonzero(&self.ready(x)?, lx)?;
+        let (out, n) = self.inner.nonzero(&*self.ready(x)?, lx)?;
         Ok((w(out), n))
     }
 
     fn count_nonzero<T: Element>(&self, x: &FusedBuf<B, T>, lx: &Layout) -> Result<usize> {
-        self.inner.count_nonzero(&self.ready(x)?, lx)
+        self.inner.count_nonzero(&*self.ready(x)?, lx)
     }
 
     fn mask_assign<T: Element>(
@@ -497,7 +505,7 @@ impl<B: FusionBackend> LinalgOps for Fused<B> {
         batch: usize,
         n: usize,
     ) -> Result<(FusedBuf<B, T>, FusedBuf<B, i32>)> {
-        let (lu, ipiv) = self.inner.lu_factor(&self.ready(a)?, batch, n)?;
+        let (lu, ipiv) = self.inner.lu_factor(&*self.ready(a)?, batch, n)?;
         Ok((w(lu), w(ipiv)))
     }
 
@@ -520,7 +528,7 @@ impl<B: FusionBackend> LinalgOps for Fused<B> {
         batch: usize,
         n: usize,
     ) -> Result<(FusedBuf<B, T>, FusedBuf<B, i32>)> {
-        let (l, info) = self.inner.cholesky(&self.ready(a)?, batch, n)?;
+        let (l, info) = self.inner.cholesky(&*self.ready(a)?, batch, n)?;
         Ok((w(l), w(info)))
     }
 
@@ -532,7 +540,7 @@ impl<B: FusionBackend> LinalgOps for Fused<B> {
         n: usize,
         complete: bool,
     ) -> Result<(FusedBuf<B, T>, FusedBuf<B, T>)> {
-        let (q, r) = self.inner.qr(&self.ready(a)?, batch, m, n, complete)?;
+        let (q, r) = self.inner.qr(&*self.ready(a)?, batch, m, n, complete)?;
         Ok((w(q), w(r)))
     }
 
@@ -544,7 +552,7 @@ impl<B: FusionBackend> LinalgOps for Fused<B> {
         n: usize,
         vectors: Option<bool>,
     ) -> Result<SvdFactors<Self, T>> {
-        let f = self.inner.svd(&self.ready(a)?, batch, m, n, vectors)?;
+        let f = self.inner.svd(&*self.ready(a)?, batch, m, n, vectors)?;
         Ok(SvdFactors {
             s: w(f.s),
             u: f.u.map(w),
@@ -560,7 +568,7 @@ impl<B: FusionBackend> LinalgOps for Fused<B> {
         n: usize,
         vectors: bool,
     ) -> Result<EighFactors<Self, T>> {
-        let f = self.inner.eigh(&self.ready(a)?, batch, n, vectors)?;
+        let f = self.inner.eigh(&*self.ready(a)?, batch, n, vectors)?;
         Ok(EighFactors {
             w: w(f.w),
             v: f.v.map(w),
@@ -575,7 +583,7 @@ impl<B: FusionBackend> LinalgOps for Fused<B> {
         n: usize,
         vectors: bool,
     ) -> Result<EigFactors<Self, T>> {
-        let f = self.inner.eig(&self.ready(a)?, batch, n, vectors)?;
+        let f = self.inner.eig(&*self.ready(a)?, batch, n, vectors)?;
         Ok(EigFactors {
             w: w(f.w),
             v: f.v.map(w),
@@ -593,7 +601,7 @@ impl<B: FusionBackend> FftOps for Fused<B> {
         scale: F,
     ) -> Result<FusedBuf<B, F::Complex>> {
         Ok(w(self.inner.fft_c2c::<F>(
-            &self.ready(x)?,
+            &*self.ready(x)?,
             lanes,
             inverse,
             scale,
@@ -606,7 +614,11 @@ impl<B: FusionBackend> FftOps for Fused<B> {
         lanes: FftLanes,
         scale: F,
     ) -> Result<FusedBuf<B, F::Complex>> {
-        Ok(w(self.inner.fft_r2c::<F>(&self.ready(x)?, lanes, scale)?))
+        Ok(w(self.inner.fft_r2c::<F>(
+            &*self.ready(x)?,
+            lanes,
+            scale,
+        )?))
     }
 
     fn fft_c2r<F: Float>(
@@ -615,7 +627,11 @@ impl<B: FusionBackend> FftOps for Fused<B> {
         lanes: FftLanes,
         scale: F,
     ) -> Result<FusedBuf<B, F>> {
-        Ok(w(self.inner.fft_c2r::<F>(self.ready(&x)?, lanes, scale)?))
+        Ok(w(self.inner.fft_c2r::<F>(
+            self.ready(&x)?.into_owned(),
+            lanes,
+            scale,
+        )?))
     }
 }
 

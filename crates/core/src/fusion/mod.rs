@@ -88,6 +88,7 @@ use crate::error::Result;
 use crate::layout::Layout;
 use crate::ops::{BinaryOp, ReduceOp, UnaryOp};
 use expr::{BinaryLoop, Expr, Leaf, ScalarLoop, UnaryLoop};
+use std::borrow::Cow;
 use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
@@ -179,16 +180,19 @@ pub trait FusionBackend: ArrayBackend {
 #[derive(Clone)]
 pub struct Fused<B: FusionBackend> {
     inner: B,
-    on: bool,
-    defer_min: usize,
     shared: Arc<Shared>,
 }
 
 /// The state a device and its clones share (one allocation, so that an array's copy of
-/// the device costs one reference count): the pending expressions, and the counters
-/// behind [`Fused::stats`].
+/// the device costs one reference count and a pointer's move: every array holds one, and
+/// small ops make and drop several): the settings, the pending expressions, and the
+/// counters behind [`Fused::stats`].
 #[derive(Default)]
 struct Shared {
+    /// Whether element-wise primitives are deferred ([`Fused::with_fusion`]).
+    on: bool,
+    /// The fewest elements a deferred primitive has ([`Fused::with_defer_min`]).
+    defer_min: usize,
     pending: Mutex<Vec<Weak<dyn Force>>>,
     evaluated: AtomicU64,
     fused_ops: AtomicU64,
@@ -200,8 +204,8 @@ impl<B: FusionBackend> fmt::Debug for Fused<B> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Fused")
             .field("inner", &self.inner)
-            .field("on", &self.on)
-            .field("defer_min", &self.defer_min)
+            .field("on", &self.shared.on)
+            .field("defer_min", &self.shared.defer_min)
             .finish()
     }
 }
@@ -222,36 +226,53 @@ impl<B: FusionBackend> Fused<B> {
             .unwrap_or(false);
         Fused {
             inner: dev,
-            on: !off,
-            defer_min: B::DEFER_MIN,
-            shared: Arc::default(),
+            shared: Arc::new(Shared {
+                on: !off,
+                defer_min: B::DEFER_MIN,
+                ..Shared::default()
+            }),
         }
     }
 
     /// The same device with fusion turned on or off (off: every primitive runs at once on
-    /// the wrapped backend, for debugging).
+    /// the wrapped backend, for debugging). Made from a device that has clones, it is a
+    /// device of its own, with its own pending expressions and counters.
     pub fn with_fusion(mut self, on: bool) -> Self {
-        self.on = on;
+        self.settings().on = on;
         self
     }
 
     /// Whether element-wise primitives are deferred.
     pub fn fusing(&self) -> bool {
-        self.on
+        self.shared.on
+    }
+
+    /// The shared state to change a setting: this handle's own (a new one, with the same
+    /// settings, where clones share it).
+    fn settings(&mut self) -> &mut Shared {
+        if Arc::get_mut(&mut self.shared).is_none() {
+            self.shared = Arc::new(Shared {
+                on: self.shared.on,
+                defer_min: self.shared.defer_min,
+                ..Shared::default()
+            });
+        }
+        Arc::get_mut(&mut self.shared).expect("a new state has one holder")
     }
 
     /// The same device deferring element-wise primitives over at least `n` elements (those
     /// over fewer run at once on the wrapped backend); the default is the backend's
     /// [`FusionBackend::DEFER_MIN`]. `with_defer_min(0)` defers every size, as the tests of
-    /// the fused evaluation do.
+    /// the fused evaluation do. Made from a device that has clones, it is a device of its
+    /// own, as with [`with_fusion`](Self::with_fusion).
     pub fn with_defer_min(mut self, n: usize) -> Self {
-        self.defer_min = n;
+        self.settings().defer_min = n;
         self
     }
 
     /// The fewest elements a deferred primitive has ([`Fused::with_defer_min`]).
     pub fn defer_min(&self) -> usize {
-        self.defer_min
+        self.shared.defer_min
     }
 
     /// The wrapped backend.
@@ -308,11 +329,15 @@ impl<B: FusionBackend> Fused<B> {
         Ok(())
     }
 
-    /// The buffer of `b`, evaluating it first when it is pending.
-    pub(crate) fn ready<T: Element>(&self, b: &FusedBuf<B, T>) -> Result<B::Buffer<T>> {
+    /// The buffer of `b`, evaluating it first when it is pending: borrowed where `b` is
+    /// an evaluated buffer (no reference count touched: small ops pay for every one).
+    pub(crate) fn ready<'a, T: Element>(
+        &self,
+        b: &'a FusedBuf<B, T>,
+    ) -> Result<Cow<'a, B::Buffer<T>>> {
         match &b.0 {
-            Repr::Ready(buf) => Ok(buf.clone()),
-            Repr::Lazy(slot) => slot.ready(),
+            Repr::Ready(buf) => Ok(Cow::Borrowed(buf)),
+            Repr::Lazy(slot) => slot.ready().map(Cow::Owned),
         }
     }
 
@@ -336,7 +361,7 @@ impl<B: FusionBackend> Fused<B> {
     /// `expr` as the value of a new buffer of `len` elements: pending while fusing and
     /// small enough, evaluated at once otherwise.
     pub(crate) fn defer<T: Element>(&self, expr: Expr<T>, len: usize) -> Result<FusedBuf<B, T>> {
-        if !self.on || expr.ops() >= MAX_OPS {
+        if !self.fusing() || expr.ops() >= MAX_OPS {
             return Ok(FusedBuf::ready(self.eval(&expr, len)?));
         }
         let slot = Arc::new(Slot {
@@ -374,7 +399,7 @@ impl<B: FusionBackend> Fused<B> {
         }
         Ok(Arc::new(Leaf::new(
             self.inner.clone(),
-            self.ready(b)?,
+            self.ready(b)?.into_owned(),
             l.clone(),
         )))
     }
@@ -397,7 +422,7 @@ impl<B: FusionBackend> Fused<B> {
         lx: &Layout,
         axes: &[usize],
     ) -> Result<Option<B::Buffer<K::Out>>> {
-        if !self.on || lx.size() == 0 {
+        if !self.fusing() || lx.size() == 0 {
             return Ok(None);
         }
         let Some(expr) = self.pending_whole(x, lx) else {
@@ -422,7 +447,8 @@ impl<B: FusionBackend> Fused<B> {
         l: &Layout,
         build: impl FnOnce(Expr<T>) -> Expr<T>,
     ) -> Result<bool> {
-        if !self.on || l.size() == 0 || dst.slot_shared() || !l.is_writeable_without_overlap() {
+        if !self.fusing() || l.size() == 0 || dst.slot_shared() || !l.is_writeable_without_overlap()
+        {
             return Ok(false);
         }
         let counts = &self.shared;

@@ -241,6 +241,10 @@ fn errors_come_from_the_same_calls_and_fusion_can_be_turned_off<B: FusionBackend
     let z = chain(&x, &y).unwrap();
     z.to_vec().unwrap();
     assert_eq!(off.stats().evaluated, 0, "off: every op ran at once");
+    // A setting changed on a clone changes that clone alone.
+    let (twin, bound) = (on.clone().with_fusion(false), on.clone().with_defer_min(7));
+    assert!(on.fusing() && !twin.fusing() && bound.fusing());
+    assert_eq!((on.defer_min(), twin.defer_min(), bound.defer_min()), (0, 0, 7));
 }
 
 fn long_chains_are_cut_and_synchronize_evaluates_what_is_pending<B: FusionBackend>(dev: &B) {
