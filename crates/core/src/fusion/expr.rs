@@ -330,10 +330,15 @@ fn read_view<T: Element>(data: &[T], l: &Layout, start: usize, out: &mut [T]) {
         match inner {
             0 => o.fill(data[base]),
             1 => o.copy_from_slice(&data[base..base + len]),
-            _ => {
-                for (j, x) in o.iter_mut().enumerate() {
-                    *x = data[(base as isize + j as isize * inner) as usize];
-                }
+            // Stepped through the run's elements, bounds-checked once per run (the view
+            // was checked against the buffer where the leaf was made).
+            s if s > 0 => {
+                let run = data[base..].iter().step_by(s as usize);
+                o.iter_mut().zip(run).for_each(|(x, &v)| *x = v);
+            }
+            s => {
+                let run = data[..=base].iter().rev().step_by(s.unsigned_abs());
+                o.iter_mut().zip(run).for_each(|(x, &v)| *x = v);
             }
         }
     });

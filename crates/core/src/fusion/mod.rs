@@ -397,11 +397,45 @@ impl<B: FusionBackend> Fused<B> {
         if let Some(expr) = self.pending_whole(b, l) {
             return Ok(expr);
         }
+        let buf = self.ready(b)?;
+        if let Some((compact, cl)) = self.compacted(&buf, l)? {
+            return Ok(Arc::new(Leaf::new(self.inner.clone(), compact, cl)));
+        }
         Ok(Arc::new(Leaf::new(
             self.inner.clone(),
-            self.ready(b)?.into_owned(),
+            buf.into_owned(),
             l.clone(),
         )))
+    }
+
+    /// A strided view read through broadcast axes (`x.T - x` of a column `x` of a
+    /// `(n, 3)` array: every row of the result reads the same `n` elements three apart),
+    /// where the host evaluates expressions: its distinct elements copied once into a
+    /// contiguous buffer, and the layout broadcasting that buffer. Every run of the leaf is
+    /// then read in place instead of gathered again for every block (`None` where its runs
+    /// are already contiguous or repeat one element, or where it repeats too little for
+    /// the copy to pay).
+    fn compacted<T: Element>(
+        &self,
+        buf: &B::Buffer<T>,
+        l: &Layout,
+    ) -> Result<Option<(B::Buffer<T>, Layout)>> {
+        let (shape, strides) = (l.shape(), l.strides());
+        if !B::HOST_MEMORY || matches!(strides.last(), None | Some(0) | Some(1)) {
+            return Ok(None);
+        }
+        let distinct: Vec<usize> = shape
+            .iter()
+            .zip(strides)
+            .map(|(&d, &s)| if s == 0 { 1 } else { d })
+            .collect();
+        if crate::layout::shape_size(&distinct) * 4 > l.size() {
+            return Ok(None);
+        }
+        let view = Layout::new(distinct.clone(), strides.to_vec(), l.offset());
+        let compact = self.inner.copy(buf, &view)?;
+        let cl = Layout::contiguous(&distinct).broadcast_to("fusion", shape)?;
+        Ok(Some((compact, cl)))
     }
 
     /// The pending expression of `b` when `l` reads it whole in C order.

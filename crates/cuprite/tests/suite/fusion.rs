@@ -134,6 +134,34 @@ fn views_and_broadcasts_are_read_inside_the_expression<D: FusionBackend>(dev: &D
     assert_eq!(bits(&got.to_vec().unwrap()), bits(&want.to_vec().unwrap()));
 }
 
+/// Strided views repeated by broadcasting (nbody's `x.T - x` of a column of an `(n, 3)`
+/// array, reversed and 3-d kin): read from a compact copy of their distinct elements, with
+/// the wrapped backend's bits, and the array they view written afterwards keeps the
+/// expression's values.
+fn broadcast_strided_views_are_compacted<D: FusionBackend>(dev: &D) {
+    let (cpu, fused) = (dev.clone(), Fused::new(dev.clone()).with_defer_min(0));
+    let v = values(301 * 3, 9);
+    fn body<B: ArrayBackend>(p: &mut Array<f64, B>) -> Result<Vec<Array<f64, B>>> {
+        let x = p.slice(&s![.., 0..1])?;
+        let dx = x.t().try_sub(&x)?; // (301, 301): rows of a stride-3 column
+        let r = p.slice(&s![..;-1, 2..3])?.t().try_mul(&x)?; // negative stride, broadcast
+        let q = p.reshape(&[7, 43, 3])?;
+        let d3 = q
+            .slice(&s![.., NEW_AXIS, .., 1])?
+            .try_add(&q.slice(&s![.., .., 2..3])?)?;
+        let e = dx.square()?.try_add(&r)?;
+        p.fill(0.0)?; // written after: the pending values keep what they read
+        Ok(vec![dx, e, d3])
+    }
+    let mut a = Array::<f64, D>::from_vec(v.clone(), &[301, 3], &cpu).unwrap();
+    let mut b = Array::<f64, _>::from_vec(v, &[301, 3], &fused).unwrap();
+    let (want, got) = (body(&mut a).unwrap(), body(&mut b).unwrap());
+    for (g, w) in got.iter().zip(&want) {
+        assert_eq!(g.shape(), w.shape());
+        assert_eq!(bits(&g.to_vec().unwrap()), bits(&w.to_vec().unwrap()));
+    }
+}
+
 /// Views whose rows (or runs of trailing axes) are contiguous: a 3-d interior slice, every
 /// other plane, rows longer than a block, rows that cut blocks, rows
 /// too short to read in place; read inside expressions, written with an expression that
@@ -244,7 +272,10 @@ fn errors_come_from_the_same_calls_and_fusion_can_be_turned_off<B: FusionBackend
     // A setting changed on a clone changes that clone alone.
     let (twin, bound) = (on.clone().with_fusion(false), on.clone().with_defer_min(7));
     assert!(on.fusing() && !twin.fusing() && bound.fusing());
-    assert_eq!((on.defer_min(), twin.defer_min(), bound.defer_min()), (0, 0, 7));
+    assert_eq!(
+        (on.defer_min(), twin.defer_min(), bound.defer_min()),
+        (0, 0, 7)
+    );
 }
 
 fn long_chains_are_cut_and_synchronize_evaluates_what_is_pending<B: FusionBackend>(dev: &B) {
@@ -657,6 +688,7 @@ on_wrapped_backends!(
     chains_give_the_wrapped_backends_bits_in_one_pass,
     in_place_chains_on_whole_arrays_fuse,
     views_and_broadcasts_are_read_inside_the_expression,
+    broadcast_strided_views_are_compacted,
     contiguous_runs_of_views_are_read_and_written_in_place,
     a_pending_result_read_through_a_view_or_written_in_part_is_evaluated_first,
     axis_reductions_fuse_with_the_unfused_bits,
