@@ -97,12 +97,14 @@ impl<T: Element, O: Element> ScalarBody<T, O> for Block<'_, T, O> {
 impl FusionBackend for Cpu {
     const WRITES_VIEWS: bool = true;
 
-    /// Arrays below 2^17 elements (1 MiB of f64) sit in this machine's caches: unfused ops
+    /// Arrays below 2^15 elements (256 KiB of f64) sit in this machine's caches: unfused ops
     /// then move no more memory than an expression, and recording and walking it block by
-    /// block costs more than they do (measured with the fusion bench at 2^14 and 2^16
-    /// elements: the 10-op chain and the stencil 0.57-0.73x the unfused ops, softmax
-    /// 0.88-0.93x, the 6-op chain 1.13-1.16x; at 2^18 the same 1.17x, 0.90x, 1.45x, 2.64x).
-    const DEFER_MIN: usize = 1 << 17;
+    /// block costs about what they save (the fusion bench at one thread on a 2-core AMD
+    /// EPYC, fused / unfused: at 2^13 elements 0.81-0.91x for the chains, 1.20-1.27x for
+    /// softmax and the normalisation; at 2^14 0.75-1.37x; at 2^15 0.97-1.36x, the chains
+    /// 1.10-1.28x; at 2^16 0.95-1.40x). A 3-d stencil of 48^3 interiors (heat-3d) fuses
+    /// from this bound on: 1.21x its unfused time.
+    const DEFER_MIN: usize = 1 << 15;
 
     fn unary_loop<T: Element, K: UnaryOp<T>>() -> UnaryLoop<T, K> {
         unary_wide::<T, K>

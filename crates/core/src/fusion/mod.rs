@@ -11,7 +11,7 @@
 //!     x.try_mul(y)?.try_add(x)?.try_sub(y)?.try_mul(&Array::scalar(0.5, x.device())?)
 //! }
 //! # fn demo<B: FusionBackend>(dev: B) -> Result<()> {
-//! // Every size deferred (by default the CPU runs arrays below 2^17 elements at once).
+//! // Every size deferred (by default the CPU runs arrays below 2^15 elements at once).
 //! let fused = Fused::new(dev.clone()).with_defer_min(0);
 //! let x = Array::<f64, _>::from_vec(vec![1.0, 2.0, 3.0], &[3], &fused)?;
 //! let y = Array::<f64, _>::from_vec(vec![4.0, 5.0, 6.0], &[3], &fused)?;
@@ -66,7 +66,7 @@
 //! over its threads (numexpr's scheme). A result is bit for bit what `B` gives: every op
 //! applies the same scalar function in the same order.
 //!
-//! Element-wise primitives over fewer than [`FusionBackend::DEFER_MIN`] elements (2^17 on
+//! Element-wise primitives over fewer than [`FusionBackend::DEFER_MIN`] elements (2^15 on
 //! the CPU, where such arrays sit in cache and recording and walking an expression costs
 //! more than the passes it saves; 0 on CUDA, where every op saved is a launch saved) run at once on `B`
 //! ([`Fused::with_defer_min`] sets another bound).
