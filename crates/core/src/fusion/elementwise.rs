@@ -4,7 +4,7 @@
 //! that part where the backend can ([`FusionBackend::eval_into`]), else written through `B`.
 
 use super::expr::{Binary, BinaryScalar, Cast, Expr, Unary, Where};
-use super::{Fused, FusedBuf, FusionBackend, reads_whole};
+use super::{Build, Fused, FusedBuf, FusionBackend, reads_whole};
 use crate::backend::ElementwiseOps;
 use crate::dtype::Element;
 use crate::error::Result;
@@ -67,19 +67,24 @@ impl<B: FusionBackend> Fused<B> {
         self.defer(expr, l.size())
     }
 
-    /// `a = expr(a)` for an in-place op through `la`: the whole buffer takes the expression
-    /// as its new pending value; a part of it is written through `B` with `write`.
+    /// `a = build(a)` for an in-place op through `la`: the whole buffer takes the
+    /// expression as its new pending value (an update of its own memory where nothing else
+    /// holds it: [`Fused::update_in_place`]); a part of it is written through `B` with
+    /// `write`.
     fn update<T: Element>(
         &self,
         a: &mut FusedBuf<B, T>,
         la: &Layout,
         op: &'static str,
-        expr: impl FnOnce(Expr<T>) -> Result<Expr<T>>,
+        build: Build<T>,
         write: impl FnOnce(&B, &mut B::Buffer<T>) -> Result<()>,
     ) -> Result<()> {
         let len = self.buffer_len_of(a);
         if self.defers(la) && reads_whole(la, len) {
-            let new = expr(self.operand(a, la, op)?)?;
+            if self.update_in_place(a, len, build.clone())? {
+                return Ok(());
+            }
+            let new = build(self.operand(a, la, op)?);
             *a = self.defer(new, len)?;
             return Ok(());
         }
@@ -144,11 +149,12 @@ impl<B: FusionBackend> ElementwiseOps for Fused<B> {
         x: &mut FusedBuf<B, T>,
         lx: &Layout,
     ) -> Result<()> {
+        let run = B::unary_loop::<T, K>();
         self.update(
             x,
             lx,
             K::NAME,
-            |x| Ok(Arc::new(self.unary_node(op, x))),
+            Arc::new(move |x| Arc::new(Unary { op, x, run }) as Expr<T>),
             |dev, buf| dev.unary_inplace(op, buf, lx),
         )
     }
@@ -165,13 +171,18 @@ impl<B: FusionBackend> ElementwiseOps for Fused<B> {
         if self.defers(la) && reads_whole(la, len) {
             // The right-hand side first: it may be a clone of `a` itself.
             let rhs = self.operand(b, lb, K::NAME)?;
-            return self.update(
-                a,
-                la,
-                K::NAME,
-                |x| Ok(Arc::new(self.binary_node(op, x, rhs))),
-                |_, _| Ok(()),
-            );
+            let (run, scalar_run) = (B::binary_loop::<T, K>(), B::scalar_loop::<T, K>());
+            let build = move |a| {
+                let b = rhs.clone();
+                Arc::new(Binary {
+                    op,
+                    a,
+                    b,
+                    run,
+                    scalar_run,
+                }) as Expr<T>
+            };
+            return self.update(a, la, K::NAME, Arc::new(build), |_, _| Ok(()));
         }
         // A pending right-hand side: `a[view] op= rhs` is one pass writing the view.
         if let Some(rhs) = self.pending_whole(b, lb)
@@ -190,13 +201,20 @@ impl<B: FusionBackend> ElementwiseOps for Fused<B> {
         la: &Layout,
         s: T,
     ) -> Result<()> {
-        self.update(
-            a,
-            la,
-            K::NAME,
-            |x| Ok(Arc::new(self.scalar_node(op, x, s, false))),
-            |dev, buf| dev.binary_scalar_inplace(op, buf, la, s),
-        )
+        let run = B::scalar_loop::<T, K>();
+        let build = move |x| {
+            let scalar_first = false;
+            Arc::new(BinaryScalar {
+                op,
+                x,
+                s,
+                scalar_first,
+                run,
+            }) as Expr<T>
+        };
+        self.update(a, la, K::NAME, Arc::new(build), |dev, buf| {
+            dev.binary_scalar_inplace(op, buf, la, s)
+        })
     }
 
     fn where_<T: Element>(

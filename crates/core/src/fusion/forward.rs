@@ -149,7 +149,7 @@ impl<B: FusionBackend> BackendBase for Fused<B> {
     }
 
     fn make_unique<T: Element>(&self, buf: &mut FusedBuf<B, T>) -> Result<()> {
-        let pending = self.peek(buf, |_| None, |expr, len| Some((expr.clone(), len)));
+        let pending = self.peek(buf, |_| None, |expr, len| Some((expr(), len)));
         match pending {
             // Evaluating a pending buffer makes a new one: nothing to copy. Shared, this
             // array takes a slot of its own with the same expression.

@@ -341,19 +341,24 @@ impl<B: FusionBackend> Fused<B> {
         }
     }
 
-    /// `ready(buf)` where `b` is an evaluated buffer, `pending(expr, len)` where it is a
-    /// pending expression.
+    /// `ready(buf)` where `b` is an evaluated buffer, `pending(expr, len)` where it is
+    /// pending (`expr` gives its value as an expression, made only when called: a pending
+    /// update in place is then read through a leaf of the buffer it will write, which then
+    /// stops it from being written in place).
     pub(crate) fn peek<T: Element, R>(
         &self,
         b: &FusedBuf<B, T>,
         ready: impl FnOnce(&B::Buffer<T>) -> R,
-        pending: impl FnOnce(&Expr<T>, usize) -> R,
+        pending: impl FnOnce(&dyn Fn() -> Expr<T>, usize) -> R,
     ) -> R {
         match &b.0 {
             Repr::Ready(buf) => ready(buf),
             Repr::Lazy(slot) => match &*lock(&slot.state) {
                 State::Ready(buf) => ready(buf),
-                State::Pending { expr, len } => pending(expr, *len),
+                State::Pending { expr, len } => pending(&|| expr.clone(), *len),
+                State::Update {
+                    buf, len, build, ..
+                } => pending(&|| build(whole_leaf(&self.inner, buf, *len)), *len),
             },
         }
     }
@@ -364,9 +369,14 @@ impl<B: FusionBackend> Fused<B> {
         if !self.fusing() || expr.ops() >= MAX_OPS {
             return Ok(FusedBuf::ready(self.eval(&expr, len)?));
         }
+        Ok(self.pending_slot(State::Pending { expr, len }))
+    }
+
+    /// A new slot holding `state`, on the device's list of pending work.
+    fn pending_slot<T: Element>(&self, state: State<B, T>) -> FusedBuf<B, T> {
         let slot = Arc::new(Slot {
             dev: (self.inner.clone(), self.shared.clone()),
-            state: Mutex::new(State::Pending { expr, len }),
+            state: Mutex::new(state),
         });
         let weak: Weak<dyn Force> = Arc::downgrade(&slot) as Weak<dyn Force>;
         let mut list = lock(&self.shared.pending);
@@ -374,7 +384,60 @@ impl<B: FusionBackend> Fused<B> {
             list.retain(|w| w.strong_count() > 0);
         }
         list.push(weak);
-        Ok(FusedBuf(Repr::Lazy(slot)))
+        FusedBuf(Repr::Lazy(slot))
+    }
+
+    /// `a = build(a)` for a whole array `a` of `len` elements, pending as an update of its
+    /// own buffer where nothing else holds that buffer (`x *= 5; x *= x; x += x`: one pass,
+    /// reading and writing `x`'s memory, with no second buffer). An array that is already
+    /// such an update, held by no other array, takes `build` on top of it. `false`, with
+    /// nothing done, where the backend does not write expressions in place or `a` is
+    /// neither.
+    pub(crate) fn update_in_place<T: Element>(
+        &self,
+        a: &mut FusedBuf<B, T>,
+        len: usize,
+        build: Build<T>,
+    ) -> Result<bool> {
+        if !B::WRITES_VIEWS || !self.fusing() {
+            return Ok(false);
+        }
+        let layer = build(Arc::new(expr::Scalar(T::default()))).ops();
+        match &mut a.0 {
+            Repr::Ready(buf) => {
+                if self.inner.needs_copy_to_write(buf) || layer >= MAX_OPS {
+                    return Ok(false);
+                }
+                let buf = buf.clone();
+                *a = self.pending_slot(State::Update {
+                    buf,
+                    len,
+                    build,
+                    ops: layer,
+                });
+                // The array's own clone of the buffer is gone: the state holds the only one.
+                Ok(true)
+            }
+            Repr::Lazy(slot) => {
+                if Arc::strong_count(slot) > 1 {
+                    return Ok(false);
+                }
+                let mut state = lock(&slot.state);
+                let State::Update {
+                    build: prev, ops, ..
+                } = &mut *state
+                else {
+                    return Ok(false);
+                };
+                let inner = prev.clone();
+                *prev = Arc::new(move |x| build(inner(x)));
+                *ops += layer;
+                if *ops >= MAX_OPS {
+                    force_state(&slot.dev, &mut state)?;
+                }
+                Ok(true)
+            }
+        }
     }
 
     /// Evaluates `expr` on the wrapped backend, counted in [`Fused::stats`].
@@ -440,11 +503,7 @@ impl<B: FusionBackend> Fused<B> {
 
     /// The pending expression of `b` when `l` reads it whole in C order.
     fn pending_whole<T: Element>(&self, b: &FusedBuf<B, T>, l: &Layout) -> Option<Expr<T>> {
-        self.peek(
-            b,
-            |_| None,
-            |expr, len| reads_whole(l, len).then(|| expr.clone()),
-        )
+        self.peek(b, |_| None, |expr, len| reads_whole(l, len).then(expr))
     }
 
     /// The reduction `op` over `axes` of the pending `x` (read whole through `lx`) fused
@@ -519,7 +578,7 @@ impl<B: FusionBackend> Fused<B> {
                 force_state(&slot.dev, &mut state)?;
                 return match &mut *state {
                     State::Ready(buf) => f(buf),
-                    State::Pending { .. } => unreachable!("forced above"),
+                    _ => unreachable!("forced above"),
                 };
             }
             // Its only holder: the evaluated buffer replaces the slot.
@@ -606,7 +665,32 @@ struct Slot<B: FusionBackend, T: Element> {
 
 enum State<B: BackendBase, T: Element> {
     Ready(B::Buffer<T>),
-    Pending { expr: Expr<T>, len: usize },
+    Pending {
+        expr: Expr<T>,
+        len: usize,
+    },
+    /// `buf` (of `len` elements, held by nothing else when it was made) to be replaced by
+    /// `build(its values)`: written in place where it still is the only holder
+    /// ([`FusionBackend::eval_into`]), else evaluated into a new buffer. `ops`: those
+    /// `build` adds.
+    Update {
+        buf: B::Buffer<T>,
+        len: usize,
+        build: Build<T>,
+        ops: usize,
+    },
+}
+
+/// A pending update's expression of the values it updates.
+pub(crate) type Build<T> = Arc<dyn Fn(Expr<T>) -> Expr<T> + Send + Sync>;
+
+/// A leaf reading all `len` elements of `buf` in order.
+fn whole_leaf<B: FusionBackend, T: Element>(dev: &B, buf: &B::Buffer<T>, len: usize) -> Expr<T> {
+    Arc::new(Leaf::new(
+        dev.clone(),
+        buf.clone(),
+        Layout::contiguous(&[len]),
+    ))
 }
 
 impl<B: FusionBackend, T: Element> Slot<B, T> {
@@ -616,7 +700,7 @@ impl<B: FusionBackend, T: Element> Slot<B, T> {
         force_state(&self.dev, &mut state)?;
         match &*state {
             State::Ready(buf) => Ok(buf.clone()),
-            State::Pending { .. } => unreachable!("forced above"),
+            _ => unreachable!("forced above"),
         }
     }
 }
@@ -626,10 +710,34 @@ fn force_state<B: FusionBackend, T: Element>(
     (dev, counts): &(B, Arc<Shared>),
     state: &mut MutexGuard<'_, State<B, T>>,
 ) -> Result<()> {
-    if let State::Pending { expr, len } = &**state {
-        let buf = eval_counted(dev, counts, expr, *len)?;
-        **state = State::Ready(buf);
-    }
+    let out = match &mut **state {
+        State::Ready(_) => return Ok(()),
+        State::Pending { expr, len } => eval_counted(dev, counts, expr, *len)?,
+        State::Update {
+            buf, len, build, ..
+        } => {
+            let whole = Layout::contiguous(&[*len]);
+            let mut ops = 0;
+            // An expression that read the update's value holds a leaf of `buf`: it then
+            // needs the values `buf` has now, and the update goes to a new buffer.
+            let done = !dev.needs_copy_to_write(buf)
+                && dev.eval_into(buf, &whole, |view| {
+                    let e = build(view);
+                    ops = e.ops();
+                    e
+                })?;
+            if done {
+                counts.evaluated.fetch_add(1, Ordering::Relaxed);
+                counts.fused_ops.fetch_add(ops as u64, Ordering::Relaxed);
+                counts.into_views.fetch_add(1, Ordering::Relaxed);
+                buf.clone()
+            } else {
+                let expr = build(whole_leaf(dev, buf, *len));
+                eval_counted(dev, counts, &expr, *len)?
+            }
+        }
+    };
+    **state = State::Ready(out);
     Ok(())
 }
 
@@ -645,7 +753,7 @@ trait Force: Send + Sync {
 impl<B: FusionBackend, T: Element> Force for Slot<B, T> {
     fn force(&self) -> Result<bool> {
         let mut state = lock(&self.state);
-        let pending = matches!(&*state, State::Pending { .. });
+        let pending = !matches!(&*state, State::Ready(_));
         force_state(&self.dev, &mut state)?;
         Ok(pending)
     }
@@ -653,6 +761,11 @@ impl<B: FusionBackend, T: Element> Force for Slot<B, T> {
     fn reads(&self, addr: usize) -> bool {
         match &*lock(&self.state) {
             State::Pending { expr, .. } => expr.reads(addr),
+            State::Update { buf, build, .. } => {
+                let dev = &self.dev.0;
+                dev.buffer_address(buf) == Some(addr)
+                    || build(Arc::new(expr::Scalar(T::default()))).reads(addr)
+            }
             State::Ready(_) => false,
         }
     }

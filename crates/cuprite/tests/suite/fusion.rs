@@ -111,6 +111,54 @@ fn in_place_chains_on_whole_arrays_fuse<B: FusionBackend>(dev: &B) {
     assert!(fused.stats().evaluated - before.evaluated <= 2);
 }
 
+/// A chain of in-place ops on a whole array that nothing else holds is one pass writing the
+/// array's own memory (`x *= 5; x *= x; x += x`); read by another expression, shared with
+/// a clone, written in part or with its operand written, it keeps NumPy's values.
+fn in_place_updates_write_the_arrays_own_memory<D: FusionBackend>(dev: &D) {
+    use cuprite::ops::Square;
+    let (plain, fused) = (dev.clone(), Fused::new(dev.clone()).with_defer_min(0));
+    let v = values(3001, 13);
+    let w = values(3001, 14);
+    fn body<B: ArrayBackend>(v: &[f64], w: &[f64], dev: &B) -> Result<Vec<Array<f64, B>>> {
+        let n = v.len();
+        let mut x = Array::<f64, B>::from_vec(v.to_vec(), &[n], dev)?;
+        let mut y = Array::<f64, B>::from_vec(w.to_vec(), &[n], dev)?;
+        x.scalar_op_inplace(Mul, 5.0)?;
+        x.map_op_inplace(Square)?;
+        let read = x.scalar_op(Add, 1.0)?; // reads the update's value
+        let twin = x.clone(); // shares the pending update
+        x.scalar_op_inplace(Mul, 2.0)?;
+        x.zip_op_inplace(Add, &y)?; // reads `y`, written next
+        y.fill(-1.0)?;
+        let mut z = Array::<f64, B>::from_vec(w.to_vec(), &[n], dev)?;
+        z.scalar_op_inplace(Sub, 0.5)?;
+        z.slice_mut(&s![..10])?.fill(7.0)?; // a part written: the update runs first
+        let mut u = Array::<f64, B>::from_vec(v.to_vec(), &[n], dev)?;
+        for _ in 0..80 {
+            u.scalar_op_inplace(Add, 0.25)?; // past `MAX_OPS`: evaluated on the way
+        }
+        Ok(vec![x, read, twin, y, z, u])
+    }
+    let want = body(&v, &w, &plain).unwrap();
+    let got = body(&v, &w, &fused).unwrap();
+    for (g, w) in got.iter().zip(&want) {
+        assert_eq!(bits(&g.to_vec().unwrap()), bits(&w.to_vec().unwrap()));
+    }
+    // The seed chain alone: one evaluation, written into the array itself.
+    let mut x = Array::<f64, _>::from_vec(v.clone(), &[3001], &fused).unwrap();
+    let before = fused.stats();
+    x.scalar_op_inplace(Mul, 5.0).unwrap();
+    x.map_op_inplace(Square).unwrap();
+    x.scalar_op_inplace(Mul, 2.0).unwrap();
+    fused.synchronize().unwrap();
+    let done = fused.stats().since(&before);
+    if D::WRITES_VIEWS {
+        assert_eq!((done.evaluated, done.fused_ops, done.into_views), (1, 3, 1));
+    }
+    let want: Vec<f64> = v.iter().map(|&a| (a * 5.0) * (a * 5.0) * 2.0).collect();
+    assert_eq!(bits(&x.to_vec().unwrap()), bits(&want));
+}
+
 fn views_and_broadcasts_are_read_inside_the_expression<D: FusionBackend>(dev: &D) {
     let (cpu, fused) = (dev.clone(), Fused::new(dev.clone()).with_defer_min(0));
     let v = values(60 * 70, 4);
@@ -688,6 +736,7 @@ on_wrapped_backends!(
     chains_give_the_wrapped_backends_bits_in_one_pass,
     in_place_chains_on_whole_arrays_fuse,
     views_and_broadcasts_are_read_inside_the_expression,
+    in_place_updates_write_the_arrays_own_memory,
     broadcast_strided_views_are_compacted,
     contiguous_runs_of_views_are_read_and_written_in_place,
     a_pending_result_read_through_a_view_or_written_in_part_is_evaluated_first,
