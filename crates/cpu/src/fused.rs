@@ -126,18 +126,23 @@ impl FusionBackend for Cpu {
     fn eval_expr<T: Element>(&self, expr: &Expr<T>, len: usize) -> Result<CpuBuffer<T>> {
         let mut out = output_vec::<T>(len)?;
         if out.len() == len {
+            // One op writes its output from its operands' memory with no temporary: it
+            // takes longer pieces, each a call of its loop (`a * 1.5` of 4M f64 at one
+            // thread: 1.38-1.44 ms in pieces of 4096, 1.26-1.28 ms in pieces of 16384, the
+            // unfused op 1.22-1.36 ms). Longer chains keep their temporaries in cache.
+            let piece = if expr.ops() <= 1 { 4 * BLOCK } else { BLOCK };
             let one = |(b, c): (usize, &mut [T]), scratch: &mut Scratch| {
-                eval_runs(&**expr, b * BLOCK, c, scratch)
+                eval_runs(&**expr, b * piece, c, scratch)
             };
             if par::serial(len) {
                 SCRATCH.with(|s| {
                     let mut scratch = s.borrow_mut();
-                    out.chunks_mut(BLOCK)
+                    out.chunks_mut(piece)
                         .enumerate()
                         .try_for_each(|bc| one(bc, &mut scratch))
                 })?;
             } else {
-                out.par_chunks_mut(BLOCK)
+                out.par_chunks_mut(piece)
                     .enumerate()
                     .try_for_each_init(Scratch::new, |scratch, bc| one(bc, scratch))?;
             }

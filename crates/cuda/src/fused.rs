@@ -591,7 +591,10 @@ impl FusionBackend for Cuda {
         }
         let out = self.ptr(dst)? + (layout.offset() * std::mem::size_of::<T>()) as u64;
         let view: Expr<T> = Arc::new(Leaf::new(self.clone(), dst.clone(), layout.clone()));
-        self.launch_expr(&build(view), out, Some(layout), layout.size())?;
+        // A contiguous view (a whole array updated in place: `x *= 5; x *= x`) is written
+        // as a fresh output is, with the vector loop where the addresses allow.
+        let out_view = (!layout.is_c_contiguous()).then_some(layout);
+        self.launch_expr(&build(view), out, out_view, layout.size())?;
         Ok(true)
     }
 }

@@ -37,7 +37,9 @@
 //!   device is evaluated, so that timing a call measures its work).
 //!
 //! An in-place op on a whole array (`x *= 5; x *= x; x += x`) extends the array's own
-//! expression: the chain is one pass. A pending result read through a reshape keeps fusing;
+//! expression: the chain is one pass, written into the array's own buffer where nothing
+//! else holds it (no second buffer; read by another expression or shared by a clone
+//! first, it goes to a new buffer with the same values). A pending result read through a reshape keeps fusing;
 //! read through another view (a slice, a transpose) it is evaluated first.
 //!
 //! A pending value written into a part of an array (`q[:, k] = a[:, k] / r`,
@@ -616,7 +618,8 @@ pub struct FusionStats {
     /// Element-wise ops those expressions held (the passes a backend without fusion makes).
     pub fused_ops: u64,
     /// Of the evaluations, those written straight into a view of an array (`q[:, k] = x / r`,
-    /// `a[:, j] -= u * v`: [`FusionBackend::eval_into`]).
+    /// `a[:, j] -= u * v`: [`FusionBackend::eval_into`]) or into the array's own buffer (an
+    /// in-place chain on a whole array: `x *= 5; x *= x`).
     pub into_views: u64,
     /// Writes before which pending expressions reading the written array were evaluated,
     /// so that it was written in place rather than copied.
