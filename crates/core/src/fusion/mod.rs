@@ -546,23 +546,8 @@ impl<B: FusionBackend> Fused<B> {
         {
             return Ok(false);
         }
-        let counts = &self.shared;
         self.with_mut(dst, |buf| {
-            if self.inner.needs_copy_to_write(buf) {
-                return Ok(false);
-            }
-            let mut ops = 0;
-            let done = self.inner.eval_into(buf, l, |view| {
-                let e = build(view);
-                ops = e.ops();
-                e
-            })?;
-            if done {
-                counts.evaluated.fetch_add(1, Ordering::Relaxed);
-                counts.fused_ops.fetch_add(ops as u64, Ordering::Relaxed);
-                counts.into_views.fetch_add(1, Ordering::Relaxed);
-            }
-            Ok(done)
+            into_counted(&self.inner, &self.shared, buf, l, build)
         })
     }
 
@@ -592,6 +577,33 @@ impl<B: FusionBackend> Fused<B> {
             Repr::Lazy(_) => unreachable!("replaced above"),
         }
     }
+}
+
+/// `build(view)` written into the view `l` of `buf` by `dev` where nothing else holds `buf`
+/// and the backend can ([`FusionBackend::eval_into`]), counted in `counts`; `false` with
+/// nothing written otherwise.
+fn into_counted<B: FusionBackend, T: Element>(
+    dev: &B,
+    counts: &Shared,
+    buf: &mut B::Buffer<T>,
+    l: &Layout,
+    build: impl FnOnce(Expr<T>) -> Expr<T>,
+) -> Result<bool> {
+    if dev.needs_copy_to_write(buf) {
+        return Ok(false);
+    }
+    let mut ops = 0;
+    let done = dev.eval_into(buf, l, |view| {
+        let e = build(view);
+        ops = e.ops();
+        e
+    })?;
+    if done {
+        counts.evaluated.fetch_add(1, Ordering::Relaxed);
+        counts.fused_ops.fetch_add(ops as u64, Ordering::Relaxed);
+        counts.into_views.fetch_add(1, Ordering::Relaxed);
+    }
+    Ok(done)
 }
 
 /// Evaluates `expr` on `dev`, counted in `counts`.
@@ -719,20 +731,10 @@ fn force_state<B: FusionBackend, T: Element>(
         State::Update {
             buf, len, build, ..
         } => {
-            let whole = Layout::contiguous(&[*len]);
-            let mut ops = 0;
             // An expression that read the update's value holds a leaf of `buf`: it then
             // needs the values `buf` has now, and the update goes to a new buffer.
-            let done = !dev.needs_copy_to_write(buf)
-                && dev.eval_into(buf, &whole, |view| {
-                    let e = build(view);
-                    ops = e.ops();
-                    e
-                })?;
-            if done {
-                counts.evaluated.fetch_add(1, Ordering::Relaxed);
-                counts.fused_ops.fetch_add(ops as u64, Ordering::Relaxed);
-                counts.into_views.fetch_add(1, Ordering::Relaxed);
+            let whole = Layout::contiguous(&[*len]);
+            if into_counted(dev, counts, buf, &whole, |view| build(view))? {
                 buf.clone()
             } else {
                 let expr = build(whole_leaf(dev, buf, *len));
