@@ -21,7 +21,7 @@ impl<B: FusionBackend> Fused<B> {
     }
 
     /// `op(x)` with `B`'s loop.
-    fn unary_node<T: Element, K: UnaryOp<T>>(&self, op: K, x: Expr<T>) -> Unary<T, K> {
+    fn unary_node<T: Element, K: UnaryOp<T>>(op: K, x: Expr<T>) -> Unary<T, K> {
         Unary {
             op,
             x,
@@ -30,12 +30,7 @@ impl<B: FusionBackend> Fused<B> {
     }
 
     /// `op(a, b)` with `B`'s loop.
-    fn binary_node<T: Element, K: BinaryOp<T>>(
-        &self,
-        op: K,
-        a: Expr<T>,
-        b: Expr<T>,
-    ) -> Binary<T, K> {
+    fn binary_node<T: Element, K: BinaryOp<T>>(op: K, a: Expr<T>, b: Expr<T>) -> Binary<T, K> {
         Binary {
             op,
             a,
@@ -47,7 +42,6 @@ impl<B: FusionBackend> Fused<B> {
 
     /// `op(x, s)` (or `op(s, x)`) with `B`'s loop.
     fn scalar_node<T: Element, K: BinaryOp<T>>(
-        &self,
         op: K,
         x: Expr<T>,
         s: T,
@@ -107,7 +101,7 @@ impl<B: FusionBackend> ElementwiseOps for Fused<B> {
             )?));
         }
         let x = self.operand(x, lx, K::NAME)?;
-        self.node(Arc::new(self.unary_node(op, x)), lx)
+        self.node(Arc::new(Self::unary_node(op, x)), lx)
     }
 
     fn binary<T: Element, K: BinaryOp<T>>(
@@ -123,7 +117,7 @@ impl<B: FusionBackend> ElementwiseOps for Fused<B> {
             return Ok(FusedBuf::ready(self.inner.binary(op, &a, la, &b, lb)?));
         }
         let (a, b) = (self.operand(a, la, K::NAME)?, self.operand(b, lb, K::NAME)?);
-        self.node(Arc::new(self.binary_node(op, a, b)), la)
+        self.node(Arc::new(Self::binary_node(op, a, b)), la)
     }
 
     fn binary_scalar<T: Element, K: BinaryOp<T>>(
@@ -140,7 +134,7 @@ impl<B: FusionBackend> ElementwiseOps for Fused<B> {
             return Ok(FusedBuf::ready(out));
         }
         let x = self.operand(a, la, K::NAME)?;
-        self.node(Arc::new(self.scalar_node(op, x, s, scalar_first)), la)
+        self.node(Arc::new(Self::scalar_node(op, x, s, scalar_first)), la)
     }
 
     fn unary_inplace<T: Element, K: UnaryOp<T, Out = T>>(
@@ -149,12 +143,11 @@ impl<B: FusionBackend> ElementwiseOps for Fused<B> {
         x: &mut FusedBuf<B, T>,
         lx: &Layout,
     ) -> Result<()> {
-        let run = B::unary_loop::<T, K>();
         self.update(
             x,
             lx,
             K::NAME,
-            Arc::new(move |x| Arc::new(Unary { op, x, run }) as Expr<T>),
+            Arc::new(move |x| Arc::new(Self::unary_node(op, x)) as Expr<T>),
             |dev, buf| dev.unary_inplace(op, buf, lx),
         )
     }
@@ -171,22 +164,12 @@ impl<B: FusionBackend> ElementwiseOps for Fused<B> {
         if self.defers(la) && reads_whole(la, len) {
             // The right-hand side first: it may be a clone of `a` itself.
             let rhs = self.operand(b, lb, K::NAME)?;
-            let (run, scalar_run) = (B::binary_loop::<T, K>(), B::scalar_loop::<T, K>());
-            let build = move |a| {
-                let b = rhs.clone();
-                Arc::new(Binary {
-                    op,
-                    a,
-                    b,
-                    run,
-                    scalar_run,
-                }) as Expr<T>
-            };
+            let build = move |a| Arc::new(Self::binary_node(op, a, rhs.clone())) as Expr<T>;
             return self.update(a, la, K::NAME, Arc::new(build), |_, _| Ok(()));
         }
         // A pending right-hand side: `a[view] op= rhs` is one pass writing the view.
         if let Some(rhs) = self.pending_whole(b, lb)
-            && self.write_into(a, la, |x| Arc::new(self.binary_node(op, x, rhs)))?
+            && self.write_into(a, la, |x| Arc::new(Self::binary_node(op, x, rhs)))?
         {
             return Ok(());
         }
@@ -201,17 +184,7 @@ impl<B: FusionBackend> ElementwiseOps for Fused<B> {
         la: &Layout,
         s: T,
     ) -> Result<()> {
-        let run = B::scalar_loop::<T, K>();
-        let build = move |x| {
-            let scalar_first = false;
-            Arc::new(BinaryScalar {
-                op,
-                x,
-                s,
-                scalar_first,
-                run,
-            }) as Expr<T>
-        };
+        let build = move |x| Arc::new(Self::scalar_node(op, x, s, false)) as Expr<T>;
         self.update(a, la, K::NAME, Arc::new(build), |dev, buf| {
             dev.binary_scalar_inplace(op, buf, la, s)
         })
