@@ -16,6 +16,7 @@ use crate::{buffer::CpuBuffer, Cpu};
 use cuprite_core::fusion::expr::{
     binary_loop, eval_runs, grown, unary_loop, BinaryLoop, Expr, ScalarLoop, Scratch, UnaryLoop,
 };
+use cuprite_core::fusion::over::{self, BinaryOver, Other, UnaryOver};
 use cuprite_core::fusion::FusionBackend;
 use cuprite_core::ops::{with_scalar, BinaryOp, ReduceOp, ScalarBody, UnaryOp};
 use cuprite_core::{Element, Layout, Result};
@@ -94,6 +95,36 @@ impl<T: Element, O: Element> ScalarBody<T, O> for Block<'_, T, O> {
     }
 }
 
+/// The in-place loops of an update's ops ([`cuprite_core::fusion::over`]), compiled as the
+/// loops above are.
+fn unary_over_wide<T: Element, K: UnaryOp<T, Out = T>>(op: &K, io: &mut [T]) {
+    simd::wide_for::<T, T, _>(|| over::unary_over(op, io))
+}
+
+fn binary_over_wide<T: Element, K: BinaryOp<T, Out = T>>(
+    op: &K,
+    io: &mut [T],
+    b: Other<'_, T>,
+    io_first: bool,
+) {
+    match b {
+        Other::Scalar(s) => with_scalar(*op, s, !io_first, BlockIo(io)),
+        b => simd::wide_for::<T, T, _>(|| over::binary_over(op, io, b, io_first)),
+    }
+}
+
+/// The loop of [`binary_over_wide`] with a scalar operand: each element of a block
+/// replaced by `f` of it.
+struct BlockIo<'a, T>(&'a mut [T]);
+
+impl<T: Element> ScalarBody<T, T> for BlockIo<'_, T> {
+    type Out = ();
+    fn run(self, f: impl Fn(T) -> T + Copy + Send + Sync) {
+        let io = self.0;
+        simd::wide_for::<T, T, _>(|| io.iter_mut().for_each(|v| *v = f(*v)))
+    }
+}
+
 impl FusionBackend for Cpu {
     const WRITES_VIEWS: bool = true;
 
@@ -116,6 +147,14 @@ impl FusionBackend for Cpu {
 
     fn scalar_loop<T: Element, K: BinaryOp<T>>() -> ScalarLoop<T, K> {
         scalar_wide::<T, K>
+    }
+
+    fn unary_over_loop<T: Element, K: UnaryOp<T, Out = T>>() -> UnaryOver<T, K> {
+        unary_over_wide::<T, K>
+    }
+
+    fn binary_over_loop<T: Element, K: BinaryOp<T, Out = T>>() -> BinaryOver<T, K> {
+        binary_over_wide::<T, K>
     }
 
     /// Block by block, the blocks split over the threads. Where the output can be written

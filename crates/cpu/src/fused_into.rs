@@ -122,6 +122,15 @@ impl<T: Element> Node<T> for ViewCells<T> {
         self.ptr.as_ptr() as usize == addr
     }
 
+    fn over(&self, addr: usize) -> bool {
+        self.reads(addr)
+    }
+
+    /// The block already holds the view's elements at these positions: nothing to do.
+    fn eval_over(&self, _: usize, _: usize, _: &mut [T], _: &mut Scratch) -> Result<()> {
+        Ok(())
+    }
+
     fn lower<'a>(&'a self, p: &mut Program<'a>) -> usize {
         // The CPU evaluates on the host and never lowers; a leaf of these cells is what the
         // expression reads.
@@ -151,23 +160,30 @@ pub(crate) fn eval_into<T: Element>(
     });
     let expr = build(cells.clone());
     let n = layout.size();
+    let addr = ptr.as_ptr() as usize;
     // An expression that does not read the view is evaluated straight into it, run by
     // run, where the view holds runs of at least `MIN_ROW` positions contiguously (its
     // runs and the leaves' are products of trailing axes: the shorter divides the other).
+    // An update's chain that reads the view only as its ops' first operands is evaluated
+    // over those runs in place ([`cuprite_core::fusion::over`]).
     let dst = cells.runs;
     let dst_row = if dst.contiguous { n } else { dst.row };
     let row = shorter_row(expr.row(), dst_row);
-    let direct = row >= MIN_ROW && dst_row != 0 && !expr.reads(ptr.as_ptr() as usize);
+    let runs = row >= MIN_ROW && dst_row != 0;
+    let over = expr.over(addr);
+    let direct = runs && !expr.reads(addr);
     // Every block reads the same leaves, so an evaluation that fails (a leaf outside host
     // memory) fails on the first block (and run) each thread evaluates, before any write.
     let one = |b: usize, tmp: &mut Vec<T>, scratch: &mut Scratch| -> Result<()> {
         let start = b * BLOCK;
         let len = BLOCK.min(n - start);
-        if direct {
+        if runs && (direct || over) {
             for (at, k) in row_pieces(start, len, row) {
-                // SAFETY: block `b` alone owns these positions and the expression does
-                // not read the view.
+                // SAFETY: block `b` alone owns these positions, and the expression does
+                // not read the view (`direct`), or reads it only as the block it
+                // rewrites (`over`: the cells' `eval_over` reads nothing).
                 match unsafe { cells.run_mut(at, k) } {
+                    Some(out) if over => expr.eval_over(addr, at, out, scratch)?,
                     Some(out) => expr.eval(at, out, scratch)?,
                     None => {
                         // (Not reached: the run lies in one of the view's runs.)
@@ -181,7 +197,13 @@ pub(crate) fn eval_into<T: Element>(
             return Ok(());
         }
         let tmp = grown(tmp, len);
-        eval_runs(&*expr, start, tmp, scratch)?;
+        if over {
+            // The view's elements into the block, rewritten there.
+            cells.eval(start, tmp, scratch)?;
+            expr.eval_over(addr, start, tmp, scratch)?;
+        } else {
+            eval_runs(&*expr, start, tmp, scratch)?;
+        }
         // SAFETY: block `b` alone owns positions start..start + len.
         unsafe { cells.write(start, tmp) };
         Ok(())
@@ -200,4 +222,51 @@ pub(crate) fn eval_into<T: Element>(
     // The expression (and the cells' pointer in it) is dropped before `dst` is used again.
     drop(expr);
     Ok(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::eval_into;
+    use crate::Cpu;
+    use cuprite_core::fusion::expr::{Binary, BinaryScalar, Expr};
+    use cuprite_core::fusion::over;
+    use cuprite_core::ops::{Add, Mul};
+    use cuprite_core::{BackendBase, Layout};
+    use std::sync::Arc;
+
+    /// An update's chain whose second operand also reads the updated view (`(x * 5) + x`)
+    /// is not evaluated over the view's blocks (that operand would read elements already
+    /// rewritten): the values of the definition, on a whole array and on a view with rows.
+    #[test]
+    fn a_chain_reading_its_target_twice_is_not_rewritten_in_place() {
+        let dev = Cpu::new();
+        let n = 3 * 4096 + 77;
+        let v: Vec<f64> = (0..n).map(|i| (i % 101) as f64 - 50.0).collect();
+        let build = |x: Expr<f64>| -> Expr<f64> {
+            let five: Expr<f64> = Arc::new(BinaryScalar {
+                over: Some(over::scalar::<Cpu, f64, Mul>),
+                ..BinaryScalar::new(Mul, x.clone(), 5.0, false)
+            });
+            Arc::new(Binary {
+                over: Some(over::binary::<Cpu, f64, Add>),
+                ..Binary::new(Add, five, x)
+            })
+        };
+        for layout in [
+            Layout::contiguous(&[n]),
+            Layout::new(vec![7, 1000], vec![1500, 1], 3),
+        ] {
+            let mut buf = dev.from_vec(v.clone()).unwrap();
+            assert!(eval_into(&mut buf, &layout, build).unwrap());
+            let mut want = v.clone();
+            let mut at = vec![];
+            cuprite_core::fusion::expr::view_runs(&layout, 0, layout.size(), |_, p, len, _| {
+                at.extend(p..p + len)
+            });
+            for p in at {
+                want[p] = v[p] * 5.0 + v[p];
+            }
+            assert_eq!(buf.as_slice(), &want[..]);
+        }
+    }
 }

@@ -4,6 +4,7 @@
 //! that part where the backend can ([`FusionBackend::eval_into`]), else written through `B`.
 
 use super::expr::{Binary, BinaryScalar, Cast, Expr, Unary, Where};
+use super::over::{self, BinaryOverFn, ScalarOverFn, UnaryOverFn};
 use super::{Build, Fused, FusedBuf, FusionBackend, reads_whole};
 use crate::backend::ElementwiseOps;
 use crate::dtype::Element;
@@ -26,6 +27,7 @@ impl<B: FusionBackend> Fused<B> {
             op,
             x,
             run: B::unary_loop::<T, K>(),
+            over: None,
         }
     }
 
@@ -37,6 +39,7 @@ impl<B: FusionBackend> Fused<B> {
             b,
             run: B::binary_loop::<T, K>(),
             scalar_run: B::scalar_loop::<T, K>(),
+            over: None,
         }
     }
 
@@ -53,7 +56,41 @@ impl<B: FusionBackend> Fused<B> {
             s,
             scalar_first,
             run: B::scalar_loop::<T, K>(),
+            over: None,
         }
+    }
+
+    /// `op(x)` of an in-place op: evaluated over the updated array's memory where it can be
+    /// ([`super::over`]).
+    fn unary_update<T: Element, K: UnaryOp<T, Out = T>>(op: K, x: Expr<T>) -> Expr<T> {
+        let over: UnaryOverFn<T, K> = over::unary::<B, T, K>;
+        Arc::new(Unary {
+            over: Some(over),
+            ..Self::unary_node(op, x)
+        })
+    }
+
+    /// `op(a, b)` of an in-place op (`a` the updated array's value): as
+    /// [`unary_update`](Self::unary_update).
+    fn binary_update<T: Element, K: BinaryOp<T, Out = T>>(
+        op: K,
+        a: Expr<T>,
+        b: Expr<T>,
+    ) -> Expr<T> {
+        let over: BinaryOverFn<T, K> = over::binary::<B, T, K>;
+        Arc::new(Binary {
+            over: Some(over),
+            ..Self::binary_node(op, a, b)
+        })
+    }
+
+    /// `op(x, s)` of an in-place op: as [`unary_update`](Self::unary_update).
+    fn scalar_update<T: Element, K: BinaryOp<T, Out = T>>(op: K, x: Expr<T>, s: T) -> Expr<T> {
+        let over: ScalarOverFn<T, K> = over::scalar::<B, T, K>;
+        Arc::new(BinaryScalar {
+            over: Some(over),
+            ..Self::scalar_node(op, x, s, false)
+        })
     }
 
     /// A new pending buffer holding `expr` over the shape of `l`.
@@ -147,7 +184,7 @@ impl<B: FusionBackend> ElementwiseOps for Fused<B> {
             x,
             lx,
             K::NAME,
-            Arc::new(move |x| Arc::new(Self::unary_node(op, x)) as Expr<T>),
+            Arc::new(move |x| Self::unary_update(op, x)),
             |dev, buf| dev.unary_inplace(op, buf, lx),
         )
     }
@@ -164,12 +201,12 @@ impl<B: FusionBackend> ElementwiseOps for Fused<B> {
         if self.defers(la) && reads_whole(la, len) {
             // The right-hand side first: it may be a clone of `a` itself.
             let rhs = self.operand(b, lb, K::NAME)?;
-            let build = move |a| Arc::new(Self::binary_node(op, a, rhs.clone())) as Expr<T>;
+            let build = move |a| Self::binary_update(op, a, rhs.clone());
             return self.update(a, la, K::NAME, Arc::new(build), |_, _| Ok(()));
         }
         // A pending right-hand side: `a[view] op= rhs` is one pass writing the view.
         if let Some(rhs) = self.pending_whole(b, lb)
-            && self.write_into(a, la, |x| Arc::new(Self::binary_node(op, x, rhs)))?
+            && self.write_into(a, la, |x| Self::binary_update(op, x, rhs))?
         {
             return Ok(());
         }
@@ -184,7 +221,7 @@ impl<B: FusionBackend> ElementwiseOps for Fused<B> {
         la: &Layout,
         s: T,
     ) -> Result<()> {
-        let build = move |x| Arc::new(Self::scalar_node(op, x, s, false)) as Expr<T>;
+        let build = move |x| Self::scalar_update(op, x, s);
         self.update(a, la, K::NAME, Arc::new(build), |dev, buf| {
             dev.binary_scalar_inplace(op, buf, la, s)
         })

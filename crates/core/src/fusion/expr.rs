@@ -9,6 +9,7 @@
 //! is bit for bit the unfused one.
 
 use super::lower::{Instr, Program};
+use super::over::{BinaryOverFn, ScalarOverFn, UnaryOverFn, binary_over_ok};
 use crate::backend::BackendBase;
 use crate::dtype::Element;
 use crate::error::{Error, Result};
@@ -64,6 +65,33 @@ pub trait Node<T: Element>: Send + Sync {
     /// Appends the node's instruction (after its operands', through
     /// [`Program::operand`]) to `p`, returning its index.
     fn lower<'a>(&'a self, p: &mut Program<'a>) -> usize;
+
+    /// Whether the node can be evaluated over a block holding, on entry, the elements of
+    /// the leaf that reads the buffer at `addr` ([`eval_over`](Node::eval_over)): that leaf
+    /// is reached only through the first operands of in-place ops (an update's chain,
+    /// [`super::over`]), and no other operand reads the buffer. False by default.
+    fn over(&self, _addr: usize) -> bool {
+        false
+    }
+
+    /// Writes the node's elements at the positions `start..start + io.len()` into `io`,
+    /// which holds on entry the elements there of the leaf that reads the buffer at `addr`:
+    /// each op of the chain rewrites `io` in place. Called only where
+    /// [`over`](Node::over) holds.
+    ///
+    /// # Errors
+    /// As [`eval`](Node::eval); an internal error where [`over`](Node::over) does not hold.
+    fn eval_over(&self, _addr: usize, _start: usize, _io: &mut [T], _: &mut Scratch) -> Result<()> {
+        Err(not_over())
+    }
+}
+
+/// The error of [`Node::eval_over`] on a node that cannot be evaluated over a block.
+pub fn not_over() -> Error {
+    Error::Backend {
+        op: "fusion",
+        msg: "an expression evaluated in place that does not update its block".into(),
+    }
 }
 
 /// The shortest nonzero of two [`Node::row`]s (0 when both are 0).
@@ -224,7 +252,7 @@ impl Scratch {
 
 /// Calls `f` with the elements of `x` at `start..start + len`: borrowed where `x` holds
 /// them, else evaluated into a temporary of `scratch`.
-fn with<T: Element, R>(
+pub(crate) fn with<T: Element, R>(
     x: &Expr<T>,
     start: usize,
     len: usize,
@@ -477,6 +505,9 @@ pub struct Unary<T: Element, K: UnaryOp<T>> {
     pub x: Expr<T>,
     /// Its loop over a block.
     pub run: UnaryLoop<T, K>,
+    /// Its evaluation over a block of the updated array, for an in-place op
+    /// ([`Node::eval_over`]).
+    pub over: Option<UnaryOverFn<T, K>>,
 }
 
 impl<T: Element, K: UnaryOp<T>> Unary<T, K> {
@@ -486,6 +517,7 @@ impl<T: Element, K: UnaryOp<T>> Unary<T, K> {
             op,
             x,
             run: unary_loop::<T, K>,
+            over: None,
         }
     }
 }
@@ -508,6 +540,20 @@ impl<T: Element, K: UnaryOp<T>> Node<K::Out> for Unary<T, K> {
 
     fn reads(&self, addr: usize) -> bool {
         self.x.reads(addr)
+    }
+
+    fn over(&self, addr: usize) -> bool {
+        self.over.is_some() && self.x.over(addr)
+    }
+
+    fn eval_over(
+        &self,
+        addr: usize,
+        start: usize,
+        io: &mut [K::Out],
+        s: &mut Scratch,
+    ) -> Result<()> {
+        self.over.ok_or_else(not_over)?(self, addr, start, io, s)
     }
 
     fn lower<'a>(&'a self, p: &mut Program<'a>) -> usize {
@@ -550,6 +596,9 @@ pub struct Binary<T: Element, K: BinaryOp<T>> {
     pub run: BinaryLoop<T, K>,
     /// Its loop over a block where one operand is one value there ([`Node::uniform`]).
     pub scalar_run: ScalarLoop<T, K>,
+    /// Its evaluation over a block of the updated array, for an in-place op
+    /// ([`Node::eval_over`]).
+    pub over: Option<BinaryOverFn<T, K>>,
 }
 
 impl<T: Element, K: BinaryOp<T>> Binary<T, K> {
@@ -561,6 +610,7 @@ impl<T: Element, K: BinaryOp<T>> Binary<T, K> {
             b,
             run: binary_loop::<T, K>,
             scalar_run: scalar_loop::<T, K>,
+            over: None,
         }
     }
 }
@@ -609,6 +659,21 @@ impl<T: Element, K: BinaryOp<T>> Node<K::Out> for Binary<T, K> {
         self.a.reads(addr) || self.b.reads(addr)
     }
 
+    fn over(&self, addr: usize) -> bool {
+        self.over.is_some()
+            && binary_over_ok(&*self.a, &*self.b, Arc::ptr_eq(&self.a, &self.b), addr)
+    }
+
+    fn eval_over(
+        &self,
+        addr: usize,
+        start: usize,
+        io: &mut [K::Out],
+        s: &mut Scratch,
+    ) -> Result<()> {
+        self.over.ok_or_else(not_over)?(self, addr, start, io, s)
+    }
+
     fn lower<'a>(&'a self, p: &mut Program<'a>) -> usize {
         let (a, b) = (p.operand(&self.a), p.operand(&self.b));
         p.push(Instr::Binary {
@@ -634,6 +699,9 @@ pub struct BinaryScalar<T: Element, K: BinaryOp<T>> {
     pub scalar_first: bool,
     /// Its loop over a block.
     pub run: ScalarLoop<T, K>,
+    /// Its evaluation over a block of the updated array, for an in-place op
+    /// ([`Node::eval_over`]).
+    pub over: Option<ScalarOverFn<T, K>>,
 }
 
 impl<T: Element, K: BinaryOp<T>> BinaryScalar<T, K> {
@@ -645,6 +713,7 @@ impl<T: Element, K: BinaryOp<T>> BinaryScalar<T, K> {
             s,
             scalar_first,
             run: scalar_loop::<T, K>,
+            over: None,
         }
     }
 }
@@ -667,6 +736,20 @@ impl<T: Element, K: BinaryOp<T>> Node<K::Out> for BinaryScalar<T, K> {
 
     fn reads(&self, addr: usize) -> bool {
         self.x.reads(addr)
+    }
+
+    fn over(&self, addr: usize) -> bool {
+        self.over.is_some() && self.x.over(addr)
+    }
+
+    fn eval_over(
+        &self,
+        addr: usize,
+        start: usize,
+        io: &mut [K::Out],
+        s: &mut Scratch,
+    ) -> Result<()> {
+        self.over.ok_or_else(not_over)?(self, addr, start, io, s)
     }
 
     fn lower<'a>(&'a self, p: &mut Program<'a>) -> usize {

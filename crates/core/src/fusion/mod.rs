@@ -80,6 +80,7 @@
 
 pub mod expr;
 pub mod lower;
+pub mod over;
 
 mod elementwise;
 mod forward;
@@ -129,6 +130,18 @@ pub trait FusionBackend: ArrayBackend {
     /// [`unary_loop`](Self::unary_loop).
     fn scalar_loop<T: Element, K: BinaryOp<T>>() -> ScalarLoop<T, K> {
         expr::scalar_loop::<T, K>
+    }
+
+    /// The loop of the unary `op` in place over a block, for the ops of an update evaluated
+    /// over the updated array's memory ([`over`]): as [`unary_loop`](Self::unary_loop).
+    fn unary_over_loop<T: Element, K: UnaryOp<T, Out = T>>() -> over::UnaryOver<T, K> {
+        over::unary_over::<T, K>
+    }
+
+    /// The loop of the binary `op` in place over a block: as
+    /// [`unary_over_loop`](Self::unary_over_loop).
+    fn binary_over_loop<T: Element, K: BinaryOp<T, Out = T>>() -> over::BinaryOver<T, K> {
+        over::binary_over::<T, K>
     }
 
     /// A new C-contiguous buffer of `len` elements: `expr` evaluated at every position.

@@ -159,6 +159,88 @@ fn in_place_updates_write_the_arrays_own_memory<D: FusionBackend>(dev: &D) {
     assert_eq!(bits(&x.to_vec().unwrap()), bits(&want));
 }
 
+/// Chains of in-place ops are evaluated over the updated array's own blocks: unary ops,
+/// scalars (`** 0.5` and `** -1.5`, the CPU's sqrt forms), another array, a broadcast
+/// column, the array itself (`x *= x`), on a whole array across blocks and threads, on views
+/// with contiguous rows, on a column and on a reversed view (no runs), in f64 and f32: the
+/// wrapped backend's bits, one evaluation per chain.
+fn update_chains_rewrite_their_blocks_in_place<D: FusionBackend>(dev: &D) {
+    use cuprite::ops::{Div, Maximum, Neg, Pow, Sqrt, Square};
+    let (plain, fused) = (dev.clone(), Fused::new(dev.clone()).with_defer_min(0));
+    let (r, c) = (37usize, 1201usize);
+    let v = values(r * c, 21);
+    let w = values(r * c, 22);
+    fn body<T: Float, B: ArrayBackend>(
+        v: &[f64],
+        w: &[f64],
+        dims: [usize; 2],
+        dev: &B,
+    ) -> Result<Vec<Array<T, B>>> {
+        let cast = |v: &[f64], shape: &[usize]| {
+            Array::<f64, B>::from_vec(v.to_vec(), shape, dev)?.astype::<T>()
+        };
+        let t = |x: f64| T::from_f64(x);
+        let y = cast(w, &dims)?;
+        let col = cast(&w[..dims[0]], &[dims[0], 1])?;
+        // A whole array, across blocks (and threads).
+        let mut x = cast(v, &dims)?;
+        x.map_op_inplace(Neg)?;
+        x.scalar_op_inplace(Mul, t(5.0))?;
+        x.zip_op_inplace(Add, &y)?;
+        x.map_op_inplace(Square)?;
+        x.scalar_op_inplace(Pow, t(0.5))?;
+        x.zip_op_inplace(Mul, &col)?; // a scalar within each row
+        x.scalar_op_inplace(Add, t(1.0))?;
+        x.scalar_op_inplace(Pow, t(-1.5))?;
+        x.zip_op_inplace(Maximum, &y)?;
+        let x2 = x.clone(); // `x *= x`: the shared pending value goes to a new buffer
+        x.zip_op_inplace(Div, &x2)?;
+        drop(x2);
+        // Views: contiguous rows, a column, a reversed view, each rewritten by a chain
+        // whose right-hand sides are pending.
+        let mut a = cast(v, &dims)?;
+        let rhs = y.slice(&s![1..-1, 2..])?.scalar_op(Mul, t(0.5))?;
+        a.slice_mut(&s![1..-1, ..-2])?.zip_op_inplace(Sub, &rhs)?;
+        let colv = y.slice(&s![.., 3])?.sqrt()?;
+        a.slice_mut(&s![.., 7])?.zip_op_inplace(Add, &colv)?;
+        let back = y.slice(&s![2, ..])?.scalar_op(Add, t(2.0))?;
+        a.slice_mut(&s![5, ..;-1])?.zip_op_inplace(Mul, &back)?;
+        let mut u = cast(v, &dims)?;
+        u.map_op_inplace(Sqrt)?;
+        u.slice_mut(&s![.., 1..])?
+            .zip_op_inplace(Add, &y.slice(&s![.., ..-1])?.square()?)?;
+        Ok(vec![x, a, u])
+    }
+    fn check<T: Float, D: FusionBackend>(
+        v: &[f64],
+        w: &[f64],
+        dims: [usize; 2],
+        plain: &D,
+        fused: &Fused<D>,
+    ) {
+        let want = body::<T, D>(v, w, dims, plain).unwrap();
+        let before = fused.stats();
+        let got = body::<T, Fused<D>>(v, w, dims, fused).unwrap();
+        for (k, (g, w)) in got.iter().zip(&want).enumerate() {
+            let (g, w) = (g.astype::<f64>().unwrap(), w.astype::<f64>().unwrap());
+            assert_eq!(
+                bits(&g.to_vec().unwrap()),
+                bits(&w.to_vec().unwrap()),
+                "array {k}, {}",
+                T::DTYPE
+            );
+        }
+        if D::WRITES_VIEWS {
+            assert!(
+                fused.stats().since(&before).into_views >= 4,
+                "the chains are written in place"
+            );
+        }
+    }
+    check::<f64, D>(&v, &w, [r, c], &plain, &fused);
+    check::<f32, D>(&v, &w, [r, c], &plain, &fused);
+}
+
 fn views_and_broadcasts_are_read_inside_the_expression<D: FusionBackend>(dev: &D) {
     let (cpu, fused) = (dev.clone(), Fused::new(dev.clone()).with_defer_min(0));
     let v = values(60 * 70, 4);
@@ -737,6 +819,7 @@ on_wrapped_backends!(
     in_place_chains_on_whole_arrays_fuse,
     views_and_broadcasts_are_read_inside_the_expression,
     in_place_updates_write_the_arrays_own_memory,
+    update_chains_rewrite_their_blocks_in_place,
     broadcast_strided_views_are_compacted,
     contiguous_runs_of_views_are_read_and_written_in_place,
     a_pending_result_read_through_a_view_or_written_in_part_is_evaluated_first,
