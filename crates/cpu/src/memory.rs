@@ -52,12 +52,14 @@ pub(crate) fn gather_map<T: Element, O: Element>(
             // The run's elements, bounds-checked once: a stepped read with no check per
             // element (`x[::2] * 2` of 1M f64 at one thread: 0.28 ms checked).
             let (off, stride) = (off as usize, stride as usize);
-            let run = &data[off..off + (n - 1) * stride + 1];
-            // SAFETY: `i < n` for every slot `generate_uninit` fills, so `i * stride <=
-            // (n - 1) * stride < run.len()`.
-            let at = move |i: usize| f(unsafe { *run.get_unchecked(i * stride) });
-            // SAFETY: generate_uninit writes every one of the n slots.
-            return unsafe { crate::alloc::written_vec(n, |o| par::generate_uninit(o, at)) };
+            // (A step of 2 reads pairs, up to the buffer's end.)
+            let end = (off + n * stride).min(data.len());
+            let run = &data[off..end.max(off + (n - 1) * stride + 1)];
+            let g = move |&x: &T| f(x);
+            // SAFETY: map_stepped_uninit writes every one of the n slots.
+            return unsafe {
+                crate::alloc::written_vec(n, |o| par::map_stepped_uninit(o, run, stride, g))
+            };
         }
         let at = move |i: usize| f(data[(off + i as isize * stride) as usize]);
         // SAFETY: generate_uninit writes every one of the n slots.
@@ -240,6 +242,9 @@ mod tests {
             (1usize, 3isize, 5usize),
             (7, 2, 0),
             (350_000, 2, 1),
+            // Pairs up to the buffer's last element, whose pair is cut short.
+            (350_001, 2, 0),
+            (7, 2, 700_001 - 13),
             (233_333, 3, 0),
             (350_000, -2, 700_000),
         ] {

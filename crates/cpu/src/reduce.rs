@@ -304,7 +304,7 @@ impl<'o, T: Element, K: ReduceOp<T>> RowTree<'o, T, K> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn add_row(&mut self, data: &[T], row: isize, sv: isize) {
         fold_row(self.op, data, row, sv, &mut self.cur, self.rows == 0);
         self.rows += 1;
@@ -409,18 +409,25 @@ fn fold_col_blocks<T: Element, K: ReduceOp<T>>(
     idx: &mut Vec<usize>,
 ) {
     let m = acc.len();
+    // The rows' offsets first: folded in a loop of this function, not in a closure handed
+    // to `for_each_offset` (which was not inlined into the AVX2 copy: `sum(axis=0)` of
+    // 500x10000 f64 folded its rows on SSE2, 1.85 ms at one thread where NumPy takes 1.29).
+    let mut rows = Vec::with_capacity(cnt);
+    for_each_offset(red, start, cnt, idx, |r| rows.push(r));
     let mut c0 = 0;
     while c0 < m {
         let w = COL_BLOCK.min(m - c0);
         let a = &mut acc[c0..c0 + w];
         let col = off + c0 as isize * sv;
         if cnt <= ROW_BLOCK {
-            for_each_offset(red, start, cnt, idx, |r| {
-                fold_row(op, data, col + r, sv, a, false)
-            });
+            for &r in &rows {
+                fold_row(op, data, col + r, sv, a, false);
+            }
         } else {
             let mut tree = RowTree::new(op, w);
-            for_each_offset(red, start, cnt, idx, |r| tree.add_row(data, col + r, sv));
+            for &r in &rows {
+                tree.add_row(data, col + r, sv);
+            }
             tree.finish_into(a);
         }
         c0 += w;
