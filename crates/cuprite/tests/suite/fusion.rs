@@ -239,6 +239,35 @@ fn update_chains_rewrite_their_blocks_in_place<D: FusionBackend>(dev: &D) {
     }
     check::<f64, D>(&v, &w, [r, c], &plain, &fused);
     check::<f32, D>(&v, &w, [r, c], &plain, &fused);
+    // Integers (wrapping at the ends of the range) and complex values.
+    fn ints<B: ArrayBackend>(v: &[i64], dev: &B) -> Result<Vec<i64>> {
+        let n = v.len();
+        let y = Array::<i64, B>::from_vec(v.iter().rev().copied().collect(), &[n], dev)?;
+        let mut x = Array::<i64, B>::from_vec(v.to_vec(), &[n], dev)?;
+        x.scalar_op_inplace(Mul, 3)?;
+        x.zip_op_inplace(Add, &y)?;
+        x.scalar_op_inplace(Sub, 7)?;
+        x.to_vec()
+    }
+    let iv: Vec<i64> = (0..9001i64)
+        .map(|i| (i * 7919) % 20011 - 10005)
+        .chain([i64::MAX, i64::MIN])
+        .collect();
+    assert_eq!(ints(&iv, &fused).unwrap(), ints(&iv, &plain).unwrap());
+    fn complex<B: ArrayBackend>(v: &[f64], dev: &B) -> Result<Vec<c128>> {
+        let n = v.len() / 2;
+        let z: Vec<c128> = (0..n).map(|i| c128::new(v[2 * i], v[2 * i + 1])).collect();
+        let mut x = Array::<c128, B>::from_vec(z.clone(), &[n], dev)?;
+        let y = Array::<c128, B>::from_vec(z.into_iter().rev().collect(), &[n], dev)?;
+        x.zip_op_inplace(Mul, &y)?;
+        x.scalar_op_inplace(Add, c128::new(0.5, -1.0))?;
+        x.to_vec()
+    }
+    let (zg, zw) = (complex(&v, &fused).unwrap(), complex(&v, &plain).unwrap());
+    let zb = |z: &[c128]| -> Vec<(u64, u64)> {
+        z.iter().map(|c| (c.re.to_bits(), c.im.to_bits())).collect()
+    };
+    assert_eq!(zb(&zg), zb(&zw));
 }
 
 fn views_and_broadcasts_are_read_inside_the_expression<D: FusionBackend>(dev: &D) {
