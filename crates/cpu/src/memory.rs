@@ -52,9 +52,9 @@ pub(crate) fn gather_map<T: Element, O: Element>(
             // The run's elements, bounds-checked once: a stepped read with no check per
             // element (`x[::2] * 2` of 1M f64 at one thread: 0.28 ms checked).
             let (off, stride) = (off as usize, stride as usize);
-            // (A step of 2 reads pairs, up to the buffer's end.)
-            let end = (off + n * stride).min(data.len());
-            let run = &data[off..end.max(off + (n - 1) * stride + 1)];
+            // Up to the buffer's end: a step of 2 reads pairs, the last one cut short there
+            // (the view's last element, at `off + (n - 1) * stride`, is inside the buffer).
+            let run = &data[off..(off + n * stride).min(data.len())];
             let g = move |&x: &T| f(x);
             // SAFETY: map_stepped_uninit writes every one of the n slots.
             return unsafe {

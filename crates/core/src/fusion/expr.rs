@@ -9,7 +9,7 @@
 //! is bit for bit the unfused one.
 
 use super::lower::{Instr, Program};
-use super::over::{BinaryOverFn, ScalarOverFn, UnaryOverFn, binary_over_ok};
+use super::over::{BinaryOverFn, ScalarOverFn, UnaryOverFn};
 use crate::backend::BackendBase;
 use crate::dtype::Element;
 use crate::error::{Error, Result};
@@ -659,9 +659,13 @@ impl<T: Element, K: BinaryOp<T>> Node<K::Out> for Binary<T, K> {
         self.a.reads(addr) || self.b.reads(addr)
     }
 
+    /// Its first operand evaluates over the block, and its second is that operand itself
+    /// or does not read the buffer (it is read from its own memory while the block is
+    /// rewritten).
     fn over(&self, addr: usize) -> bool {
         self.over.is_some()
-            && binary_over_ok(&*self.a, &*self.b, Arc::ptr_eq(&self.a, &self.b), addr)
+            && self.a.over(addr)
+            && (Arc::ptr_eq(&self.a, &self.b) || !self.b.reads(addr))
     }
 
     fn eval_over(

@@ -1,4 +1,4 @@
-//! In-place evaluation of update chains ([`Node::eval_over`]): `x *= 5; x *= x; x += x` on
+//! In-place evaluation of update chains ([`Node::eval_over`](super::expr::Node::eval_over)): `x *= 5; x *= x; x += x` on
 //! a whole array (or `a[1:-1, 1:-1] += ...` on a view) is evaluated on each block of the
 //! array's own memory, every op of the chain rewriting the block where it lies, so the
 //! block's values move through no temporary. Evaluated through temporaries instead, the
@@ -14,7 +14,7 @@
 //! [`BinaryOver`], a backend's copy or the plain one here).
 
 use super::FusionBackend;
-use super::expr::{Binary, BinaryScalar, Node, Scratch, Unary, with};
+use super::expr::{Binary, BinaryScalar, Scratch, Unary, with};
 use crate::dtype::Element;
 use crate::error::Result;
 use crate::ops::{BinaryOp, UnaryOp};
@@ -39,16 +39,16 @@ pub type UnaryOver<T, K> = fn(&K, &mut [T]);
 /// `io_first`, else `op.apply(b, io[i])`, with `b` the other operand's element there.
 pub type BinaryOver<T, K> = fn(&K, &mut [T], Other<'_, T>, bool);
 
-/// How a unary node of an update evaluates over a block ([`Node::eval_over`]).
+/// How a unary node of an update evaluates over a block ([`Node::eval_over`](super::expr::Node::eval_over)).
 pub type UnaryOverFn<T, K> =
     fn(&Unary<T, K>, usize, usize, &mut [<K as UnaryOp<T>>::Out], &mut Scratch) -> Result<()>;
 
-/// How a binary node of an update evaluates over a block ([`Node::eval_over`]).
+/// How a binary node of an update evaluates over a block ([`Node::eval_over`](super::expr::Node::eval_over)).
 pub type BinaryOverFn<T, K> =
     fn(&Binary<T, K>, usize, usize, &mut [<K as BinaryOp<T>>::Out], &mut Scratch) -> Result<()>;
 
 /// How a node with a scalar operand of an update evaluates over a block
-/// ([`Node::eval_over`]).
+/// ([`Node::eval_over`](super::expr::Node::eval_over)).
 pub type ScalarOverFn<T, K> = fn(
     &BinaryScalar<T, K>,
     usize,
@@ -88,7 +88,7 @@ pub fn binary_over<T: Element, K: BinaryOp<T, Out = T>>(
     }
 }
 
-/// [`Node::eval_over`] of `op(x)`: `x` over the block, then the op in place.
+/// [`Node::eval_over`](super::expr::Node::eval_over) of `op(x)`: `x` over the block, then the op in place.
 pub fn unary<B: FusionBackend, T: Element, K: UnaryOp<T, Out = T>>(
     n: &Unary<T, K>,
     addr: usize,
@@ -101,7 +101,7 @@ pub fn unary<B: FusionBackend, T: Element, K: UnaryOp<T, Out = T>>(
     Ok(())
 }
 
-/// [`Node::eval_over`] of `op(a, b)`: `a` over the block (the updated array's side: an
+/// [`Node::eval_over`](super::expr::Node::eval_over) of `op(a, b)`: `a` over the block (the updated array's side: an
 /// in-place op's first operand), then the op in place with `b` (a scalar where `b` is one
 /// value there, the block itself where `b` is `a`).
 pub fn binary<B: FusionBackend, T: Element, K: BinaryOp<T, Out = T>>(
@@ -128,7 +128,7 @@ pub fn binary<B: FusionBackend, T: Element, K: BinaryOp<T, Out = T>>(
     })
 }
 
-/// [`Node::eval_over`] of `op(x, s)` (or `op(s, x)`): `x` over the block, then the op in
+/// [`Node::eval_over`](super::expr::Node::eval_over) of `op(x, s)` (or `op(s, x)`): `x` over the block, then the op in
 /// place.
 pub fn scalar<B: FusionBackend, T: Element, K: BinaryOp<T, Out = T>>(
     n: &BinaryScalar<T, K>,
@@ -140,16 +140,4 @@ pub fn scalar<B: FusionBackend, T: Element, K: BinaryOp<T, Out = T>>(
     n.x.eval_over(addr, start, io, scratch)?;
     B::binary_over_loop::<T, K>()(&n.op, io, Other::Scalar(n.s), !n.scalar_first);
     Ok(())
-}
-
-/// Whether a binary node with an over function evaluates over the block of the leaf at
-/// `addr`: its first operand does, and its second is that operand itself or does not read
-/// the buffer (it is read from its own memory while the block is rewritten).
-pub(crate) fn binary_over_ok<T: Element>(
-    a: &dyn Node<T>,
-    b: &dyn Node<T>,
-    same: bool,
-    addr: usize,
-) -> bool {
-    a.over(addr) && (same || !b.reads(addr))
 }
