@@ -6,12 +6,18 @@
 //! blocked scheme of `linalg_blocked.rs` instead: panels on one thread, trailing updates on
 //! all. Matrices below [`PAR_MIN_ORDER`] are factored on one thread.
 //!
+//! Matrices of order [`linalg_small::SMALL_MAX`] or less skip faer for LU, its solve and
+//! inverse, and Cholesky: `linalg_small.rs` factors them in place in one buffer for the
+//! whole batch.
+//!
 //! Matrices arrive and leave column-major (the contract of [`LinalgOps`]); faer reads them
 //! in place through `MatRef` views. Failures become LAPACK-style `info` codes: core turns
 //! them into errors naming the batch index.
 
 #[path = "linalg_blocked.rs"]
 mod linalg_blocked;
+#[path = "linalg_small.rs"]
+mod linalg_small;
 
 use crate::buffer::CpuBuffer;
 use crate::par;
@@ -108,6 +114,18 @@ macro_rules! dispatch {
             dtype => Err(Error::UnsupportedDType { op: $op, dtype }),
         }
     };
+}
+
+/// An error naming `op` when a buffer of `len` elements is shorter than the `need` elements
+/// of `what`.
+fn fits(op: &'static str, what: &str, len: usize, need: usize) -> Result<()> {
+    if len < need {
+        return Err(Error::Backend {
+            op,
+            msg: format!("{what}: a buffer of {len} elements where {need} are needed"),
+        });
+    }
+    Ok(())
 }
 
 /// NaN in any inexact type (the value of a failed factorisation).
@@ -207,46 +225,6 @@ fn ipiv_of(fwd: &[usize]) -> Vec<i32> {
     ipiv
 }
 
-/// LAPACK's unblocked LU with partial pivoting (`getf2`) in place on a column-major
-/// `n x n` matrix: a zero pivot leaves its column unscaled instead of dividing by zero, so an
-/// exactly singular matrix gives a zero on `U`'s diagonal, never NaN.
-fn getf2<F: Field>(a: &mut [F], n: usize) -> Vec<i32> {
-    use num_complex::ComplexFloat;
-    let mut ipiv = Vec::with_capacity(n);
-    for k in 0..n {
-        let col = k * n;
-        let mut p = k;
-        for i in k + 1..n {
-            if ComplexFloat::abs(a[col + i]) > ComplexFloat::abs(a[col + p]) {
-                p = i;
-            }
-        }
-        ipiv.push((p + 1) as i32);
-        if p != k {
-            for j in 0..n {
-                a.swap(j * n + k, j * n + p);
-            }
-        }
-        let pivot = a[col + k];
-        if pivot == F::zero() {
-            continue;
-        }
-        for i in k + 1..n {
-            a[col + i] /= pivot;
-        }
-        for j in k + 1..n {
-            let ukj = a[j * n + k];
-            if ukj == F::zero() {
-                continue;
-            }
-            for i in k + 1..n {
-                a[j * n + i] -= a[col + i] * ukj;
-            }
-        }
-    }
-    ipiv
-}
-
 /// Below this order one matrix is factored (or solved) on one thread: faer's parallel
 /// LU of a 200 x 200 matrix took 4.6x its sequential time on 16 cores (0.96 against
 /// 0.21 ms), the solves for its inverse 1.8x; from 300 on the threads win.
@@ -309,7 +287,8 @@ fn lu_factor_imp<T: Inexact, F: Field>(
         // matrices the LAPACK way so their U shows the zero.
         if !finite(&lu) && finite(&colmajor(m)) {
             let mut lu = colmajor(m);
-            let ipiv = getf2(&mut lu, n);
+            let mut ipiv = vec![0; n];
+            linalg_small::getf2(&mut lu, &mut ipiv, n);
             return ([lu], ipiv, 0);
         }
         ([lu], ipiv, 0)
@@ -670,6 +649,11 @@ impl LinalgOps for Cpu {
         batch: usize,
         n: usize,
     ) -> Result<(CpuBuffer<T>, CpuBuffer<i32>)> {
+        if n <= linalg_small::SMALL_MAX {
+            fits("lu_factor", "the matrices", a.len(), batch * n * n)?;
+            let (f, piv) = linalg_small::lu(a.as_slice(), batch, n);
+            return Ok((CpuBuffer::new(f), CpuBuffer::new(piv)));
+        }
         dispatch!("lu_factor", T, lu_factor_imp(a, batch, n))
     }
 
@@ -682,6 +666,15 @@ impl LinalgOps for Cpu {
         n: usize,
         nrhs: usize,
     ) -> Result<CpuBuffer<T>> {
+        if n <= linalg_small::SMALL_MAX {
+            const OP: &str = "lu_solve";
+            fits(OP, "the factors", lu.len(), batch * n * n)?;
+            fits(OP, "the pivots", ipiv.len(), batch * n)?;
+            fits(OP, "the right-hand sides", b.len(), batch * n * nrhs)?;
+            let (f, p) = (lu.as_slice(), ipiv.as_slice());
+            let x = linalg_small::solve(f, p, Some(b.as_slice()), batch, n, nrhs);
+            return Ok(CpuBuffer::new(x));
+        }
         dispatch!("lu_solve", T, lu_solve_imp(lu, ipiv, b, batch, n, nrhs))
     }
 
@@ -692,6 +685,12 @@ impl LinalgOps for Cpu {
         batch: usize,
         n: usize,
     ) -> Result<CpuBuffer<T>> {
+        if n <= linalg_small::SMALL_MAX {
+            fits("lu_inverse", "the factors", lu.len(), batch * n * n)?;
+            fits("lu_inverse", "the pivots", ipiv.len(), batch * n)?;
+            let x = linalg_small::solve(lu.as_slice(), ipiv.as_slice(), None, batch, n, n);
+            return Ok(CpuBuffer::new(x));
+        }
         dispatch!("lu_inverse", T, lu_inverse_imp(lu, ipiv, batch, n))
     }
 
@@ -701,6 +700,11 @@ impl LinalgOps for Cpu {
         batch: usize,
         n: usize,
     ) -> Result<(CpuBuffer<T>, CpuBuffer<i32>)> {
+        if n <= linalg_small::SMALL_MAX {
+            fits("cholesky", "the matrices", a.len(), batch * n * n)?;
+            let (l, info) = linalg_small::cholesky(a.as_slice(), batch, n);
+            return Ok((CpuBuffer::new(l), CpuBuffer::new(info)));
+        }
         dispatch!("cholesky", T, cholesky_imp(a, batch, n))
     }
 
@@ -829,13 +833,15 @@ mod tests {
     fn unblocked_lu_keeps_zero_pivots() {
         // [[0, 0], [0, 1]] column-major: singular, U = [[0, 1]...] after no swap.
         let mut a = vec![0.0f64, 0.0, 0.0, 1.0];
-        let ipiv = super::getf2(&mut a, 2);
+        let mut ipiv = vec![0; 2];
+        super::linalg_small::getf2(&mut a, &mut ipiv, 2);
         assert_eq!(ipiv, vec![1, 2]);
         assert!(a.iter().all(|x| x.is_finite()));
         assert_eq!(a[0], 0.0);
         // [[1, 2], [3, 4]]: pivots on 3, L21 = 1/3, U = [[3, 4], [0, 2/3]].
         let mut a = vec![1.0f64, 3.0, 2.0, 4.0];
-        assert_eq!(super::getf2(&mut a, 2), vec![2, 2]);
+        super::linalg_small::getf2(&mut a, &mut ipiv, 2);
+        assert_eq!(ipiv, vec![2, 2]);
         assert_eq!(a[0], 3.0);
         assert!((a[1] - 1.0 / 3.0).abs() < 1e-15);
         assert!((a[3] - 2.0 / 3.0).abs() < 1e-15);
