@@ -272,12 +272,14 @@ impl<T: Numeric, B: ArrayBackend> Array<T, B> {
     }
 
     /// `self ** other`, broadcast (NumPy's `power`). Integers use exponentiation by squaring
-    /// and wrap on overflow. NumPy rejects negative integer exponents with an error, which
-    /// needs a look at the data; this array form does not synchronise, so it defines
-    /// `x ** -n` as the integer part of the exact result instead: 1 for `x == 1`, `±1` for
-    /// `x == -1`, 0 otherwise (0 also for `x == 0`). [`Array::pow_scalar`] checks its
-    /// exponent and returns NumPy's error. Floats follow C's `pow`; complex values NumPy's
-    /// `npy_cpow`.
+    /// and wrap on overflow. Floats follow C's `pow`; complex values NumPy's `npy_cpow`.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] when `other` is a signed integer array holding a negative
+    /// exponent: "Integers to negative integer powers are not allowed", as NumPy. Finding
+    /// out reads the smallest exponent back to the host (one reduction and a wait for the
+    /// device) for signed integer types only; [`Array::pow_scalar`] checks its scalar
+    /// without touching the device.
     ///
     /// ```
     /// # use cuprite_core::*;
@@ -285,10 +287,27 @@ impl<T: Numeric, B: ArrayBackend> Array<T, B> {
     /// let a = Array::<i64, B>::from_vec(vec![2, 3, -2], &[3], dev)?;
     /// let e = Array::<i64, B>::from_vec(vec![10, 0, 3], &[3], dev)?;
     /// assert_eq!(a.pow(&e)?.to_vec()?, vec![1024, 1, -8]);
+    /// let negative = Array::<i64, B>::from_vec(vec![1, -1, 2], &[3], dev)?;
+    /// assert!(a.pow(&negative).is_err());
     /// # Ok(()) }
     /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
     /// ```
     pub fn pow(&self, other: &Self) -> Result<Self> {
+        if T::DTYPE.is_signed_integer() && other.size() > 0 {
+            // Signed integers widen to i64 exactly.
+            let lowest = other.astype::<i64>()?.min()?.item()?;
+            if lowest < 0 {
+                return Err(Error::invalid(
+                    "power",
+                    format!(
+                        "Integers to negative integer powers are not allowed (exponent \
+                         {lowest:?} in a {} array of shape {:?})",
+                        T::DTYPE,
+                        other.shape()
+                    ),
+                ));
+            }
+        }
         self.zip_op(Pow, other)
     }
     /// Alias of [`Array::pow`] (NumPy's name).

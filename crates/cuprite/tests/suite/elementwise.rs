@@ -547,6 +547,21 @@ fn errors_name_op_and_shapes<B: ArrayBackend>(dev: &B) {
     let e = i.pow_scalar(-1).unwrap_err();
     assert!(msg(e).starts_with("power: Integers to negative integer powers are not allowed"));
     assert_eq!(i.pow_scalar(3).unwrap().to_vec().unwrap(), vec![8, 27]);
+    // An array of exponents: NumPy's `[2, 3, 4] ** [1, -1, 2]` raises, never answers 0.
+    let base = Array::<i64, B>::from_vec(vec![2, 3, 4], &[3], dev).unwrap();
+    let exps = Array::<i64, B>::from_vec(vec![1, -1, 2], &[3], dev).unwrap();
+    let e = base.pow(&exps).unwrap_err();
+    assert!(
+        msg(e).starts_with("power: Integers to negative integer powers are not allowed"),
+        "{}",
+        msg(base.pow(&exps).unwrap_err())
+    );
+    let exps = Array::<i64, B>::from_vec(vec![1, 0, 2], &[3], dev).unwrap();
+    assert_eq!(base.pow(&exps).unwrap().to_vec().unwrap(), vec![2, 1, 16]);
+    let small = Array::<i8, B>::from_vec(vec![-1], &[1], dev).unwrap();
+    assert!(small.pow(&small).is_err(), "a broadcast negative exponent");
+    let bytes = Array::<u8, B>::from_vec(vec![2, 3], &[2], dev).unwrap();
+    assert_eq!(bytes.pow(&bytes).unwrap().to_vec().unwrap(), vec![4, 27]);
     let j = Array::<i32, B>::zeros(&[3], dev).unwrap();
     let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| &i & &j));
     let p = *r.unwrap_err().downcast::<String>().unwrap();
