@@ -17,6 +17,7 @@ pub mod matmul;
 pub mod memory;
 pub mod random;
 pub mod reduce;
+pub mod small_linalg;
 pub mod sort;
 pub mod user;
 

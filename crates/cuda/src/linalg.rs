@@ -12,7 +12,9 @@
 //! | `eigh` | `Xsyevd` (lower) | - |
 //! | `eig` | `Xgeev` | eigenvectors made complex and normalised |
 //!
-//! Each matrix of a batch is one call queued on the device's stream (pointer offsets into
+//! Matrices of order 32 or less skip cuSOLVER for `lu_factor`, `lu_solve`, `lu_inverse` and
+//! `cholesky`: the whole batch is one launch of a kernel of `kernels/src/small_linalg.cu`
+//! ([`small`]). Otherwise each matrix of a batch is one call queued on the device's stream (pointer offsets into
 //! one buffer, one workspace from the memory pool reused by every call), so nothing waits
 //! for the device: the per-matrix `info` codes stay in a device buffer for core to read. The
 //! inputs are copied first (cuSOLVER works in place) and never modified. The steps around
@@ -23,9 +25,12 @@ mod kernels;
 mod lu;
 pub(crate) mod params;
 mod qr;
+mod small;
 mod svd;
 #[cfg(test)]
 mod tests_gpu;
+#[cfg(test)]
+mod tests_small_gpu;
 
 use crate::buffer::CudaBuffer;
 use crate::device::Cuda;
@@ -82,6 +87,23 @@ impl LinalgOps for Cuda {
         self.check_buffer(ipiv, "lu_solve")?;
         self.check_buffer(b, "lu_solve")?;
         self.lu_solve_imp(lu, ipiv, b, batch, n, nrhs)
+    }
+
+    fn lu_inverse<T: Inexact>(
+        &self,
+        lu: &CudaBuffer<T>,
+        ipiv: &CudaBuffer<i32>,
+        batch: usize,
+        n: usize,
+    ) -> Result<CudaBuffer<T>> {
+        const OP: &str = "inv";
+        self.check_buffer(lu, OP)?;
+        self.check_buffer(ipiv, OP)?;
+        if small::small(n) {
+            return self.small_solve(OP, lu, ipiv, None, batch, n, n);
+        }
+        let eye = self.identities::<T>(n, n, batch)?;
+        self.lu_solve_imp(lu, ipiv, &eye, batch, n, n)
     }
 
     fn cholesky<T: Inexact>(

@@ -16,9 +16,13 @@
 //! caller, once, before the call: each wrapper's "Caller's check" says what memory they must
 //! cover.
 //!
-//! Every raw cuSOLVER call of the crate is in this file and its submodule `routines`.
+//! Every raw cuSOLVER call of the crate is in this file and its submodules `routines` and
+//! `jacobi` (the batched Jacobi eigensolver).
 
+mod jacobi;
 mod routines;
+
+pub(crate) use jacobi::{syevj_batched, syevj_batched_buffer_size, JacobiParams};
 
 pub(crate) use routines::{
     getrf, getrf_buffer_size, getrs, orgqr, orgqr_buffer_size, xgeev, xgeev_buffer_size, xgeqrf,

@@ -1,7 +1,8 @@
-//! Eigen-decompositions, one call per matrix of the batch on a copy of each matrix:
+//! Eigen-decompositions on a copy of each matrix, one call per matrix of the batch unless said:
 //!
 //! - Hermitian (`eigh`): `cusolverDnXsyevd` (divide and conquer, lower triangle; `heevd` for
-//!   complex types), eigenvalues ascending, eigenvectors overwriting the copy.
+//!   complex types), eigenvalues ascending, eigenvectors overwriting the copy. Matrices of
+//!   order 32 or less go to `<t>syevjBatched` instead (Jacobi, the whole batch in one call).
 //! - General (`eig`): `cusolverDnXgeev` (CUDA 12.6 or newer), right eigenvectors only. Real
 //!   matrices run in real arithmetic with every data type real: eigenvalues come back as `n`
 //!   real parts then `n` imaginary parts, eigenvectors in LAPACK's packed format (a complex
@@ -30,7 +31,29 @@ impl Cuda {
         let v = copy_of(self, OP, a, batch * n * n)?;
         let w = self.alloc::<T::RealPart>(batch * n)?;
         let info = self.alloc_zeroed::<i32>(batch)?;
-        if batch * n > 0 {
+        if batch * n > 0 && super::small::small(n) {
+            let (n32, b32) = (solver::int(OP, n)?, solver::int(OP, batch)?);
+            let s = solver(self, OP)?;
+            let params = solver::JacobiParams::new(OP)?;
+            let (pa, pw) = (v.device_ptr(), w.device_ptr());
+            let lwork =
+                solver::syevj_batched_buffer_size::<T>(&s, OP, vectors, n32, pa, pw, &params, b32)?;
+            let ws = Workspace::elements::<T>(self, lwork)?;
+            // `v` holds the `batch` matrices (n x n each), `w` their `batch * n` eigenvalues and
+            // `info` one code each, all allocated above; n <= 32.
+            solver::syevj_batched::<T>(
+                &s,
+                OP,
+                vectors,
+                n32,
+                pa,
+                pw,
+                &ws,
+                info.device_ptr(),
+                &params,
+                b32,
+            )?;
+        } else if batch * n > 0 {
             let nn = n as i64;
             let s = solver(self, OP)?;
             let (dbytes, hbytes) = solver::xsyevd_buffer_size::<T>(

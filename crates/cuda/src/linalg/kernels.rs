@@ -16,7 +16,7 @@ use cuprite_core::backend::ComplexOf;
 use cuprite_core::{Error, Inexact, Result};
 
 /// Checks that a buffer has at least `need` elements.
-fn fits<T>(op: &'static str, what: &str, b: &CudaBuffer<T>, need: usize) -> Result<()>
+pub(super) fn fits<T>(op: &'static str, what: &str, b: &CudaBuffer<T>, need: usize) -> Result<()>
 where
     T: cuprite_core::Element,
 {

@@ -3,7 +3,8 @@
 //! conversion) and Cholesky (`cusolverDnXpotrf`, lower, then the strict upper triangle
 //! zeroed by `tri_copy`). One call per matrix of the batch, queued on the device's stream
 //! with pointer offsets into one buffer and one workspace reused by every call.
-//! `getrf` keeps an exactly zero pivot in `U` (no division by it), as LAPACK does.
+//! `getrf` keeps an exactly zero pivot in `U` (no division by it), as LAPACK does. Orders of
+//! 32 or less go to the batched kernels of [`super::small`] instead.
 
 use super::{at, copy_of};
 use crate::buffer::CudaBuffer;
@@ -20,6 +21,9 @@ impl Cuda {
     ) -> Result<(CudaBuffer<T>, CudaBuffer<i32>)> {
         const OP: &str = "lu_factor";
         self.check_buffer(a, OP)?;
+        if super::small::small(n) {
+            return self.small_lu(OP, a, batch, n);
+        }
         let lu = copy_of(self, OP, a, batch * n * n)?;
         let ipiv = self.alloc::<i32>(batch * n)?;
         if batch * n == 0 {
@@ -58,6 +62,9 @@ impl Cuda {
         self.check_buffer(lu, OP)?;
         self.check_buffer(ipiv, OP)?;
         self.check_buffer(b, OP)?;
+        if super::small::small(n) {
+            return self.small_solve(OP, lu, ipiv, Some(b), batch, n, nrhs);
+        }
         let x = copy_of(self, OP, b, batch * n * nrhs)?;
         if batch * n * nrhs == 0 {
             return Ok(x);
@@ -95,6 +102,9 @@ impl Cuda {
     ) -> Result<(CudaBuffer<T>, CudaBuffer<i32>)> {
         const OP: &str = "cholesky";
         self.check_buffer(a, OP)?;
+        if super::small::small(n) {
+            return self.small_cholesky(OP, a, batch, n);
+        }
         let l = copy_of(self, OP, a, batch * n * n)?;
         let info = self.alloc_zeroed::<i32>(batch)?;
         if batch * n == 0 {

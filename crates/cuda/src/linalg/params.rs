@@ -1,5 +1,6 @@
-//! The parameter structs of the linear-algebra helper kernels (kernels/src/linalg.cu), mirrored
-//! field for field by the `.cu` source.
+//! The parameter structs of the linear-algebra kernels (kernels/src/linalg.cu, the helpers
+//! around cuSOLVER, and kernels/src/small_linalg.cu, the batched small-matrix routines),
+//! mirrored field for field by the `.cu` sources.
 
 kernel_params! {
     /// Arguments of `tri_copy`.
@@ -76,6 +77,51 @@ kernel_params! {
     }
 }
 
+kernel_params! {
+    /// Arguments of `small_lu_W`.
+    pub(crate) struct SmallLuArgs {
+        /// `const T*`
+        a: u64,
+        /// `T*`
+        lu: u64,
+        /// `int*`
+        ipiv: u64,
+        n: i64,
+        batch: i64,
+    }
+}
+
+kernel_params! {
+    /// Arguments of `small_solve_W`.
+    pub(crate) struct SmallSolveArgs {
+        /// `const T*`
+        lu: u64,
+        /// `const int*`
+        ipiv: u64,
+        /// `const T*`, 0 for the identity
+        b: u64,
+        /// `T*`
+        x: u64,
+        n: i64,
+        nrhs: i64,
+        batch: i64,
+    }
+}
+
+kernel_params! {
+    /// Arguments of `small_cholesky_W`.
+    pub(crate) struct SmallCholeskyArgs {
+        /// `const T*`
+        a: u64,
+        /// `T*`
+        l: u64,
+        /// `int*`
+        info: u64,
+        n: i64,
+        batch: i64,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -90,5 +136,11 @@ mod tests {
         assert_mirrors::<EigValuesRealArgs>(SOURCE, &["eig_values_real"]);
         assert_mirrors::<EigVectorsRealArgs>(SOURCE, &["eig_vectors_real"]);
         assert_mirrors::<EigNormaliseArgs>(SOURCE, &["eig_normalise"]);
+        let small = cuprite_kernels::small_linalg::SOURCE;
+        for w in [4, 8, 16, 32] {
+            assert_mirrors::<SmallLuArgs>(small, &[&format!("small_lu_{w}")]);
+            assert_mirrors::<SmallSolveArgs>(small, &[&format!("small_solve_{w}")]);
+            assert_mirrors::<SmallCholeskyArgs>(small, &[&format!("small_cholesky_{w}")]);
+        }
     }
 }

@@ -11,16 +11,16 @@ use cuprite_core::{c128, c64, Element, Inexact, Result, Scalar};
 use cuprite_cpu::Cpu;
 
 /// `re + i im` as `T` (the imaginary part dropped for real types).
-fn val<T: Element>(re: f64, im: f64) -> T {
+pub(super) fn val<T: Element>(re: f64, im: f64) -> T {
     T::from_scalar(Scalar::C128(c128::new(re, im)))
 }
 
-fn to_c(x: impl Element) -> c128 {
+pub(super) fn to_c(x: impl Element) -> c128 {
     x.cast::<c128>()
 }
 
 /// `n` pseudo-random values in [-1, 1) (with imaginary parts for complex types).
-fn rand<T: Element>(n: usize, seed: u64) -> Vec<T> {
+pub(super) fn rand<T: Element>(n: usize, seed: u64) -> Vec<T> {
     let mut s = seed.wrapping_mul(0x9e3779b97f4a7c15) | 1;
     let mut next = move || {
         s ^= s << 13;
@@ -37,7 +37,7 @@ fn rand<T: Element>(n: usize, seed: u64) -> Vec<T> {
 }
 
 /// Largest |x - y| over two sequences (as complex numbers).
-fn max_diff<T: Element, U: Element>(x: &[T], y: &[U]) -> f64 {
+pub(super) fn max_diff<T: Element, U: Element>(x: &[T], y: &[U]) -> f64 {
     assert_eq!(x.len(), y.len(), "lengths");
     x.iter()
         .zip(y)
@@ -46,7 +46,7 @@ fn max_diff<T: Element, U: Element>(x: &[T], y: &[U]) -> f64 {
 }
 
 /// Tolerance for values of magnitude about 1 computed in `T`'s precision.
-fn tol<T: Inexact>() -> f64 {
+pub(super) fn tol<T: Inexact>() -> f64 {
     if std::mem::size_of::<T::RealPart>() == 4 {
         1e-4
     } else {
@@ -534,7 +534,7 @@ fn empty_batches_and_matrices() -> Result<()> {
 }
 
 /// Mean seconds of `f` over `reps` runs after one warm-up, with the device synchronised.
-fn time<R>(dev: &Cuda, reps: usize, mut f: impl FnMut() -> Result<R>) -> Result<f64> {
+pub(super) fn time<R>(dev: &Cuda, reps: usize, mut f: impl FnMut() -> Result<R>) -> Result<f64> {
     drop(f()?);
     dev.synchronize_device()?;
     let t0 = std::time::Instant::now();
