@@ -6,7 +6,9 @@
 //!
 //! Every function works on stacks of matrices: the last two axes are the matrix, the leading
 //! axes a batch, as in NumPy. Core moves each operand into the column-major batch order of
-//! the [`LinalgOps`](crate::backend::LinalgOps) primitives (one copy), calls the primitive,
+//! the [`LinalgOps`](crate::backend::LinalgOps) primitives (one copy; `inv`, `det` and
+//! `slogdet` factor the transposes instead, which a C-contiguous array already is in that
+//! order, so they copy nothing), calls the primitive,
 //! reads the per-matrix status codes and returns the factors as views in the caller's order.
 //! A singular or non-positive-definite matrix is an [`Error::LinAlg`] naming the op and the
 //! batch index (the flat index into the leading axes), never a silent NaN.
@@ -139,6 +141,25 @@ impl<T: Inexact, B: ArrayBackend> Array<T, B> {
             lead,
             rows,
             cols,
+        })
+    }
+
+    /// The transposes of the matrices of `self`, in the primitives' order: row-major
+    /// matrices read column-major are their transposes, so this is `self`'s own buffer when
+    /// it is C-contiguous from the buffer's start, else one plain copy (no transposing
+    /// gather). For the functions that `A^T` answers as well: `inv(A) = inv(A^T)^T`,
+    /// `det(A) = det(A^T)`.
+    pub(crate) fn to_batch_transposed(&self, op: &'static str) -> Result<Batch<T, B>> {
+        let (lead, rows, cols) = self.matrix_dims(op)?;
+        let buf = match self.layout().contiguous_offset() {
+            Some(0) => self.buffer().clone(),
+            _ => self.device().copy(self.buffer(), self.layout())?,
+        };
+        Ok(Batch {
+            buf,
+            lead,
+            rows: cols,
+            cols: rows,
         })
     }
 

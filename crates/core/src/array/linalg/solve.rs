@@ -11,15 +11,21 @@ use crate::ops::{Div, Gt, Mul};
 use num_traits::{One, Zero};
 
 impl<T: Inexact, B: ArrayBackend> Array<T, B> {
-    /// LU factors of non-empty square matrices and, per matrix (shape: the leading axes),
-    /// whether it is exactly singular (a zero on the diagonal of `U`).
+    /// LU factors of non-empty square matrices (of their transposes with `transposed`,
+    /// which saves the transposing copy where `A^T` serves) and, per matrix (shape: the
+    /// leading axes), whether it is exactly singular (a zero on the diagonal of `U`).
     #[allow(clippy::type_complexity)]
     fn lu_singular(
         &self,
         op: &'static str,
+        transposed: bool,
     ) -> Result<(Batch<T, B>, B::Buffer<i32>, Array<bool, B>)> {
         let (_, n) = self.square_dims(op)?;
-        let a = self.to_batch(op)?;
+        let a = if transposed {
+            self.to_batch_transposed(op)?
+        } else {
+            self.to_batch(op)?
+        };
         let dev = self.device();
         let (lu, ipiv) = dev.lu_factor(&a.buf, a.count(), n)?;
         let lu = Batch { buf: lu, ..a };
@@ -34,14 +40,21 @@ impl<T: Inexact, B: ArrayBackend> Array<T, B> {
         if n == 0 || shape_size(&lead) == 0 {
             return Array::zeros(&lead, self.device());
         }
-        Ok(self.lu_singular(op)?.2)
+        Ok(self.lu_singular(op, true)?.2)
     }
 
-    /// LU factors of square matrices, with an error naming the first exactly singular one.
-    fn lu_checked(&self, op: &'static str) -> Result<(Batch<T, B>, B::Buffer<i32>)> {
-        let (lu, ipiv, zero) = self.lu_singular(op)?;
-        let singular = zero.to_vec()?;
-        if let Some(batch) = singular.iter().position(|&s| s) {
+    /// LU factors of square matrices (see [`Array::lu_singular`] for `transposed`), with an
+    /// error naming the first exactly singular one. One value comes back to the host; the
+    /// per-matrix flags only when one is set.
+    fn lu_checked(
+        &self,
+        op: &'static str,
+        transposed: bool,
+    ) -> Result<(Batch<T, B>, B::Buffer<i32>)> {
+        let (lu, ipiv, zero) = self.lu_singular(op, transposed)?;
+        if zero.any()?.item()? {
+            let singular = zero.to_vec()?;
+            let batch = singular.iter().position(|&s| s).unwrap_or(0);
             return Err(Error::LinAlg {
                 op,
                 msg: "singular matrix".into(),
@@ -102,7 +115,7 @@ impl<T: Inexact, B: ArrayBackend> Array<T, B> {
         let x = if n == 0 || k == 0 || shape_size(&lead) == 0 {
             Array::zeros(&with_tail(&lead, &[n, k]), dev)?
         } else {
-            let (lu, ipiv) = a.lu_checked(OP)?;
+            let (lu, ipiv) = a.lu_checked(OP, false)?;
             let bb = b2.to_batch(OP)?;
             let x = dev.lu_solve(&lu.buf, &ipiv, &bb.buf, lu.count(), n, k)?;
             from_batch(x, &lead, n, k, dev)?
@@ -132,9 +145,11 @@ impl<T: Inexact, B: ArrayBackend> Array<T, B> {
         if self.size() == 0 {
             return Array::zeros(self.shape(), dev);
         }
-        let (lu, ipiv) = self.lu_checked(OP)?;
+        // inv(A) = inv(A^T)^T: the inverse of the transposes, column-major, is the inverse
+        // in row-major order, so neither side needs a transposing copy.
+        let (lu, ipiv) = self.lu_checked(OP, true)?;
         let x = dev.lu_inverse(&lu.buf, &ipiv, lu.count(), n)?;
-        from_batch(x, &lead, n, n, dev)
+        Ok(Array::from_contiguous(x, &with_tail(&lead, &[n, n]), dev))
     }
 
     /// The sign of each permutation of an LU factorisation: `[lead]` of `1` or `-1`.
@@ -167,7 +182,8 @@ impl<T: Inexact, B: ArrayBackend> Array<T, B> {
         if self.size() == 0 {
             return Array::ones(&lead, dev);
         }
-        let a = self.to_batch(OP)?;
+        // det(A) = det(A^T): the transposes need no transposing copy.
+        let a = self.to_batch_transposed(OP)?;
         let (lu, ipiv) = dev.lu_factor(&a.buf, a.count(), n)?;
         let f = from_batch(lu, &lead, n, n, dev)?;
         let prod = f.diagonals().prod_axes(-1, false)?;
@@ -196,7 +212,7 @@ impl<T: Inexact, B: ArrayBackend> Array<T, B> {
         if self.size() == 0 {
             return Ok((Array::ones(&lead, dev)?, Array::zeros(&lead, dev)?));
         }
-        let a = self.to_batch(OP)?;
+        let a = self.to_batch_transposed(OP)?;
         let (lu, ipiv) = dev.lu_factor(&a.buf, a.count(), n)?;
         let d = from_batch(lu, &lead, n, n, dev)?.diagonals();
         let mag = d.abs()?;
