@@ -14,11 +14,12 @@
 //!
 //! Matrices of order 32 or less skip cuSOLVER for `lu_factor`, `lu_solve`, `lu_inverse` and
 //! `cholesky`: the whole batch is one launch of a kernel of `kernels/src/small_linalg.cu`
-//! ([`small`]). Otherwise each matrix of a batch is one call queued on the device's stream (pointer offsets into
-//! one buffer, one workspace from the memory pool reused by every call), so nothing waits
-//! for the device: the per-matrix `info` codes stay in a device buffer for core to read. The
-//! inputs are copied first (cuSOLVER works in place) and never modified. The steps around
-//! the library calls are the kernels of `kernels/src/linalg.cu` ([`kernels`]).
+//! ([`small`]). Otherwise each matrix of a batch is one call queued on the device's stream
+//! (pointer offsets into one buffer, one workspace from the memory pool reused by every
+//! call), so nothing waits for the device: the per-matrix `info` codes stay in a device
+//! buffer for core to read. The inputs are copied first (cuSOLVER works in place) and never
+//! modified. The steps around the library calls are the kernels of `kernels/src/linalg.cu`
+//! ([`kernels`]).
 
 mod eig;
 mod kernels;
