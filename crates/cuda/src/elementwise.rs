@@ -31,6 +31,7 @@ use crate::ctype::ctype;
 use crate::device::Cuda;
 use crate::ffi::launch::{Kernel, KernelParams};
 use crate::launch::{coalesce, Strided, BLOCK};
+use crate::modules::FuncId;
 use cuprite_core::backend::ElementwiseOps;
 use cuprite_core::ops::{BinaryOp, UnaryOp};
 use cuprite_core::{DType, Element, Layout, Result};
@@ -95,15 +96,25 @@ impl Cuda {
     fn ew_kernel<P: KernelParams>(
         &self,
         variant: Variant,
-        name: Option<&str>,
+        name: Option<&'static str>,
         t: DType,
         out: DType,
-        kernel: &str,
+        kernel: &'static str,
     ) -> Result<Kernel<'_, P>> {
-        let k = key(variant, name.unwrap_or("where"), t, out);
-        self.kernel(&k, kernel, || {
-            kern::source(variant, name, ctype(t), ctype(out))
-        })
+        let op = name.unwrap_or("where");
+        let id = FuncId {
+            family: "elementwise",
+            op,
+            t,
+            out,
+            variant: variant as u8,
+            entry: kernel,
+        };
+        self.kernel_by_id(
+            id,
+            || key(variant, op, t, out),
+            || kern::source(variant, name, ctype(t), ctype(out)),
+        )
     }
 
     /// Checks an operand: on this device and every element of the view inside the buffer.

@@ -1,10 +1,13 @@
 //! The per-device memo of loaded modules: a kernel family instantiated for some types is
 //! compiled (or read from the disk cache) once per process and device, then found by key.
+//!
+//! The hot families (element-wise maps, reductions) also find their kernels by a [`FuncId`]
+//! made of static parts, so an op's launch formats no key string and searches no list.
 
 use crate::device::Cuda;
 pub(crate) use crate::driver::Func;
 use crate::driver::{self, Module as ModuleHandle};
-use cuprite_core::Result;
+use cuprite_core::{DType, Result};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
@@ -14,10 +17,24 @@ struct Module {
     funcs: Mutex<Vec<(String, Func)>>,
 }
 
-/// Loaded modules by key.
+/// A kernel named by static parts: its family, the op, the element and result types, a
+/// variant of the family and the entry point. Two ids are equal exactly when their
+/// string keys are (the family's `key` function is a function of these parts).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct FuncId {
+    pub family: &'static str,
+    pub op: &'static str,
+    pub t: DType,
+    pub out: DType,
+    pub variant: u8,
+    pub entry: &'static str,
+}
+
+/// Loaded modules by key, and the kernels found so far by [`FuncId`].
 #[derive(Default)]
 pub(crate) struct ModuleCache {
     modules: Mutex<HashMap<String, Arc<Module>>>,
+    by_id: Mutex<HashMap<FuncId, Func>>,
 }
 
 impl Cuda {
@@ -82,6 +99,27 @@ impl Cuda {
         self.bind()?;
         let f = Func(driver::get_function(module.module.0, name)?);
         funcs.push((name.to_string(), f));
+        Ok(f)
+    }
+
+    /// The kernel `id`: found by id when it was asked for before, else as
+    /// [`Cuda::function`] with the module key `key()` and entry `id.entry` (`key` must be a
+    /// function of `id`'s parts alone).
+    pub(crate) fn function_by_id(
+        &self,
+        id: FuncId,
+        key: impl FnOnce() -> String,
+        source: impl FnOnce() -> String,
+    ) -> Result<Func> {
+        let by_id = &self.inner.modules.by_id;
+        if let Some(f) = by_id.lock().unwrap_or_else(|p| p.into_inner()).get(&id) {
+            return Ok(*f);
+        }
+        let f = self.function(&key(), id.entry, source)?;
+        by_id
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(id, f);
         Ok(f)
     }
 

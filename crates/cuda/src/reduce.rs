@@ -28,12 +28,14 @@ mod tests;
 mod tests_gpu;
 
 use crate::buffer::CudaBuffer;
-use crate::ctype::cty;
+use crate::ctype::ctype;
 use crate::device::Cuda;
+use crate::ffi::launch::{Kernel, KernelParams};
 use crate::launch::{check_view, Strided};
+use crate::modules::FuncId;
 use cuprite_core::backend::ReduceOps;
 use cuprite_core::ops::{registry, ReduceOp, ScanOp};
-use cuprite_core::{ArgKind, Element, Layout, Result};
+use cuprite_core::{ArgKind, DType, Element, Layout, Result};
 use cuprite_kernels::reduce as kern;
 use plan::ToStrided;
 
@@ -114,59 +116,91 @@ fn arg_name(kind: ArgKind) -> &'static str {
     registry::arg_reduction_name(kind)
 }
 
-/// A program of the family: its module key and its source (`section` selects the reduction
-/// or the scan kernels, `functor` the op's device functor of reduce_ops.cuh, named after the
-/// op's `NAME`).
+/// A program of the family: the op and its types, from which its module key and its source
+/// are made (`scan` selects the scan kernels over the reduction ones, the functor is the
+/// op's device functor of reduce_ops.cuh, named after the op's `NAME`).
 pub(super) struct Program {
-    key: String,
-    section: &'static str,
-    functor: String,
-    t: &'static str,
-    out: &'static str,
+    name: &'static str,
+    scan: bool,
+    t: DType,
+    out: DType,
 }
 
 impl Program {
-    fn new(section: &'static str, functor: String, t: &'static str, out: &'static str) -> Self {
+    /// The program of the reduction or arg-reduction called `name`.
+    fn reduce<T: Element, O: Element>(name: &'static str) -> Self {
         Program {
-            key: format!("reduce|{functor}|{t}|{out}"),
-            section,
-            functor,
-            t,
-            out,
+            name,
+            scan: false,
+            t: T::DTYPE,
+            out: O::DTYPE,
         }
     }
 
-    /// The program of the reduction or arg-reduction called `name`.
-    fn reduce<T: Element, O: Element>(name: &str) -> Self {
-        Program::new(
-            kern::REDUCE_SECTION,
-            kern::reduce_functor(name),
-            cty::<T>(),
-            cty::<O>(),
-        )
+    /// The program of the scan called `name`.
+    fn scan<T: Element, O: Element>(name: &'static str) -> Self {
+        Program {
+            name,
+            scan: true,
+            t: T::DTYPE,
+            out: O::DTYPE,
+        }
     }
 
-    /// The program of the scan called `name`.
-    fn scan<T: Element, O: Element>(name: &str) -> Self {
-        Program::new(
-            kern::SCAN_SECTION,
-            kern::scan_functor(name),
-            cty::<T>(),
-            cty::<O>(),
+    /// The op's device functor.
+    fn functor(&self) -> String {
+        if self.scan {
+            kern::scan_functor(self.name)
+        } else {
+            kern::reduce_functor(self.name)
+        }
+    }
+
+    /// The module key: `reduce|<functor>|<T>|<Out>`.
+    fn key(&self) -> String {
+        format!(
+            "reduce|{}|{}|{}",
+            self.functor(),
+            ctype(self.t),
+            ctype(self.out)
         )
     }
 
     /// The full CUDA C source.
     fn source(&self) -> String {
+        let section = if self.scan {
+            kern::SCAN_SECTION
+        } else {
+            kern::REDUCE_SECTION
+        };
         cuprite_kernels::program(
             &[kern::OPS, kern::SOURCE],
             &[
-                (self.section, "1"),
-                ("T", self.t),
-                ("OUT", self.out),
-                ("OP", &self.functor),
+                (section, "1"),
+                ("T", ctype(self.t)),
+                ("OUT", ctype(self.out)),
+                ("OP", &self.functor()),
             ],
         )
+    }
+}
+
+impl Cuda {
+    /// The kernel `entry` of program `prog`.
+    pub(super) fn prog_kernel<P: KernelParams>(
+        &self,
+        prog: &Program,
+        entry: &'static str,
+    ) -> Result<Kernel<'_, P>> {
+        let id = FuncId {
+            family: "reduce",
+            op: prog.name,
+            t: prog.t,
+            out: prog.out,
+            variant: prog.scan as u8,
+            entry,
+        };
+        self.kernel_by_id(id, || prog.key(), || prog.source())
     }
 }
 
@@ -284,7 +318,7 @@ mod registry_tests {
             .collect();
         declared.extend(registry::ARG_REDUCTIONS.iter().map(|&(kind, _)| {
             let p = Program::reduce::<f64, i64>(arg_name(kind));
-            p.functor
+            p.functor()
         }));
         for f in &declared {
             assert!(

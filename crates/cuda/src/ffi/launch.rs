@@ -213,6 +213,21 @@ impl Cuda {
         })
     }
 
+    /// [`Cuda::kernel`] found by a [`FuncId`](crate::modules::FuncId) (see
+    /// [`Cuda::function_by_id`]).
+    pub(crate) fn kernel_by_id<P: KernelParams>(
+        &self,
+        id: crate::modules::FuncId,
+        key: impl FnOnce() -> String,
+        source: impl FnOnce() -> String,
+    ) -> Result<Kernel<'_, P>> {
+        Ok(Kernel {
+            dev: self,
+            func: self.function_by_id(id, key, source)?,
+            _params: PhantomData,
+        })
+    }
+
     /// The kernel `name` of the module known as `key` (made by `source()` on first use; see
     /// [`Cuda::function`]), bound to its parameter struct `P`. The entry must be declared
     /// `extern "C" __global__ void name(P a)` with `P`'s C twin: [`assert_mirrors`] checks

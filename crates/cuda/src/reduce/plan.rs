@@ -154,8 +154,12 @@ pub(super) fn choose(kept: &Dims, red: &Dims, sm_count: usize) -> Split {
         };
     }
     let contig = red.strides.last() == Some(&1);
+    // One output of more than a warp's worth of loads (a sum to 0-d): a block, so that up
+    // to BLOCK * MIN_PER_THREAD positions take one launch and no partials.
     let group: usize = if rsize <= 16 {
         1
+    } else if n_out == 1 && rsize > 32 * MIN_PER_THREAD {
+        256
     } else if rsize <= 16384 || n_out >= slots / 32 {
         32
     } else {

@@ -57,7 +57,7 @@ impl Cuda {
         } else {
             None
         };
-        let f = self.kernel::<RedArgs>(&prog.key, name, || prog.source())?;
+        let f = self.prog_kernel::<RedArgs>(prog, name)?;
         let (n_out, n_chunks) = (job.n_out as i64, split.n_chunks as i64);
         let count = job.count as i64;
         let part_ptr = part.as_ref().map_or(0, |p| p.device_ptr());
@@ -81,7 +81,7 @@ impl Cuda {
         f.launch((plan::blocks(tasks, group), 1, 1), (BLOCK, 1, 1), 0, &args)?;
         if split.n_chunks > 1 {
             self.combine_partials(
-                |name| self.kernel::<PartArgs>(&prog.key, name, || prog.source()),
+                |name| self.prog_kernel::<PartArgs>(prog, name),
                 part_ptr,
                 args.out,
                 job.n_out,
@@ -99,7 +99,7 @@ impl Cuda {
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn combine_partials<'a>(
         &'a self,
-        kernel: impl Fn(&str) -> Result<Entry<'a, PartArgs>>,
+        kernel: impl Fn(&'static str) -> Result<Entry<'a, PartArgs>>,
         part: u64,
         out: u64,
         n_out: usize,
@@ -136,7 +136,7 @@ impl Cuda {
         param: f64,
     ) -> Result<CudaBuffer<O>> {
         let out = self.alloc::<O>(n_out)?;
-        let f = self.kernel::<FillArgs>(&prog.key, "red_fill", || prog.source())?;
+        let f = self.prog_kernel::<FillArgs>(prog, "red_fill")?;
         // `red_fill` writes n outputs, the length of `out` (n_out >= 1, so the grid is not
         // empty).
         let args = FillArgs {
@@ -184,7 +184,7 @@ impl Cuda {
             ScanKernel::Coop(32) => ("scan_coop_32", 32),
             ScanKernel::Coop(g) => ("scan_coop_256", g.max(256)),
         };
-        let f = self.kernel::<ScanArgs>(&prog.key, name, || prog.source())?;
+        let f = self.prog_kernel::<ScanArgs>(prog, name)?;
         let tasks = n_lanes * split.n_chunks;
         let tot = if split.n_chunks > 1 {
             Some(self.alloc::<O>(tasks)?)
@@ -216,7 +216,7 @@ impl Cuda {
         };
         if split.n_chunks > 1 {
             scan_pass(0)?;
-            let carry = self.kernel::<CarryArgs>(&prog.key, "scan_carry", || prog.source())?;
+            let carry = self.prog_kernel::<CarryArgs>(prog, "scan_carry")?;
             // Partials of the thread kernel are (chunk, lane); of the group kernels (lane, chunk).
             let (l_stride, c_stride) = match split.kernel {
                 ScanKernel::Thread => (1i64, n_lanes as i64),

@@ -121,6 +121,27 @@ fn the_kernel_follows_the_fastest_dimension() {
 }
 
 #[test]
+fn small_reductions_to_one_output_take_one_launch() {
+    for rsize in [17, 512, 513, 1000, 4096] {
+        let (k, r, _) = split(&Layout::contiguous(&[rsize]), &[0], true);
+        let s = choose(&k, &r, SMS);
+        assert_eq!(s.n_chunks, 1, "{rsize}: {s:?}");
+        let group = if rsize <= 512 { 32 } else { 256 };
+        assert_eq!(
+            s.kernel,
+            Kernel::Rows {
+                group,
+                contig: true
+            },
+            "{rsize}"
+        );
+    }
+    // Larger ones are still split over the device.
+    let (k, r, _) = split(&Layout::contiguous(&[1 << 20]), &[0], true);
+    assert!(choose(&k, &r, SMS).n_chunks > 1);
+}
+
+#[test]
 fn chunks_cover_every_position_once() {
     for &(n_out, rsize) in &[
         (1usize, 1usize),
@@ -209,11 +230,11 @@ fn too_many_dimensions_are_an_error() {
 
 #[test]
 fn op_names_map_to_functors() {
-    assert_eq!(red::<f64, _>(DdofMean { ddof: 1.0 }).functor, "red_var");
-    assert_eq!(scan::<u8, _>(CumProd).functor, "scan_cumprod");
-    assert_eq!(arg::<f32>(ArgKind::Min).functor, "red_argmin");
+    assert_eq!(red::<f64, _>(DdofMean { ddof: 1.0 }).functor(), "red_var");
+    assert_eq!(scan::<u8, _>(CumProd).functor(), "scan_cumprod");
+    assert_eq!(arg::<f32>(ArgKind::Min).functor(), "red_argmin");
     let p = Program::reduce::<u8, i64>("sum");
-    assert_eq!(p.key, "reduce|red_sum|u8|i64");
+    assert_eq!(p.key(), "reduce|red_sum|u8|i64");
     let src = p.source();
     assert!(src.contains("#define OUT i64") && src.contains("#define OP red_sum"));
     let functor_at = src.find("struct red_sum ").expect("the functor");
@@ -282,7 +303,7 @@ fn every_program() -> Vec<Program> {
 fn every_program_has_its_own_key() {
     let v = every_program();
     assert_eq!(v.len(), 14 * 12 + 11 * 4 + 4 + 6);
-    let mut keys: Vec<&str> = v.iter().map(|p| p.key.as_str()).collect();
+    let mut keys: Vec<String> = v.iter().map(|p| p.key()).collect();
     keys.sort();
     keys.dedup();
     assert_eq!(keys.len(), v.len());
@@ -302,7 +323,7 @@ fn every_program_compiles() {
             s.spawn(|| loop {
                 let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 let Some(p) = progs.get(i) else { break };
-                crate::nvrtc::compile_check::assert_compiles(&p.key, &p.source());
+                crate::nvrtc::compile_check::assert_compiles(&p.key(), &p.source());
             });
         }
     });
