@@ -13,23 +13,34 @@
 //! producer's deleter). Such memory is written in place only when the producer handed it
 //! over for writing; otherwise the first write copies it ([`CudaBuffer::is_unique`]).
 
+use crate::block_cache;
 use crate::device::{Cuda, DeviceInner};
 use crate::driver::{self, CUdeviceptr};
+use crate::graph::Arena;
 use crate::stream::LastUse;
 use cuprite_core::{Element, Error, Result};
 use std::any::Any;
 use std::marker::PhantomData;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 /// One device allocation of the pool, freed (stream-ordered) on drop; or memory of another
 /// library, released by dropping its owner guard.
 pub(crate) struct DeviceMem {
     ptr: CUdeviceptr,
+    /// Bytes asked for (counted in [`Cuda::memory_in_use`]).
     bytes: usize,
+    /// Bytes allocated: the size class of [`block_cache::class`].
+    class: usize,
     dev: Arc<DeviceInner>,
     last: LastUse,
     foreign: Option<Foreign>,
+    /// The capture whose memory this is, for memory allocated while a graph was captured
+    /// ([`crate::graph`]): the block belongs to the graph's arena, not to the pool.
+    arena: Option<Arc<Arena>>,
+    /// How many graphs hold this memory (their references do not make a buffer shared:
+    /// writes between replays go to the memory the graph reads).
+    pub(crate) graph_refs: AtomicUsize,
 }
 
 /// The owner guard of another library's memory.
@@ -56,10 +67,34 @@ impl Drop for DeviceMem {
             return;
         }
         self.dev.in_use.fetch_sub(self.bytes, Ordering::Relaxed);
-        // A failure here means the context is gone (process teardown): nothing to free.
-        if driver::make_current(self.dev.ctx.0).is_ok() {
-            let _ = driver::free_async(self.ptr, self.last.stream());
+        if let Some(arena) = &self.arena {
+            arena.release(self.ptr, self.class);
+            return;
         }
+        self.dev
+            .release_block(self.ptr, self.class, self.last.stream());
+    }
+}
+
+impl DeviceMem {
+    /// The device address (0 for an empty allocation).
+    pub(crate) fn addr(&self) -> CUdeviceptr {
+        self.ptr
+    }
+
+    /// True for an allocation of no bytes.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.bytes == 0
+    }
+
+    /// Whether `arena` owns this memory.
+    pub(crate) fn in_arena(&self, arena: &Arc<Arena>) -> bool {
+        self.arena.as_ref().is_some_and(|a| Arc::ptr_eq(a, arena))
+    }
+
+    /// Orders the memory for work about to be queued on `dev`'s stream ([`LastUse::enter`]).
+    pub(crate) fn enter(&self, dev: &Cuda) -> Result<()> {
+        self.last.enter(dev).map(|_| ())
     }
 }
 
@@ -104,10 +139,12 @@ impl<T: Element> CudaBuffer<T> {
         self.mem.ptr
     }
     /// True when no other buffer shares the memory and it may be written in place: it is
-    /// cuprite's own, or another library's handed over for writing. A write to a buffer
+    /// cuprite's own, or another library's handed over for writing. Graphs that hold the
+    /// memory do not count: a write between replays is what they are for. A write to a buffer
     /// that is not unique copies it first (copy-on-write).
     pub(crate) fn is_unique(&self) -> bool {
-        Arc::strong_count(&self.mem) == 1 && self.mem.foreign.as_ref().is_none_or(|f| f.writable)
+        Arc::strong_count(&self.mem) == 1 + self.mem.graph_refs.load(Ordering::Relaxed)
+            && self.mem.foreign.as_ref().is_none_or(|f| f.writable)
     }
 
     /// The same memory as bytes (any byte is a valid `u8`), shared like a clone.
@@ -150,12 +187,15 @@ impl<T: Element> CudaBuffer<T> {
             mem: Arc::new(DeviceMem {
                 ptr,
                 bytes: len * std::mem::size_of::<T>(),
+                class: len * std::mem::size_of::<T>(),
                 dev: dev.inner.clone(),
                 last: LastUse::new(dev),
                 foreign: Some(Foreign {
                     owner: Box::new(owner),
                     writable,
                 }),
+                arena: None,
+                graph_refs: AtomicUsize::new(0),
             }),
             len,
             _t: PhantomData,
@@ -164,18 +204,26 @@ impl<T: Element> CudaBuffer<T> {
 }
 
 impl Cuda {
-    /// Allocates `bytes` bytes from the pool. On out-of-memory the pool's cache is released
-    /// and the allocation retried once; a second failure is [`Error::OutOfMemory`].
+    /// Allocates `bytes` bytes: from the block cache when this handle queues on the
+    /// device's own stream and a block of the size class is cached, from the capture's arena
+    /// while a graph is captured on this handle's stream, else from the driver's pool
+    /// ([`Cuda::pool_alloc`]).
     pub(crate) fn alloc_bytes(&self, bytes: usize) -> Result<Arc<DeviceMem>> {
         let dev = &self.inner;
-        if bytes == 0 {
-            return Ok(Arc::new(DeviceMem {
-                ptr: 0,
-                bytes: 0,
+        let mem = |ptr, class, arena| {
+            Arc::new(DeviceMem {
+                ptr,
+                bytes,
+                class,
                 dev: dev.clone(),
                 last: LastUse::new(self),
                 foreign: None,
-            }));
+                arena,
+                graph_refs: AtomicUsize::new(0),
+            })
+        };
+        if bytes == 0 {
+            return Ok(mem(0, 0, None));
         }
         let limit = dev.limit.load(Ordering::Relaxed);
         let used = dev.in_use.load(Ordering::Relaxed);
@@ -185,35 +233,53 @@ impl Cuda {
                 free: limit.saturating_sub(used),
             });
         }
-        self.bind()?;
+        let class = block_cache::class(bytes);
         let stream = self.stream();
-        let ptr = match driver::alloc_async(dev.pool.0, bytes, stream) {
-            Ok(p) => p,
-            Err(e) if driver::is_oom(&e) => {
-                driver::ctx_sync()?;
-                driver::pool_trim(dev.pool.0, 0)?;
-                match driver::alloc_async(dev.pool.0, bytes, stream) {
-                    Ok(p) => p,
-                    Err(e) if driver::is_oom(&e) => {
-                        let free = driver::mem_info().map(|m| m.0).unwrap_or(0);
-                        return Err(Error::OutOfMemory {
-                            requested: bytes,
-                            free,
-                        });
-                    }
-                    Err(e) => return Err(driver::err("alloc")(e)),
-                }
-            }
-            Err(e) => return Err(driver::err("alloc")(e)),
+        if let Some(arena) = dev.capture.arena(stream) {
+            let ptr = self.capture_block(&arena, class)?;
+            dev.in_use.fetch_add(bytes, Ordering::Relaxed);
+            let m = mem(ptr, class, Some(arena.clone()));
+            arena.made(&m);
+            return Ok(m);
+        }
+        let cached = if self.on.is_none() {
+            dev.cache.take(class)
+        } else {
+            None
+        };
+        let ptr = match cached {
+            Some(p) => p,
+            None => self.pool_alloc(class, stream)?,
         };
         dev.in_use.fetch_add(bytes, Ordering::Relaxed);
-        Ok(Arc::new(DeviceMem {
-            ptr,
-            bytes,
-            dev: dev.clone(),
-            last: LastUse::new(self),
-            foreign: None,
-        }))
+        Ok(mem(ptr, class, None))
+    }
+
+    /// `bytes` bytes from the driver's pool, queued on `stream`. On out-of-memory the
+    /// block cache and the pool's cache are released and the allocation retried once (not
+    /// during a graph capture, which cannot wait for the device); a second failure is
+    /// [`Error::OutOfMemory`].
+    pub(crate) fn pool_alloc(&self, bytes: usize, stream: driver::CUstream) -> Result<CUdeviceptr> {
+        let dev = &self.inner;
+        self.bind()?;
+        match driver::alloc_async(dev.pool.0, bytes, stream) {
+            Ok(p) => Ok(p),
+            Err(e) if driver::is_oom(&e) && dev.capture.check_idle("alloc").is_ok() => {
+                self.free_cached()?;
+                match driver::alloc_async(dev.pool.0, bytes, stream) {
+                    Ok(p) => Ok(p),
+                    Err(e) if driver::is_oom(&e) => {
+                        let free = driver::mem_info().map(|m| m.0).unwrap_or(0);
+                        Err(Error::OutOfMemory {
+                            requested: bytes,
+                            free,
+                        })
+                    }
+                    Err(e) => Err(driver::err("alloc")(e)),
+                }
+            }
+            Err(e) => Err(driver::err("alloc")(e)),
+        }
     }
 
     /// A new buffer of `len` uninitialised elements (every caller writes all of them before
@@ -243,6 +309,7 @@ impl Cuda {
 
     /// Uploads host data into a new buffer.
     pub(crate) fn upload<T: Element>(&self, data: &[T]) -> Result<CudaBuffer<T>> {
+        self.check_not_capturing("from_vec")?;
         let b = self.alloc::<T>(data.len())?;
         driver::htod(b.device_ptr(), data, self.stream())?;
         Ok(b)
@@ -251,6 +318,7 @@ impl Cuda {
     /// Downloads a whole buffer (blocking).
     pub(crate) fn download<T: Element>(&self, buf: &CudaBuffer<T>) -> Result<Vec<T>> {
         self.check_buffer(buf, "to_vec")?;
+        self.check_not_capturing("to_vec")?;
         self.bind()?;
         let mut out = vec![T::ZERO; buf.len];
         driver::dtoh(&mut out, self.ptr(buf)?, self.stream())?;
@@ -281,13 +349,21 @@ impl Cuda {
     /// written) is taken through here: this is where work on another stream that touched the
     /// buffer is ordered before the work about to be queued.
     pub(crate) fn ptr<T: Element>(&self, buf: &CudaBuffer<T>) -> Result<u64> {
-        buf.mem.last.enter(self)?;
+        self.touch(&buf.mem)?;
         Ok(buf.device_ptr())
+    }
+
+    /// Orders `mem` for work about to be queued on this handle's stream, and while a graph is
+    /// captured there, makes the graph hold the memory for as long as it lives.
+    fn touch(&self, mem: &Arc<DeviceMem>) -> Result<()> {
+        mem.last.enter(self)?;
+        self.inner.capture.hold(self.stream(), mem);
+        Ok(())
     }
 
     pub(crate) fn check_buffer<T>(&self, buf: &CudaBuffer<T>, op: &'static str) -> Result<()> {
         if buf.mem.dev.ordinal == self.inner.ordinal {
-            buf.mem.last.enter(self).map(|_| ())
+            self.touch(&buf.mem)
         } else {
             Err(Error::DeviceMismatch {
                 op,

@@ -2,7 +2,9 @@
 //! their state), holding the context, the stream every op queues on, the memory pool, the
 //! compiled-module cache and the device's properties.
 
-use crate::driver::{self, CUdevice, CUstream, Ctx, Pool, StreamRef};
+use crate::block_cache::BlockCache;
+use crate::driver::{self, CUdevice, CUdeviceptr, CUstream, Ctx, Pool, StreamRef};
+use crate::graph::CaptureSlot;
 use crate::modules::ModuleCache;
 use crate::stream::{LastUse, StreamInner};
 use cuprite_core::{Error, Result};
@@ -60,6 +62,29 @@ pub(crate) struct DeviceInner {
     pub tf32: AtomicBool,
     /// The stream that last used each library handle or plan, by its address or id.
     pub library_use: Mutex<HashMap<usize, Arc<LastUse>>>,
+    /// Freed blocks of the device's own stream, for the next allocations of their size.
+    pub cache: BlockCache,
+    /// The graph capture running on one of the device's streams, if any.
+    pub capture: CaptureSlot,
+}
+
+impl DeviceInner {
+    /// Returns a freed block of size class `class` whose last use was queued on `stream`:
+    /// after the capture when a graph capture runs on `stream`, else to the block cache when
+    /// that is the device's own stream and the cache has room, else to the driver's pool
+    /// (stream-ordered). A failure means the context is gone (process
+    /// teardown): nothing to free.
+    pub(crate) fn release_block(&self, ptr: CUdeviceptr, class: usize, stream: CUstream) {
+        if self.capture.defer_free(stream, ptr, class) {
+            return;
+        }
+        if stream == self.stream.0 && self.cache.put(class, ptr) {
+            return;
+        }
+        if driver::make_current(self.ctx.0).is_ok() {
+            let _ = driver::free_async(ptr, stream);
+        }
+    }
 }
 
 impl std::fmt::Debug for Cuda {
@@ -141,6 +166,8 @@ impl Cuda {
             handles: Mutex::new(HashMap::new()),
             tf32: AtomicBool::new(false),
             library_use: Mutex::new(HashMap::new()),
+            cache: BlockCache::default(),
+            capture: CaptureSlot::default(),
         });
         devices.insert(ordinal, inner.clone());
         Ok(Cuda { inner, on: None })
@@ -191,7 +218,8 @@ impl Cuda {
         self.inner.in_use.load(Ordering::Relaxed)
     }
 
-    /// Bytes the pool keeps reserved for reuse beyond those in use.
+    /// Bytes kept for reuse beyond those in use: freed blocks of small arrays held for the
+    /// next allocations of their size, and memory the driver's pool keeps reserved.
     pub fn memory_cached(&self) -> Result<usize> {
         self.bind()?;
         let reserved = driver::pool_attr(
@@ -202,13 +230,18 @@ impl Cuda {
             self.inner.pool.0,
             driver::PoolAttr::CU_MEMPOOL_ATTR_USED_MEM_CURRENT,
         )?;
-        Ok(reserved.saturating_sub(used) as usize)
+        Ok(reserved.saturating_sub(used) as usize + self.inner.cache.bytes())
     }
 
     /// Returns the pool's cached memory to the driver (waits for queued work first). The
     /// pool reserves memory in blocks (tens of MiB): the free part of a block that still
     /// holds a live array stays reserved, so [`Cuda::memory_cached`] can stay above zero.
     pub fn free_cached(&self) -> Result<()> {
+        self.check_not_capturing("free_cached")?;
+        self.bind()?;
+        for ptr in self.inner.cache.drain() {
+            driver::free_async(ptr, self.inner.stream.0)?;
+        }
         self.synchronize_device()?;
         driver::pool_trim(self.inner.pool.0, 0)
     }
@@ -248,6 +281,7 @@ impl Cuda {
     /// `Device.synchronize`). [`Stream::synchronize`](crate::Stream::synchronize) waits
     /// for one stream.
     pub fn synchronize_device(&self) -> Result<()> {
+        self.inner.capture.check_idle("synchronize")?;
         self.bind()?;
         driver::ctx_sync()
     }

@@ -209,6 +209,7 @@ impl Cuda {
 impl<T: Element> DlpackExt for Array<T, Cuda> {
     fn to_dlpack(&self) -> Result<ManagedTensor> {
         let dev = self.device();
+        dev.inner.capture.check_idle("to_dlpack")?;
         dev.bind()?;
         driver::stream_sync(self.buffer().last_stream())?;
         export(

@@ -1,10 +1,13 @@
 //! cuprite-cuda: the [`Cuda`] backend of cuprite, on NVIDIA GPUs through cudarc.
 //!
 //! - [`Cuda`] is a device handle; every op queues on its stream, asynchronously.
-//! - Memory comes from the device's stream-ordered pool with its release threshold raised
-//!   ([`Cuda::memory_in_use`], [`Cuda::memory_cached`], [`Cuda::free_cached`],
-//!   [`Cuda::set_memory_limit`]); out-of-memory frees the cache, retries once, then returns
+//! - Memory comes from the device's stream-ordered pool with its release threshold raised,
+//!   and freed blocks of small arrays are kept on the host for the next allocations of their
+//!   size ([`Cuda::memory_in_use`], [`Cuda::memory_cached`], [`Cuda::free_cached`],
+//!   [`Cuda::set_memory_limit`]); out-of-memory frees the caches, retries once, then returns
 //!   [`cuprite_core::Error::OutOfMemory`].
+//! - [`Cuda::capture`] records the work of generic code into a CUDA graph ([`Graph`]) that
+//!   [`Graph::replay`] runs again with one launch.
 //! - Kernels are the CUDA C sources of `cuprite-kernels`, instantiated per element type,
 //!   compiled by NVRTC to a cubin for the device's architecture and cached in memory and on
 //!   disk ([`nvrtc`]).
@@ -25,6 +28,7 @@
 #[macro_use]
 mod ffi;
 
+mod block_cache;
 mod buffer;
 mod ctype;
 mod device;
@@ -33,6 +37,7 @@ pub mod dlpack;
 mod elementwise;
 mod fft;
 mod fused;
+mod graph;
 mod index;
 pub mod kernel;
 mod launch;
@@ -58,6 +63,7 @@ use ffi::driver;
 
 pub use buffer::CudaBuffer;
 pub use device::Cuda;
+pub use graph::Graph;
 pub use peer::with_device;
 pub use pinned::{PinnedBuffer, PinnedExt};
 pub use stream::{Stream, StreamExt};

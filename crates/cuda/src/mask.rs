@@ -134,6 +134,7 @@ impl Cuda {
 
     /// The total of a scan: reads one number back (blocking).
     fn offsets_total(&self, o: &Offsets) -> Result<usize> {
+        self.check_not_capturing("boolean mask")?;
         let mut v = [0i64];
         self.bind()?;
         driver::dtoh(

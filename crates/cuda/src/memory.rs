@@ -61,6 +61,7 @@ impl BackendBase for Cuda {
         if n == 0 {
             return Ok(Vec::new());
         }
+        self.check_not_capturing("to_vec")?;
         if let Some(off) = layout.contiguous_offset() {
             self.bind()?;
             let mut out = vec![T::ZERO; n];

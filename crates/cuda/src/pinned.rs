@@ -209,6 +209,7 @@ impl<T: Element> PinnedBuffer<T> {
         if self.pending == Pending::Lost {
             return Err(lost(op));
         }
+        dev.check_not_capturing(op)?;
         dev.bind()?;
         let stream = dev.stream();
         if self.pending != Pending::Idle {

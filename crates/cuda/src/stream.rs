@@ -74,6 +74,10 @@ impl Eq for Stream {}
 impl Stream {
     /// Waits until all work queued on this stream has finished.
     pub fn synchronize(&self) -> Result<()> {
+        self.inner
+            .dev
+            .capture
+            .check_stream(self.inner.raw(), "Stream::synchronize")?;
         driver::make_current(self.inner.dev.ctx.0)?;
         driver::stream_sync(self.inner.raw())
     }
@@ -171,6 +175,7 @@ impl LastUse {
         if last.0 .0 == cur {
             return Ok(false);
         }
+        dev.inner.capture.check_crossing(last.0 .0, cur)?;
         dev.bind()?;
         driver::order_streams(last.0 .0, cur)?;
         *last = (StreamRef(cur), dev.on.clone());

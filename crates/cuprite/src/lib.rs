@@ -42,7 +42,7 @@ pub use cuprite_cuda::Cuda;
 #[cfg(feature = "cuda")]
 pub mod cuda {
     pub use cuprite_cuda::{
-        dist, dlpack, kernel, nvrtc, with_device, Cuda, CudaBuffer, CudaEvent, PinnedBuffer,
+        dist, dlpack, kernel, nvrtc, with_device, Cuda, CudaBuffer, CudaEvent, Graph, PinnedBuffer,
         PinnedExt, Stream, StreamExt,
     };
 }

@@ -8,7 +8,7 @@ use cuprite_core::{Error, Result};
 use std::ffi::c_void;
 
 pub(crate) use sys::{
-    CUcontext, CUdevice, CUdeviceptr, CUfunction, CUmemoryPool, CUmodule, CUstream,
+    CUcontext, CUdevice, CUdeviceptr, CUfunction, CUgraph, CUmemoryPool, CUmodule, CUstream,
 };
 
 /// Driver handles that may cross threads: the driver API is thread-safe, and the crate makes
@@ -534,4 +534,86 @@ pub(crate) fn device_attr(dev: CUdevice, attr: sys::CUdevice_attribute) -> Resul
     // SAFETY: `dev` is a device handle the driver gave for an ordinal.
     let v = unsafe { result::device::get_attribute(dev, attr) }.map_err(err("kernel launch"))?;
     Ok(v.max(0) as u64)
+}
+
+/// Starts recording the work queued on `stream` into a graph, in relaxed mode (the crate's
+/// own calls that are not stream work, such as loading a module or allocating on the side
+/// stream, stay allowed meanwhile; the crate refuses the calls a capture cannot record
+/// before they reach the driver).
+pub(crate) fn begin_capture(stream: CUstream, op: &'static str) -> Result<()> {
+    // SAFETY: `stream` is a live stream of the current context.
+    unsafe {
+        result::stream::begin_capture(
+            stream,
+            sys::CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_RELAXED,
+        )
+    }
+    .map_err(err(op))
+}
+
+/// Ends the capture of `stream` and returns the recorded graph (an error when the capture
+/// was invalidated).
+pub(crate) fn end_capture(stream: CUstream) -> Result<sys::CUgraph> {
+    // SAFETY: `stream` is a live stream of the current context that is being captured.
+    unsafe { result::stream::end_capture(stream) }.map_err(err("capture"))
+}
+
+/// Destroys a graph that was not instantiated.
+pub(crate) fn destroy_graph(graph: sys::CUgraph) {
+    // SAFETY: `graph` came from `end_capture`, is owned by the caller and destroyed once.
+    let _ = unsafe { result::graph::destroy(graph) };
+}
+
+/// A recorded graph and its executable form, owned: both destroyed on drop (the driver
+/// finishes launches in flight first).
+#[derive(Debug)]
+pub(crate) struct GraphExec {
+    graph: sys::CUgraph,
+    exec: sys::CUgraphExec,
+    nodes: usize,
+}
+
+impl GraphExec {
+    /// Instantiates `graph` (taking ownership of it; destroyed on failure too).
+    pub(crate) fn new(graph: sys::CUgraph, op: &'static str) -> Result<GraphExec> {
+        let mut nodes = 0usize;
+        // SAFETY: `graph` is a live graph; a null node array asks for the count alone.
+        let counted = unsafe { sys::cuGraphGetNodes(graph, std::ptr::null_mut(), &mut nodes) }
+            .result()
+            .map_err(err(op));
+        // SAFETY: `graph` is a live graph.
+        let exec = counted.and_then(|()| {
+            unsafe { result::graph::instantiate(graph, sys::CUgraphInstantiate_flags(0)) }
+                .map_err(err(op))
+        });
+        match exec {
+            Ok(exec) => Ok(GraphExec { graph, exec, nodes }),
+            Err(e) => {
+                destroy_graph(graph);
+                Err(e)
+            }
+        }
+    }
+
+    /// Number of nodes.
+    pub(crate) fn nodes(&self) -> usize {
+        self.nodes
+    }
+
+    /// Queues one launch of the graph on `stream` (a live stream of its context).
+    pub(crate) fn launch(&self, stream: CUstream) -> Result<()> {
+        // SAFETY: the executable graph is live (owned); the caller checked that every
+        // memory it touches is alive (the graph holds it).
+        unsafe { result::graph::launch(self.exec, stream) }.map_err(err("Graph::replay"))
+    }
+}
+
+impl Drop for GraphExec {
+    fn drop(&mut self) {
+        // SAFETY: both are owned by this value alone and destroyed once, here.
+        unsafe {
+            let _ = result::graph::exec_destroy(self.exec);
+            let _ = result::graph::destroy(self.graph);
+        }
+    }
 }
