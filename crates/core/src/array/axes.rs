@@ -21,6 +21,25 @@ impl Axes {
             Axes::Some(v) => normalize_axes(op, v, ndim),
         }
     }
+
+    /// [`Axes::resolve`] for NumPy's ufunc reductions (`sum`, `max`, `any`, `argmax`, ...),
+    /// which also accept axis `0` or `-1` of a 0-d array: it reduces the one element, as
+    /// reducing every axis does.
+    pub(crate) fn resolve_reduction(&self, op: &'static str, ndim: usize) -> Result<Vec<usize>> {
+        match self {
+            Axes::Some(v) if ndim == 0 && matches!(v.as_slice(), [0] | [-1]) => Ok(Vec::new()),
+            _ => self.resolve(op, ndim),
+        }
+    }
+}
+
+/// [`crate::layout::normalize_axis`] for the ufunc reductions to one axis (`argmax`):
+/// axis `0` or `-1` of a 0-d array is `None` (the one element).
+pub(crate) fn reduction_axis(op: &'static str, axis: isize, ndim: usize) -> Result<Option<usize>> {
+    if ndim == 0 && (axis == 0 || axis == -1) {
+        return Ok(None);
+    }
+    crate::layout::normalize_axis(op, axis, ndim).map(Some)
 }
 
 macro_rules! axes_from {

@@ -293,7 +293,7 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
         max: bool,
     ) -> Result<Array<i64, B>> {
         let nd = self.ndim();
-        let red = axes.resolve(op, nd)?;
+        let red = axes.resolve_reduction(op, nd)?;
         let kept: Vec<usize> = (0..nd).filter(|a| !red.contains(a)).collect();
         let block = red.iter().try_fold(1usize, |acc, &a| {
             acc.checked_mul(self.shape()[a])

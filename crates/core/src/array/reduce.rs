@@ -61,7 +61,7 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
         axes: impl Into<Axes>,
         keepdims: bool,
     ) -> Result<Array<K::Out, B>> {
-        let axes = axes.into().resolve(K::NAME, self.ndim())?;
+        let axes = axes.into().resolve_reduction(K::NAME, self.ndim())?;
         self.reduce_resolved(op, &axes, keepdims)
     }
 
@@ -97,7 +97,7 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
         axes: Axes,
         keepdims: bool,
     ) -> Result<Array<K::Out, B>> {
-        let axes = axes.resolve(name, self.ndim())?;
+        let axes = axes.resolve_reduction(name, self.ndim())?;
         if axes.iter().any(|&a| self.shape()[a] == 0) {
             return Err(Error::invalid(
                 name,
@@ -293,7 +293,10 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
         axis: isize,
         keepdims: bool,
     ) -> Result<Array<i64, B>> {
-        let ax = normalize_axis(op, axis, self.ndim())?;
+        let Some(ax) = super::axes::reduction_axis(op, axis, self.ndim())? else {
+            // A 0-d array: the index of its one element.
+            return self.arg_flat(kind, op);
+        };
         if self.shape()[ax] == 0 {
             return Err(Error::invalid(
                 op,

@@ -332,7 +332,7 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
         }
         let mut out = default.broadcast_to(&shape)?;
         for (c, v) in condlist.iter().zip(choicelist).rev() {
-            out = Self::where_(c, v, &out)?;
+            out = Self::where_(c, *v, &out)?;
         }
         out.to_contiguous()
     }

@@ -88,7 +88,8 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
     /// kind="stable")`); the result has `self`'s shape.
     ///
     /// # Errors
-    /// [`Error::AxisOutOfRange`] when `axis` is not in `-ndim..ndim` (always for 0-d).
+    /// [`Error::AxisOutOfRange`] when `axis` is not in `-ndim..ndim`. A 0-d array sorts as
+    /// a 1-d array of one element for axis `0` or `-1` (NumPy: `[0]`).
     ///
     /// ```
     /// # use cuprite_core::*;
@@ -99,6 +100,10 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
     /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
     /// ```
     pub fn argsort(&self, axis: isize) -> Result<Array<i64, B>> {
+        if self.ndim() == 0 && (axis == 0 || axis == -1) {
+            // NumPy sorts a 0-d array as a 1-d array of one element: `[0]`.
+            return self.reshape(&[1])?.argsort(0);
+        }
         let ax = normalize_axis("argsort", axis, self.ndim())?;
         let buf = self.device.argsort(&self.buf, &self.layout, ax)?;
         Ok(Array::from_contiguous(buf, self.shape(), &self.device))

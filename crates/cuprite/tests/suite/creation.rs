@@ -332,6 +332,42 @@ fn full_keeps_the_bits_of_negative_zero<B: ArrayBackend>(dev: &B) {
     assert!(z.to_vec().unwrap().iter().all(|x| x.to_bits() == 0));
 }
 
+/// `np.mgrid` / `np.ogrid` of `arange` ranges (expected values written out from NumPy's
+/// definition: slice `i` varies along axis `i` only).
+fn mgrid_and_ogrid<B: ArrayBackend>(dev: &B) {
+    // np.mgrid[0:2, 3:0:-1]
+    let g = Array::<i64, B>::mgrid(&[(0, 2, 1), (3, 0, -1)], dev).unwrap();
+    assert_eq!(g.shape(), &[2, 2, 3]);
+    assert_eq!(
+        g.to_vec().unwrap(),
+        vec![0, 0, 0, 1, 1, 1, 3, 2, 1, 3, 2, 1]
+    );
+    // np.mgrid[0:1:0.25] (one range: shape (1, 4)), and an empty range.
+    let one = Array::<f64, B>::mgrid(&[(0.0, 1.0, 0.25)], dev).unwrap();
+    assert_eq!(one.shape(), &[1, 4]);
+    assert_eq!(one.to_vec().unwrap(), vec![0.0, 0.25, 0.5, 0.75]);
+    let empty = Array::<f32, B>::mgrid(&[(0.0, 3.0, 1.0), (2.0, 2.0, 1.0)], dev).unwrap();
+    assert_eq!(empty.shape(), &[2, 3, 0]);
+    // Three ranges: the open grids broadcast to the dense one.
+    let r = [(0i32, 2, 1), (-1, 2, 1), (5, 9, 2)];
+    let dense = Array::<i32, B>::mgrid(&r, dev).unwrap();
+    let open = Array::<i32, B>::ogrid(&r, dev).unwrap();
+    assert_eq!(open.len(), 3);
+    assert_eq!(open[1].shape(), &[1, 3, 1]);
+    for (i, o) in open.iter().enumerate() {
+        let full = o.broadcast_to(&[2, 3, 2]).unwrap().copy().unwrap();
+        assert_eq!(
+            full.to_vec().unwrap(),
+            dense.slice(&s![i as isize]).unwrap().to_vec().unwrap(),
+            "axis {i}"
+        );
+    }
+    // Errors: no range, a zero step.
+    assert!(Array::<i64, B>::mgrid(&[], dev).is_err());
+    let e = Array::<f64, B>::ogrid(&[(0.0, 1.0, 0.0)], dev).unwrap_err();
+    assert!(e.to_string().starts_with("arange"), "{e}");
+}
+
 cuprite::test_backends!(
     full_keeps_the_bits_of_negative_zero,
     arange_integers,
@@ -342,5 +378,6 @@ cuprite::test_backends!(
     diag_all_dtypes,
     tri_all_dtypes,
     meshgrid_matches_numpy,
+    mgrid_and_ogrid,
     like_constructors,
 );

@@ -453,6 +453,42 @@ fn strided_and_broadcast<B: ArrayBackend>(dev: &B) {
     let a = fx::<f64, B>(dev, "where/a");
     let b = fx::<f64, B>(dev, "where/b");
     check(Array::where_(&cond, &a, &b), "where/out", 0.0);
+    // Scalar branches (np.where(cond, a, 0.5), np.where(cond, nan, -0.0)), against the
+    // host: cond (3, 1) broadcast with a (1, 4).
+    let (cv, av) = (cond.to_vec().unwrap(), a.to_vec().unwrap());
+    let got = Array::where_(&cond, &a, 0.5).unwrap();
+    assert_eq!(got.shape(), &[3, 4]);
+    let want: Vec<f64> = (0..12)
+        .map(|k| if cv[k / 4] { av[k % 4] } else { 0.5 })
+        .collect();
+    assert_eq!(got.to_vec().unwrap(), want);
+    let got = Array::<f64, B>::where_(&cond, f64::NAN, -0.0).unwrap();
+    assert_eq!(got.shape(), &[3, 1]);
+    for (g, &c) in got.to_vec().unwrap().iter().zip(&cv) {
+        assert!(if c {
+            g.is_nan()
+        } else {
+            g.to_bits() == (-0.0f64).to_bits()
+        });
+    }
+    // ufunc.outer: np.subtract.outer(a (1, 4), b (1,)) and np.greater.outer on views.
+    let d = a.outer_op(cuprite::ops::Sub, &b).unwrap();
+    assert_eq!(d.shape(), &[1, 4, 1]);
+    assert_eq!(
+        d.to_vec().unwrap(),
+        av.iter().map(|x| x + 1.0).collect::<Vec<_>>()
+    );
+    let rev = a.slice(&s![0, ..;-1]).unwrap();
+    let g = rev
+        .outer_op(cuprite::ops::Gt, &a.slice(&s![0, ..;2]).unwrap())
+        .unwrap();
+    assert_eq!(g.shape(), &[4, 2]);
+    let gw: Vec<bool> = (0..8).map(|k| av[3 - k / 2] > av[2 * (k % 2)]).collect();
+    assert_eq!(g.to_vec().unwrap(), gw);
+    let zeros = Array::<i64, B>::zeros(&[2, 1, 1], dev).unwrap();
+    let got = Array::where_(&cond, 1i64, &zeros).unwrap();
+    assert_eq!(got.shape(), &[2, 3, 1]);
+    assert_eq!(got.to_vec().unwrap(), vec![1, 0, 1, 1, 0, 1]);
     finish();
 }
 

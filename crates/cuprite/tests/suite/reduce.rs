@@ -266,6 +266,27 @@ fn keepdims_empty_and_zero_d<B: ArrayBackend>(dev: &B) {
     assert_eq!(s.median().unwrap().item().unwrap(), -7.0);
     assert_eq!(s.cumsum(None).unwrap().to_vec().unwrap(), vec![-7i64]);
     assert_eq!(s.var(0.0).unwrap().item().unwrap(), 0.0);
+    // NumPy's ufunc reductions take axis 0 or -1 of a 0-d array (the one element); another
+    // axis is still out of range.
+    for axis in [0isize, -1] {
+        let sum = s.sum_axes(axis, false).unwrap();
+        assert_eq!((sum.shape(), sum.item().unwrap()), (&[] as &[usize], -7i64));
+        assert_eq!(s.sum_axes(axis, true).unwrap().shape(), &[] as &[usize]);
+        assert_eq!(s.max_axes(axis, false).unwrap().item().unwrap(), -7);
+        assert_eq!(s.min_axes(axis, false).unwrap().item().unwrap(), -7);
+        assert_eq!(s.prod_axes(axis, false).unwrap().item().unwrap(), -7i64);
+        assert!(s.any_axes(axis, false).unwrap().item().unwrap());
+        assert_eq!(s.argmax_axis(axis, false).unwrap().item().unwrap(), 0);
+        assert_eq!(s.argmin_axes(axis, false).unwrap().item().unwrap(), 0);
+        let order = s.argsort(axis).unwrap();
+        assert_eq!(
+            (order.shape(), order.to_vec().unwrap()),
+            (&[1usize] as &[usize], vec![0i64])
+        );
+    }
+    assert!(s.sum_axes(1, false).is_err());
+    assert!(s.argmax_axis(-2, false).is_err());
+    assert!(s.argsort(1).is_err());
     // Empty input.
     let e = Array::<f64, B>::zeros(&[0, 3], dev).unwrap();
     assert_eq!(e.sum().unwrap().item().unwrap(), 0.0);
