@@ -17,13 +17,19 @@
 //! fixtures/       the NumPy-made test fixtures (run.sh exports CUPRITE_FIXTURES_DIR)
 //! ```
 //!
-//! All of it comes from one release profile (`cargo test --release`, `cargo bench`, `cargo
-//! build --release` share their dependencies' artifacts); binaries are stripped after they
+//! `--tests`, `--benches` and `--examples` take `all` (the default), `none` or a list
+//! ([`bundle_select`]): `--tests cuprite-cuda:lib --benches per_op --examples none` is the
+//! bundle of the CUDA backend's own tests and one bench. `--test-profile` builds the test
+//! binaries with the test profile instead of release.
+//!
+//! By default all of it comes from one release profile (`cargo test --release`, `cargo
+//! bench`, `cargo build --release` share their dependencies' artifacts); binaries are stripped after they
 //! are copied, then packed with xz (the stripped test binaries alone weigh more than the
 //! 64 MiB a GPU run carries; xz shrinks them about 8x). `--no-compress` leaves `tests/`,
 //! `benches/` and `bin/` unpacked. Doc tests cannot be bundled: rustdoc builds them when they
 //! run.
 
+use crate::bundle_select::{self, Selection};
 use crate::cargo::{self, Artifact};
 use crate::run_sh;
 use std::fs;
@@ -47,16 +53,27 @@ pub struct Options {
     pub strip: bool,
     /// Whether to pack the binaries into `payload.tar.xz`.
     pub compress: bool,
+    /// The test binaries, benches and examples to build.
+    pub tests: Selection,
+    pub benches: Selection,
+    pub examples: Selection,
+    /// Test binaries with the test profile instead of release.
+    pub test_profile: bool,
 }
 
 impl Options {
-    /// Parses `[--out DIR] [--no-strip] [--no-compress]`; a relative `--out` is against
-    /// the current directory, the default `bundle/` against the workspace root.
+    /// Parses `[--out DIR] [--no-strip] [--no-compress] [--tests S] [--benches S]
+    /// [--examples S] [--test-profile]`; a relative `--out` is against the current
+    /// directory, the default `bundle/` against the workspace root.
     pub fn parse(args: &[String]) -> Result<Options, String> {
         let mut o = Options {
             out: root().join("bundle"),
             strip: true,
             compress: true,
+            tests: Selection::All,
+            benches: Selection::All,
+            examples: Selection::All,
+            test_profile: false,
         };
         let mut it = args.iter();
         while let Some(a) = it.next() {
@@ -68,6 +85,16 @@ impl Options {
                 }
                 "--no-strip" => o.strip = false,
                 "--no-compress" => o.compress = false,
+                "--test-profile" => o.test_profile = true,
+                "--tests" | "--benches" | "--examples" => {
+                    let v = it.next().ok_or(format!("{a} needs all, none or a list"))?;
+                    let sel = Selection::parse(a, v)?;
+                    match a.as_str() {
+                        "--tests" => o.tests = sel,
+                        "--benches" => o.benches = sel,
+                        _ => o.examples = sel,
+                    }
+                }
                 other => return Err(format!("unknown bundle option {other}")),
             }
         }
@@ -123,7 +150,17 @@ fn build_info() -> String {
         _ => "",
     };
     let rustc = run("rustc", &["--version"]).unwrap_or_else(|| "rustc ?".into());
-    format!("{date} from git {rev}{dirty}, {rustc}, release profile, features cuprite/cuda")
+    format!("{date} from git {rev}{dirty}, {rustc}, features cuprite/cuda")
+}
+
+/// What a partial bundle holds, for its build line (empty parts name no binary).
+fn describe(opts: &Options, tests: usize, benches: usize, examples: usize) -> String {
+    let profile = if opts.test_profile {
+        "test binaries with the test profile"
+    } else {
+        "test binaries in release"
+    };
+    format!("{tests} test binaries, {benches} benches, {examples} examples, {profile}")
 }
 
 /// What was copied into the bundle: relative path, package, kind, target.
@@ -197,14 +234,11 @@ fn unique(mut v: Vec<Artifact>) -> Result<Vec<Artifact>, String> {
 /// Builds the bundle.
 pub fn bundle(opts: &Options) -> Result<(), String> {
     std::env::set_current_dir(root()).map_err(|e| format!("cd {}: {e}", root().display()))?;
-    let tests = cargo::build(&[
-        "test",
-        "--release",
-        "--workspace",
-        "--features",
-        "cuprite/cuda",
-        "--no-run",
-    ])?;
+    let mut tests = Vec::new();
+    for args in bundle_select::test_builds(&opts.tests, !opts.test_profile) {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        tests.extend(cargo::build(&args)?);
+    }
     // A proc-macro crate's test binary links the toolchain's shared libstd, which a host
     // without Rust lacks: its tests run where the toolchain is (CI), not in the bundle.
     let tests = unique(
@@ -213,39 +247,41 @@ pub fn bundle(opts: &Options) -> Result<(), String> {
             .filter(|a| a.test && a.kind != "proc-macro")
             .collect(),
     )?;
-    if tests.is_empty() {
+    if tests.is_empty() && opts.tests != Selection::Nothing {
         return Err("cargo test --no-run named no test executable".into());
     }
-    let benches = cargo::build(&[
-        "bench",
-        "-p",
-        "cuprite-benches",
-        "--features",
-        "cuda",
-        "--no-run",
-    ])?;
-    let benches = unique(benches.into_iter().filter(|a| a.kind == "bench").collect())?;
+    let benches = match bundle_select::bench_build(&opts.benches) {
+        Some(args) => {
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            unique(
+                cargo::build(&args)?
+                    .into_iter()
+                    .filter(|a| a.kind == "bench")
+                    .collect(),
+            )?
+        }
+        None => Vec::new(),
+    };
     let compare = benches
         .iter()
         .find(|a| a.target == "numpy_compare")
-        .ok_or("the numpy_compare bench was not built")?
-        .clone();
-    let examples = cargo::build(&[
-        "build",
-        "--release",
-        "-p",
-        "cuprite",
-        "--features",
-        "cuda",
-        "--examples",
-    ])?;
-    let examples = unique(
-        examples
-            .into_iter()
-            .filter(|a| a.kind == "example")
-            .collect(),
-    )?;
-    if !examples.iter().any(|a| a.target == "quickstart") {
+        .cloned();
+    if compare.is_none() && opts.benches == Selection::All {
+        return Err("the numpy_compare bench was not built".into());
+    }
+    let examples = match bundle_select::example_build(&opts.examples) {
+        Some(args) => {
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            unique(
+                cargo::build(&args)?
+                    .into_iter()
+                    .filter(|a| a.kind == "example")
+                    .collect(),
+            )?
+        }
+        None => Vec::new(),
+    };
+    if opts.examples == Selection::All && !examples.iter().any(|a| a.target == "quickstart") {
         return Err("the quickstart example was not built".into());
     }
 
@@ -268,12 +304,14 @@ pub fn bundle(opts: &Options) -> Result<(), String> {
             opts.strip,
         )?);
     }
-    entries.push(copy_binary(
-        &compare,
-        out,
-        "bin/numpy_compare".into(),
-        opts.strip,
-    )?);
+    if let Some(compare) = &compare {
+        entries.push(copy_binary(
+            compare,
+            out,
+            "bin/numpy_compare".into(),
+            opts.strip,
+        )?);
+    }
     for a in &examples {
         entries.push(copy_binary(
             a,
@@ -292,7 +330,11 @@ pub fn bundle(opts: &Options) -> Result<(), String> {
         )?);
     }
 
-    let info = build_info();
+    let info = format!(
+        "{}; {}",
+        build_info(),
+        describe(opts, tests.len(), benches.len(), examples.len())
+    );
     let run = out.join("run.sh");
     fs::write(&run, run_sh::script(&info)).map_err(|e| format!("writing run.sh: {e}"))?;
     set_executable(&run)?;
@@ -414,6 +456,23 @@ mod tests {
         assert!(!o.strip && o.compress);
         assert!(!Options::parse(&["--no-compress".into()]).unwrap().compress);
         assert!(Options::parse(&["--check".into()]).is_err());
+        let args: Vec<String> = [
+            "--tests",
+            "cuprite-cuda:lib",
+            "--benches",
+            "none",
+            "--test-profile",
+        ]
+        .map(String::from)
+        .to_vec();
+        let o = Options::parse(&args).unwrap();
+        assert_eq!(o.tests, Selection::Only(vec!["cuprite-cuda:lib".into()]));
+        assert_eq!(
+            (o.benches, o.examples),
+            (Selection::Nothing, Selection::All)
+        );
+        assert!(o.test_profile);
+        assert!(Options::parse(&["--tests".into()]).is_err());
     }
 
     #[test]

@@ -13,6 +13,7 @@
 //!   host without a Rust toolchain ([`bundle`]).
 
 mod bundle;
+mod bundle_select;
 mod cargo;
 mod run_sh;
 
@@ -69,7 +70,14 @@ commands:
                           benches, examples, scripts and run.sh, stripped
       --out DIR           where (default bundle/; replaced if it holds a previous bundle)
       --no-strip          keep the symbols
-      --no-compress       leave the binaries unpacked (no payload.tar.xz)";
+      --no-compress       leave the binaries unpacked (no payload.tar.xz)
+      --tests S           all (default), none, or a list of PACKAGE (its test targets),
+                          PACKAGE:lib (its unit tests), PACKAGE:TARGET (cuprite:suite)
+      --benches S         all (default), none, or bench names (per_op,batched_linalg)
+      --examples S        all (default), none, or example names (quickstart)
+      --test-profile      test binaries with the test profile (minutes) instead of
+                          release: `--tests cuprite-cuda:lib --benches none --examples
+                          none --test-profile` is the quick bundle of one area";
 
 /// What `.ci/run` runs, with the same features and environment: the CUDA backend is
 /// compiled (its GPU tests are reported as ignored without a GPU), incremental caches off.

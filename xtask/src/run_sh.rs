@@ -15,8 +15,10 @@ const TEMPLATE: &str = r##"#!/usr/bin/env bash
 #   LOG_DIR   where the logs go (default: $OUT, else ./logs); one <name>.log per binary,
 #             summary.txt with the lines printed here, compare.{log,md,json},
 #             crossover_OP.{log,md,png,svg}, multi_gpu_bench.log and multi_gpu.md
-#   PART      tests | compare | crossover | examples | criterion | multigpu | all
+#   PART      tests | compare | crossover | examples | criterion | bench | multigpu | all
 #             (default: tests compare examples; quickstart runs that example alone;
+#             bench runs the side-by-side benches named in BENCH_BIN; a part whose
+#             binaries a partial bundle lacks is skipped with a note;
 #             multigpu runs the multi-GPU test binary alone, then the multi-GPU
 #             benchmark (copies between GPUs beside CuPy, all_reduce beside
 #             torch.distributed), both with NCCL's warnings on; criterion leaves that
@@ -39,6 +41,8 @@ const TEMPLATE: &str = r##"#!/usr/bin/env bash
 #   EXAMPLE_ARGS     arguments of every example (default "--backend cuda")
 #   QUICKSTART_ARGS  arguments of the quickstart (default: EXAMPLE_ARGS)
 #   CRITERION_ARGS   extra arguments of every criterion bench (e.g. a name filter: cuda_)
+#   BENCH_BIN        benches the bench part runs, by target name (e.g. per_op,batched_linalg)
+#   BENCH_BIN_ARGS   their arguments (default "--backend cuda")
 #   MULTIGPU_ARGS    extra arguments of the multi-GPU benchmark (e.g. "--max-bytes 256M
 #                    --gpus 2 --runs 5"; default: every GPU, 1 MiB to 4 GiB)
 #   MULTIGPU_TIMEOUT seconds for the multi-GPU benchmark (default 1800; needs `timeout`)
@@ -60,7 +64,7 @@ PARTS=()
 LOG=""
 for a in "$@"; do
     case "$a" in
-        tests|compare|crossover|examples|quickstart|criterion|multigpu|all) PARTS+=("$a") ;;
+        tests|compare|crossover|examples|quickstart|criterion|bench|multigpu|all) PARTS+=("$a") ;;
         -h|--help) usage; exit 0 ;;
         *)
             if [ -z "$LOG" ]; then LOG="$a"; else
@@ -160,8 +164,17 @@ run_tests() {
     say "tests: $bins binaries, $tp passed, $tf failed, $ti ignored"
 }
 
+# Whether bin/NAME is in the bundle; says the part is skipped when it is not.
+have_bin() {
+    if [ -f "$R/bin/$1" ] && [ -x "$R/bin/$1" ]; then return 0; fi
+    say ""
+    say "SKIP  $2: bin/$1 is not in this bundle"
+    return 1
+}
+
 run_compare() {
     local start rc
+    have_bin numpy_compare compare || return 0
     say ""
     say "== comparison with NumPy/CuPy: scale ${BENCH_SCALE:-10}, backends ${BENCH_BACKENDS:-cuda}"
     start="$(now)"
@@ -184,6 +197,7 @@ run_compare() {
 
 run_crossover() {
     local op start rc
+    have_bin numpy_compare crossover || return 0
     for op in $(printf '%s' "${CROSSOVER:-add,sum,matmul_f64}" | tr ',' ' '); do
         say ""
         say "== crossover of $op: scale ${CROSSOVER_SCALE:-1}, backends ${CROSSOVER_BACKENDS:-cpu,cuda}"
@@ -225,6 +239,7 @@ run_example() {
 run_examples() {
     local f name
     for f in "$R"/bin/*; do
+        [ -f "$f" ] || continue
         name="$(basename "$f")"
         [ "$name" = numpy_compare ] && continue
         if [ "$name" = quickstart ]; then
@@ -255,6 +270,33 @@ run_criterion() {
         if [ "$rc" -ne 0 ]; then
             FAILED+=("criterion.$name")
             say "FAIL  criterion $name: exit $rc (see $log)"
+        fi
+    done
+}
+
+run_bench_bins() {
+    local n b log rc start
+    for n in $(printf '%s' "${BENCH_BIN:-}" | tr ',' ' '); do
+        b="$R/benches/cuprite-benches.bench.$n"
+        say ""
+        say "== bench $n ${BENCH_BIN_ARGS:---backend cuda}"
+        if [ ! -f "$b" ] || [ ! -x "$b" ]; then
+            FAILED+=("bench.$n")
+            say "FAIL  bench $n: benches/$(basename "$b") is not in the bundle"
+            continue
+        fi
+        log="$LOG/bench.$n.log"
+        start="$(now)"
+        # shellcheck disable=SC2086
+        (cd "$WORK" && "$b" ${BENCH_BIN_ARGS:---backend cuda}) >"$log" 2>&1
+        rc=$?
+        grep -E '^\|' "$log" | tee -a "$SUMMARY"
+        if [ "$rc" -eq 0 ]; then
+            say "PASS  bench $n ($(since "$start")s)"
+        else
+            FAILED+=("bench.$n")
+            say "FAIL  bench $n: exit $rc (see bench.$n.log); last lines:"
+            tail -n 8 "$log" | sed 's/^/        /' | tee -a "$SUMMARY"
         fi
     done
 }
@@ -303,6 +345,7 @@ elif want quickstart; then
     run_example quickstart "${QUICKSTART_ARGS:-${EXAMPLE_ARGS:---backend cuda}}"
 fi
 if want criterion; then run_criterion; fi
+if want bench; then run_bench_bins; fi
 
 say ""
 if [ "${#FAILED[@]}" -eq 0 ]; then
@@ -343,6 +386,8 @@ mod tests {
             "EXAMPLE_ARGS",
             "QUICKSTART_ARGS",
             "CRITERION_ARGS",
+            "BENCH_BIN",
+            "BENCH_BIN_ARGS",
             "MULTIGPU_ARGS",
             "MULTIGPU_TIMEOUT",
             "PYTHON",
@@ -494,6 +539,60 @@ mod tests {
             text.contains("tests: 3 binaries, 15 passed, 1 failed"),
             "{text}"
         );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A partial bundle: one test binary, one side-by-side bench, no numpy_compare and no
+    /// examples. The default parts skip what is absent; the bench part runs BENCH_BIN.
+    #[test]
+    fn run_sh_runs_a_partial_bundle() {
+        let dir = std::env::temp_dir().join(format!("xtask-runsh-part-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        for d in ["tests", "benches", "bin", "logs"] {
+            std::fs::create_dir_all(dir.join(d)).unwrap();
+        }
+        write_exe(&dir.join("run.sh"), &script("partial"));
+        write_exe(
+            &dir.join("tests/cuprite-cuda.lib"),
+            "#!/bin/sh
+echo 'test result: ok. 2 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.01s'
+",
+        );
+        write_exe(
+            &dir.join("benches/cuprite-benches.bench.per_op"),
+            "#!/bin/sh
+[ \"$1 $2\" = '--backend cuda' ] || exit 9
+echo 'noise'
+echo '| row | 1.0 |'
+",
+        );
+        let out = bash()
+            .env("BENCH_BIN", "per_op")
+            .arg(dir.join("run.sh"))
+            .arg(dir.join("logs"))
+            .args(["tests", "compare", "examples", "bench"])
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{text}");
+        assert!(text.contains("SKIP  compare: bin/numpy_compare"), "{text}");
+        assert!(
+            text.contains("| row | 1.0 |") && !text.contains("noise"),
+            "{text}"
+        );
+        assert!(text.contains("PASS  bench per_op"), "{text}");
+        assert!(text.contains("ALL PASSED"), "{text}");
+        // A bench that is not in the bundle fails the part.
+        let out = bash()
+            .env("BENCH_BIN", "fft")
+            .arg(dir.join("run.sh"))
+            .arg(dir.join("logs"))
+            .arg("bench")
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(1), "{text}");
+        assert!(text.contains("FAIL  bench fft"), "{text}");
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
