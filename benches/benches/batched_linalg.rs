@@ -10,11 +10,10 @@
 //! options.
 
 use cuprite::{Array, ArrayBackend, BackendBase, Cpu, Result};
-use cuprite_benches::data;
+use cuprite_benches::{data, side_by_side};
 use serde_json::Value;
 use std::fmt::Write;
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
 use std::time::Instant;
 
 const USAGE: &str = "usage: batched_linalg [options]
@@ -58,10 +57,8 @@ fn parse(args: &[String]) -> std::result::Result<Opts, String> {
         batch: None,
         runs: 10,
         filter: Vec::new(),
-        python: Some(std::env::var("CUPRITE_PYTHON").unwrap_or_else(|_| "python3".into())),
-        scripts: std::env::var("CUPRITE_BENCH_SCRIPTS")
-            .map(PathBuf::from)
-            .unwrap_or_else(|_| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../scripts"))),
+        python: Some(side_by_side::python()),
+        scripts: side_by_side::scripts_dir(),
     };
     let mut it = args.iter();
     let num = |v: Option<&String>, a: &str| -> std::result::Result<usize, String> {
@@ -184,24 +181,20 @@ fn measure<B: ArrayBackend>(
 
 /// Runs the Python anchor: `(about, {key: seconds or error})`.
 fn anchors(o: &Opts, batch: usize) -> std::result::Result<(String, Value), String> {
-    let py = o.python.as_ref().ok_or("not run (--no-python)")?;
-    let script = o.scripts.join("bench_batched_linalg.py");
     let device = if o.backend == "cuda" { "gpu" } else { "cpu" };
-    let out = Command::new(py)
-        .arg(&script)
-        .args(["--device", device, "--batch", &batch.to_string()])
-        .args(["--runs", &o.runs.to_string()])
-        .stderr(Stdio::inherit())
-        .output()
-        .map_err(|e| format!("cannot run {py} {}: {e}", script.display()))?;
-    if !out.status.success() {
-        return Err(format!("{} exited with {}", script.display(), out.status));
-    }
-    let v: Value = serde_json::from_slice(&out.stdout).map_err(|e| e.to_string())?;
-    Ok((
-        v["about"].as_str().unwrap_or("").to_string(),
-        v["results"].clone(),
-    ))
+    let args = [
+        "--device",
+        device,
+        "--batch",
+        &batch.to_string(),
+        "--runs",
+        &o.runs.to_string(),
+    ];
+    side_by_side::anchor(
+        o.python.as_deref(),
+        &o.scripts.join("bench_batched_linalg.py"),
+        &args.map(String::from),
+    )
 }
 
 fn ms(s: f64) -> String {
@@ -239,18 +232,7 @@ fn table<B: ArrayBackend>(dev: &B, o: &Opts, batch: usize, refs: &Value) -> (Str
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    if args.iter().any(|a| a == "--help" || a == "-h") {
-        println!("{USAGE}");
-        return;
-    }
-    let o = match parse(&args) {
-        Ok(o) => o,
-        Err(e) => {
-            eprintln!("batched_linalg: {e}\n\n{USAGE}");
-            std::process::exit(2);
-        }
-    };
+    let o = side_by_side::options("batched_linalg", USAGE, parse);
     let cuda = o.backend == "cuda";
     let batch = o.batch.unwrap_or(if cuda { 100_000 } else { 10_000 });
     let (about, refs) = anchors(&o, batch).unwrap_or_else(|e| (e, Value::Null));

@@ -11,10 +11,10 @@
 use cuprite::fusion::{Fused, FusionBackend};
 use cuprite::BackendBase;
 use cuprite_benches::fusion::{max_rel_diff, run, shape_of, time, Inputs, Real, CASES};
+use cuprite_benches::side_by_side;
 use serde_json::Value;
 use std::fmt::Write;
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
 
 const USAGE: &str = "usage: fusion [options]
   --backend cpu|cuda  the wrapped backend (cuda needs the `cuda` feature)
@@ -49,10 +49,8 @@ fn parse(args: &[String]) -> Result<Opts, String> {
         seed_n: None,
         runs: 10,
         filter: Vec::new(),
-        python: Some(std::env::var("CUPRITE_PYTHON").unwrap_or_else(|_| "python3".into())),
-        scripts: std::env::var("CUPRITE_BENCH_SCRIPTS")
-            .map(PathBuf::from)
-            .unwrap_or_else(|_| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../scripts"))),
+        python: Some(side_by_side::python()),
+        scripts: side_by_side::scripts_dir(),
         markdown: None,
     };
     let mut it = args.iter();
@@ -149,29 +147,30 @@ fn measure<T: Real, B: FusionBackend>(o: &Opts, dev: &B, n: usize, seed_n: usize
 
 /// Runs the Python anchors: `(about, {key: {system: seconds or error}})`.
 fn anchors(o: &Opts, dtype: &str, n: usize, seed_n: usize) -> Result<(String, Value), String> {
-    let py = o.python.as_ref().ok_or("not run (--no-python)")?;
-    let script = o.scripts.join("bench_fusion.py");
     let device = if o.backend == "cuda" { "gpu" } else { "cpu" };
-    let mut cmd = Command::new(py);
-    cmd.arg(&script)
-        .args(["--device", device, "--dtype", dtype])
-        .args(["--n", &n.to_string(), "--seed-n", &seed_n.to_string()])
-        .args(["--runs", &o.runs.to_string(), "--json"]);
+    let mut args: Vec<String> = [
+        "--device",
+        device,
+        "--dtype",
+        dtype,
+        "--n",
+        &n.to_string(),
+        "--seed-n",
+        &seed_n.to_string(),
+        "--runs",
+        &o.runs.to_string(),
+        "--json",
+    ]
+    .map(String::from)
+    .to_vec();
     if !o.filter.is_empty() {
-        cmd.args(["--keys", &o.filter.join(",")]);
+        args.extend(["--keys".to_string(), o.filter.join(",")]);
     }
-    let out = cmd
-        .stderr(Stdio::inherit())
-        .output()
-        .map_err(|e| format!("cannot run {py} {}: {e}", script.display()))?;
-    if !out.status.success() {
-        return Err(format!("{} exited with {}", script.display(), out.status));
-    }
-    let v: Value = serde_json::from_slice(&out.stdout).map_err(|e| e.to_string())?;
-    Ok((
-        v["about"].as_str().unwrap_or("").to_string(),
-        v["results"].clone(),
-    ))
+    side_by_side::anchor(
+        o.python.as_deref(),
+        &o.scripts.join("bench_fusion.py"),
+        &args,
+    )
 }
 
 fn ms(t: &Result<f64, String>) -> String {
@@ -183,18 +182,7 @@ fn ms(t: &Result<f64, String>) -> String {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    if args.iter().any(|a| a == "--help" || a == "-h") {
-        println!("{USAGE}");
-        return;
-    }
-    let o = match parse(&args) {
-        Ok(o) => o,
-        Err(e) => {
-            eprintln!("fusion: {e}\n\n{USAGE}");
-            std::process::exit(2);
-        }
-    };
+    let o = side_by_side::options("fusion", USAGE, parse);
     let cuda = o.backend == "cuda";
     let dtype = o
         .dtype

@@ -14,10 +14,9 @@
 //! options.
 
 use cuprite::{s, Array, ArrayBackend, BackendBase, Cpu, Result};
-use cuprite_benches::data;
+use cuprite_benches::{data, side_by_side};
 use serde_json::Value;
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
 use std::time::Instant;
 
 const USAGE: &str = "usage: per_op [options]
@@ -59,10 +58,8 @@ fn parse(args: &[String]) -> std::result::Result<Opts, String> {
         ops: 10_000,
         runs: 5,
         filter: Vec::new(),
-        python: Some(std::env::var("CUPRITE_PYTHON").unwrap_or_else(|_| "python3".into())),
-        scripts: std::env::var("CUPRITE_BENCH_SCRIPTS")
-            .map(PathBuf::from)
-            .unwrap_or_else(|_| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../scripts"))),
+        python: Some(side_by_side::python()),
+        scripts: side_by_side::scripts_dir(),
     };
     let mut it = args.iter();
     let num = |v: Option<&String>, a: &str| -> std::result::Result<usize, String> {
@@ -315,24 +312,22 @@ mod floor {
 
 /// Runs the Python anchors: `(about, {system: {key: seconds per op or error}})`.
 fn anchors(o: &Opts) -> std::result::Result<(String, Value), String> {
-    let py = o.python.as_ref().ok_or("not run (--no-python)")?;
-    let script = o.scripts.join("bench_per_op.py");
     let device = if o.backend == "cuda" { "gpu" } else { "cpu" };
-    let out = Command::new(py)
-        .arg(&script)
-        .args(["--device", device, "--n", &o.n.to_string()])
-        .args(["--ops", &o.ops.to_string(), "--runs", &o.runs.to_string()])
-        .stderr(Stdio::inherit())
-        .output()
-        .map_err(|e| format!("cannot run {py} {}: {e}", script.display()))?;
-    if !out.status.success() {
-        return Err(format!("{} exited with {}", script.display(), out.status));
-    }
-    let v: Value = serde_json::from_slice(&out.stdout).map_err(|e| e.to_string())?;
-    Ok((
-        v["about"].as_str().unwrap_or("").to_string(),
-        v["results"].clone(),
-    ))
+    let args = [
+        "--device",
+        device,
+        "--n",
+        &o.n.to_string(),
+        "--ops",
+        &o.ops.to_string(),
+        "--runs",
+        &o.runs.to_string(),
+    ];
+    side_by_side::anchor(
+        o.python.as_deref(),
+        &o.scripts.join("bench_per_op.py"),
+        &args.map(String::from),
+    )
 }
 
 fn us(s: f64) -> String {
@@ -394,18 +389,7 @@ fn table<B: ArrayBackend>(
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    if args.iter().any(|a| a == "--help" || a == "-h") {
-        println!("{USAGE}");
-        return;
-    }
-    let o = match parse(&args) {
-        Ok(o) => o,
-        Err(e) => {
-            eprintln!("per_op: {e}\n\n{USAGE}");
-            std::process::exit(2);
-        }
-    };
+    let o = side_by_side::options("per_op", USAGE, parse);
     let cuda = o.backend == "cuda";
     let systems: &[&str] = if cuda { &["cupy", "torch"] } else { &["numpy"] };
     let (about, refs) = anchors(&o).unwrap_or_else(|e| (e, Value::Null));

@@ -28,6 +28,7 @@ pub mod progress;
 pub mod python;
 pub mod report;
 pub mod selftest;
+pub mod side_by_side;
 pub mod workloads;
 
 pub use cases::{prepare, Case};

@@ -231,6 +231,21 @@ fn unique(mut v: Vec<Artifact>) -> Result<Vec<Artifact>, String> {
     Ok(v)
 }
 
+/// Runs the cargo invocation `args` (none: nothing to build) and keeps its artifacts of
+/// target kind `kind`, uniquely named.
+fn build_kind(args: Option<Vec<String>>, kind: &str) -> Result<Vec<Artifact>, String> {
+    let Some(args) = args else {
+        return Ok(Vec::new());
+    };
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    unique(
+        cargo::build(&args)?
+            .into_iter()
+            .filter(|a| a.kind == kind)
+            .collect(),
+    )
+}
+
 /// Builds the bundle.
 pub fn bundle(opts: &Options) -> Result<(), String> {
     std::env::set_current_dir(root()).map_err(|e| format!("cd {}: {e}", root().display()))?;
@@ -250,18 +265,7 @@ pub fn bundle(opts: &Options) -> Result<(), String> {
     if tests.is_empty() && opts.tests != Selection::Nothing {
         return Err("cargo test --no-run named no test executable".into());
     }
-    let benches = match bundle_select::bench_build(&opts.benches) {
-        Some(args) => {
-            let args: Vec<&str> = args.iter().map(String::as_str).collect();
-            unique(
-                cargo::build(&args)?
-                    .into_iter()
-                    .filter(|a| a.kind == "bench")
-                    .collect(),
-            )?
-        }
-        None => Vec::new(),
-    };
+    let benches = build_kind(bundle_select::bench_build(&opts.benches), "bench")?;
     let compare = benches
         .iter()
         .find(|a| a.target == "numpy_compare")
@@ -269,18 +273,7 @@ pub fn bundle(opts: &Options) -> Result<(), String> {
     if compare.is_none() && opts.benches == Selection::All {
         return Err("the numpy_compare bench was not built".into());
     }
-    let examples = match bundle_select::example_build(&opts.examples) {
-        Some(args) => {
-            let args: Vec<&str> = args.iter().map(String::as_str).collect();
-            unique(
-                cargo::build(&args)?
-                    .into_iter()
-                    .filter(|a| a.kind == "example")
-                    .collect(),
-            )?
-        }
-        None => Vec::new(),
-    };
+    let examples = build_kind(bundle_select::example_build(&opts.examples), "example")?;
     if opts.examples == Selection::All && !examples.iter().any(|a| a.target == "quickstart") {
         return Err("the quickstart example was not built".into());
     }

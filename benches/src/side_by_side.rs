@@ -1,0 +1,62 @@
+//! What the side-by-side benches (`per_op`, `batched_linalg`, `fusion`) share: reading
+//! their options (with `--help` and exit status 2 on a bad one), where their Python scripts
+//! are, and running a script that prints `{"about": ..., "results": ...}` as JSON.
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// The options of bench `name` from the command line: `--help` prints `usage` and exits 0,
+/// a bad option prints the error and `usage` and exits 2.
+pub fn options<O>(
+    name: &str,
+    usage: &str,
+    parse: impl FnOnce(&[String]) -> Result<O, String>,
+) -> O {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        println!("{usage}");
+        std::process::exit(0);
+    }
+    parse(&args).unwrap_or_else(|e| {
+        eprintln!("{name}: {e}\n\n{usage}");
+        std::process::exit(2);
+    })
+}
+
+/// Where the Python scripts are: `$CUPRITE_BENCH_SCRIPTS`, else `scripts/` of the source
+/// tree.
+pub fn scripts_dir() -> PathBuf {
+    std::env::var("CUPRITE_BENCH_SCRIPTS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|_| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../scripts")))
+}
+
+/// The interpreter: `$CUPRITE_PYTHON`, else `python3`.
+pub fn python() -> String {
+    std::env::var("CUPRITE_PYTHON").unwrap_or_else(|_| "python3".into())
+}
+
+/// Runs `python script args...` (stderr shown) and returns its JSON output's `about` and
+/// `results`; `python` `None` is the error "not run (--no-python)".
+pub fn anchor(
+    python: Option<&str>,
+    script: &Path,
+    args: &[String],
+) -> Result<(String, Value), String> {
+    let py = python.ok_or("not run (--no-python)")?;
+    let out = Command::new(py)
+        .arg(script)
+        .args(args)
+        .stderr(Stdio::inherit())
+        .output()
+        .map_err(|e| format!("cannot run {py} {}: {e}", script.display()))?;
+    if !out.status.success() {
+        return Err(format!("{} exited with {}", script.display(), out.status));
+    }
+    let v: Value = serde_json::from_slice(&out.stdout).map_err(|e| e.to_string())?;
+    Ok((
+        v["about"].as_str().unwrap_or("").to_string(),
+        v["results"].clone(),
+    ))
+}
