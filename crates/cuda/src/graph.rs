@@ -9,10 +9,11 @@
 //!   the buffer. Holding does not make the buffer shared: writing an input array in place
 //!   between replays writes the memory the graph reads (the inputs of a time-step loop).
 //! - **Memory allocated during the capture belongs to the graph** (its [`Arena`]): blocks
-//!   come from the block cache or from the pool on a side stream, never from a captured
-//!   allocation, and a block freed during the capture is reused by later allocations of the
-//!   capture (the graph runs in capture order). Arrays that leave the capture (its outputs)
-//!   keep their memory; each replay writes it again.
+//!   come from the pool on a side stream, zeroed there, never from a captured allocation,
+//!   and a block freed during the capture is reused by later allocations of the capture (the
+//!   graph runs in capture order). Arrays that leave the capture (its outputs) keep their
+//!   memory; each replay writes it again. The capture itself runs nothing: until the first
+//!   replay they hold zeros (a valid value of every element type).
 //! - **Frees of other memory are not recorded**: a buffer whose last use was the captured
 //!   stream and that drops during the capture is freed after the capture ends.
 //! - **What a graph cannot hold is an error naming the op, before anything reaches the
@@ -313,8 +314,9 @@ impl Cuda {
     /// runs the same kernels on the same memory again, at a fraction of the host cost of
     /// queuing them one by one: the common case is a time-step loop with fixed shapes.
     ///
-    /// Arrays allocated inside `f` get memory the graph owns; those `f` returns are the
-    /// outputs that every replay writes again. Arrays from before the capture that `f`
+    /// The capture runs nothing. Arrays allocated inside `f` get memory the graph owns,
+    /// zeros until the first replay (also when the capture fails); those `f` returns are
+    /// the outputs that every replay writes again. Arrays from before the capture that `f`
     /// reads or writes are used in place by every replay: write new values into them
     /// (`assign`, in-place ops) between replays. Run `f`'s work once eagerly before capturing
     /// it, so kernels are compiled and library plans made outside the capture.
@@ -431,32 +433,27 @@ impl Cuda {
     }
 
     /// A block of size class `class` for an allocation inside the capture of `arena`: one
-    /// the capture freed, else a cached one (device's own stream), else one from the pool
-    /// allocated on the side stream (not recorded into the graph) and waited for.
+    /// the capture freed, else a new one from the pool, allocated and zeroed on the side
+    /// stream (not recorded into the graph) and waited for. The capture runs nothing, so an
+    /// array made inside it holds these bytes until the first replay (or for good when the
+    /// capture fails): zeros are a valid value of every element type. Blocks the capture
+    /// freed held zeros too, for the same reason. The block cache is not used here: its
+    /// blocks may still be in use by work queued on the captured stream, which the side
+    /// stream cannot wait for during the capture.
     pub(crate) fn capture_block(&self, arena: &Arc<Arena>, class: usize) -> Result<CUdeviceptr> {
         if let Some(p) = lock(&arena.free).get_mut(&class).and_then(Vec::pop) {
             return Ok(p);
         }
-        let cached = if arena.stream.0 == self.inner.stream.0 {
-            self.inner.cache.take(class)
-        } else {
-            None
-        };
-        let ptr = match cached {
-            Some(p) => p,
-            None => {
-                self.bind()?;
-                let mut side = lock(&self.inner.capture.side);
-                if side.is_none() {
-                    *side = Some(OwnedStream::new(self.inner.ctx)?);
-                }
-                let s = side.as_ref().expect("created above").raw();
-                let p = self.pool_alloc(class, s)?;
-                driver::stream_sync(s)?;
-                p
-            }
-        };
+        self.bind()?;
+        let mut side = lock(&self.inner.capture.side);
+        if side.is_none() {
+            *side = Some(OwnedStream::new(self.inner.ctx)?);
+        }
+        let s = side.as_ref().expect("created above").raw();
+        let ptr = self.pool_alloc(class, s)?;
+        let zeroed = driver::memset_u8(ptr, 0, class, s).and_then(|()| driver::stream_sync(s));
         lock(&arena.owned).push((ptr, class));
+        zeroed?;
         Ok(ptr)
     }
 
