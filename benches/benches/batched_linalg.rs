@@ -13,7 +13,6 @@ use cuprite::{Array, ArrayBackend, BackendBase, Cpu, Result};
 use cuprite_benches::{data, side_by_side};
 use serde_json::Value;
 use std::fmt::Write;
-use std::path::PathBuf;
 use std::time::Instant;
 
 const USAGE: &str = "usage: batched_linalg [options]
@@ -46,9 +45,7 @@ struct Opts {
     backend: String,
     batch: Option<usize>,
     runs: usize,
-    filter: Vec<String>,
-    python: Option<String>,
-    scripts: PathBuf,
+    common: side_by_side::Common,
 }
 
 fn parse(args: &[String]) -> std::result::Result<Opts, String> {
@@ -56,9 +53,7 @@ fn parse(args: &[String]) -> std::result::Result<Opts, String> {
         backend: "cpu".into(),
         batch: None,
         runs: 10,
-        filter: Vec::new(),
-        python: Some(side_by_side::python()),
-        scripts: side_by_side::scripts_dir(),
+        common: side_by_side::Common::default(),
     };
     let mut it = args.iter();
     let num = |v: Option<&String>, a: &str| -> std::result::Result<usize, String> {
@@ -71,15 +66,7 @@ fn parse(args: &[String]) -> std::result::Result<Opts, String> {
             "--backend" => o.backend = it.next().ok_or("--backend needs a value")?.clone(),
             "--batch" => o.batch = Some(num(it.next(), a)?.max(1)),
             "--runs" => o.runs = num(it.next(), a)?.max(1),
-            "--filter" => {
-                let v = it.next().ok_or("--filter needs a value")?;
-                o.filter = v.split(',').map(str::to_string).collect();
-            }
-            "--no-python" => o.python = None,
-            "--python" => o.python = Some(it.next().ok_or("--python needs a value")?.clone()),
-            "--scripts" => o.scripts = PathBuf::from(it.next().ok_or("--scripts needs a value")?),
-            // cargo bench passes --bench to every harness-less target.
-            "--bench" => {}
+            other if o.common.take(other, &mut it)? => {}
             other => return Err(format!("unknown option {other}")),
         }
     }
@@ -191,8 +178,8 @@ fn anchors(o: &Opts, batch: usize) -> std::result::Result<(String, Value), Strin
         &o.runs.to_string(),
     ];
     side_by_side::anchor(
-        o.python.as_deref(),
-        &o.scripts.join("bench_batched_linalg.py"),
+        o.common.python.as_deref(),
+        &o.common.scripts.join("bench_batched_linalg.py"),
         &args.map(String::from),
     )
 }
@@ -205,9 +192,7 @@ fn ms(s: f64) -> String {
 fn table<B: ArrayBackend>(dev: &B, o: &Opts, batch: usize, refs: &Value) -> (String, bool) {
     let mut t = String::new();
     let mut bad = false;
-    let cases = CASES
-        .iter()
-        .filter(|(key, ..)| o.filter.is_empty() || o.filter.iter().any(|f| f == key));
+    let cases = CASES.iter().filter(|(key, ..)| o.common.wants(key));
     for &(key, n, op) in cases {
         match measure(dev, op, n, batch, o.runs) {
             Ok((secs, diff)) => {

@@ -16,7 +16,6 @@
 use cuprite::{s, Array, ArrayBackend, BackendBase, Cpu, Result};
 use cuprite_benches::{data, side_by_side};
 use serde_json::Value;
-use std::path::PathBuf;
 use std::time::Instant;
 
 const USAGE: &str = "usage: per_op [options]
@@ -46,9 +45,7 @@ struct Opts {
     n: usize,
     ops: usize,
     runs: usize,
-    filter: Vec<String>,
-    python: Option<String>,
-    scripts: PathBuf,
+    common: side_by_side::Common,
 }
 
 fn parse(args: &[String]) -> std::result::Result<Opts, String> {
@@ -57,9 +54,7 @@ fn parse(args: &[String]) -> std::result::Result<Opts, String> {
         n: 1000,
         ops: 10_000,
         runs: 5,
-        filter: Vec::new(),
-        python: Some(side_by_side::python()),
-        scripts: side_by_side::scripts_dir(),
+        common: side_by_side::Common::default(),
     };
     let mut it = args.iter();
     let num = |v: Option<&String>, a: &str| -> std::result::Result<usize, String> {
@@ -74,15 +69,7 @@ fn parse(args: &[String]) -> std::result::Result<Opts, String> {
             "--n" => o.n = num(it.next(), a)?.max(10),
             "--ops" => o.ops = num(it.next(), a)?,
             "--runs" => o.runs = num(it.next(), a)?,
-            "--filter" => {
-                let v = it.next().ok_or("--filter needs a value")?;
-                o.filter = v.split(',').map(str::to_string).collect();
-            }
-            "--no-python" => o.python = None,
-            "--python" => o.python = Some(it.next().ok_or("--python needs a value")?.clone()),
-            "--scripts" => o.scripts = PathBuf::from(it.next().ok_or("--scripts needs a value")?),
-            // cargo bench passes --bench to every harness-less target.
-            "--bench" => {}
+            other if o.common.take(other, &mut it)? => {}
             other => return Err(format!("unknown option {other}")),
         }
     }
@@ -324,8 +311,8 @@ fn anchors(o: &Opts) -> std::result::Result<(String, Value), String> {
         &o.runs.to_string(),
     ];
     side_by_side::anchor(
-        o.python.as_deref(),
-        &o.scripts.join("bench_per_op.py"),
+        o.common.python.as_deref(),
+        &o.common.scripts.join("bench_per_op.py"),
         &args.map(String::from),
     )
 }
@@ -356,9 +343,7 @@ fn table<B: ArrayBackend>(
 ) -> (String, bool) {
     let mut t = String::new();
     let mut bad = false;
-    let cases = CASES
-        .iter()
-        .filter(|(key, ..)| o.filter.is_empty() || o.filter.iter().any(|f| f == key));
+    let cases = CASES.iter().filter(|(key, ..)| o.common.wants(key));
     for &(key, stmt, per) in cases {
         match measure(dev, key, per, o) {
             Ok((secs, diff)) => {

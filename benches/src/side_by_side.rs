@@ -60,3 +60,78 @@ pub fn anchor(
         v["results"].clone(),
     ))
 }
+
+/// The options every side-by-side bench takes: `--filter a,b`, `--no-python`,
+/// `--python EXE`, `--scripts DIR`, and the `--bench` that `cargo bench` passes.
+#[derive(Clone, Debug)]
+pub struct Common {
+    /// Only these cases (all when empty).
+    pub filter: Vec<String>,
+    /// The interpreter of the anchors (`None`: `--no-python`).
+    pub python: Option<String>,
+    /// Where the scripts are.
+    pub scripts: PathBuf,
+}
+
+impl Default for Common {
+    fn default() -> Self {
+        Common {
+            filter: Vec::new(),
+            python: Some(python()),
+            scripts: scripts_dir(),
+        }
+    }
+}
+
+impl Common {
+    /// Takes option `a` (and its value from `rest`) when it is one of these; `Ok(false)`
+    /// for any other option.
+    pub fn take<'a>(
+        &mut self,
+        a: &str,
+        rest: &mut impl Iterator<Item = &'a String>,
+    ) -> Result<bool, String> {
+        let mut value = || rest.next().ok_or(format!("{a} needs a value"));
+        match a {
+            "--filter" => self.filter = value()?.split(',').map(str::to_string).collect(),
+            "--no-python" => self.python = None,
+            "--python" => self.python = Some(value()?.clone()),
+            "--scripts" => self.scripts = PathBuf::from(value()?),
+            "--bench" => {}
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    /// Whether case `key` is asked for.
+    pub fn wants(&self, key: &str) -> bool {
+        self.filter.is_empty() || self.filter.iter().any(|f| f == key)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn common_options_are_taken_and_others_left() {
+        let args: Vec<String> = ["--filter", "a,b", "--no-python", "--bench", "--runs", "3"]
+            .map(String::from)
+            .to_vec();
+        let mut c = Common::default();
+        let mut it = args.iter();
+        let mut left = Vec::new();
+        while let Some(a) = it.next() {
+            if !c.take(a, &mut it).unwrap() {
+                left.push(a.clone());
+            }
+        }
+        assert_eq!(c.filter, vec!["a", "b"]);
+        assert!(c.python.is_none() && c.wants("a") && !c.wants("c"));
+        assert_eq!(left, vec!["--runs", "3"]);
+        let none: [String; 0] = [];
+        assert!(Common::default()
+            .take("--scripts", &mut none.iter())
+            .is_err());
+    }
+}
