@@ -177,11 +177,8 @@ fn anchors(o: &Opts, batch: usize) -> std::result::Result<(String, Value), Strin
         "--runs",
         &o.runs.to_string(),
     ];
-    side_by_side::anchor(
-        o.common.python.as_deref(),
-        &o.common.scripts.join("bench_batched_linalg.py"),
-        &args.map(String::from),
-    )
+    o.common
+        .anchor("bench_batched_linalg.py", &args.map(String::from))
 }
 
 fn ms(s: f64) -> String {

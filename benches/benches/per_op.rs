@@ -310,11 +310,7 @@ fn anchors(o: &Opts) -> std::result::Result<(String, Value), String> {
         "--runs",
         &o.runs.to_string(),
     ];
-    side_by_side::anchor(
-        o.common.python.as_deref(),
-        &o.common.scripts.join("bench_per_op.py"),
-        &args.map(String::from),
-    )
+    o.common.anchor("bench_per_op.py", &args.map(String::from))
 }
 
 fn us(s: f64) -> String {

@@ -103,6 +103,12 @@ impl Common {
         Ok(true)
     }
 
+    /// Runs the anchor script `script` of the scripts directory with `args`
+    /// ([`anchor`]).
+    pub fn anchor(&self, script: &str, args: &[String]) -> Result<(String, Value), String> {
+        anchor(self.python.as_deref(), &self.scripts.join(script), args)
+    }
+
     /// Whether case `key` is asked for.
     pub fn wants(&self, key: &str) -> bool {
         self.filter.is_empty() || self.filter.iter().any(|f| f == key)

@@ -73,11 +73,38 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|p| p.into_inner())
 }
 
+/// Memory allocated outside a capture that its graph uses, by address. Each buffer counts
+/// the holder in its `graph_refs` (so that holding does not make it shared) until this drops.
+#[derive(Default)]
+struct Held(HashMap<CUdeviceptr, Arc<DeviceMem>>);
+
+impl Held {
+    /// Holds `mem` (once).
+    fn hold(&mut self, mem: &Arc<DeviceMem>) {
+        self.0.entry(mem.addr()).or_insert_with(|| {
+            mem.graph_refs.fetch_add(1, Ordering::Relaxed);
+            mem.clone()
+        });
+    }
+
+    fn iter(&self) -> impl Iterator<Item = &Arc<DeviceMem>> {
+        self.0.values()
+    }
+}
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        for m in self.0.values() {
+            m.graph_refs.fetch_sub(1, Ordering::Relaxed);
+        }
+    }
+}
+
 /// What a running capture keeps.
 struct CaptureState {
     arena: Arc<Arena>,
-    /// Memory allocated outside the capture that the graph uses, by address.
-    held: HashMap<CUdeviceptr, Arc<DeviceMem>>,
+    /// Memory allocated outside the capture that the graph uses.
+    held: Held,
     /// Blocks of the captured stream freed during the capture: `(address, class)`.
     deferred: Vec<(CUdeviceptr, usize)>,
     /// The thread running the capture.
@@ -117,13 +144,9 @@ impl CaptureSlot {
         }
         let mut st = lock(&self.state);
         let Some(st) = st.as_mut() else { return };
-        if mem.in_arena(&st.arena) {
-            return;
+        if !mem.in_arena(&st.arena) {
+            st.held.hold(mem);
         }
-        st.held.entry(mem.addr()).or_insert_with(|| {
-            mem.graph_refs.fetch_add(1, Ordering::Relaxed);
-            mem.clone()
-        });
     }
 
     /// Keeps a block freed on `stream` for after the capture running there; false when no
@@ -198,7 +221,7 @@ fn not_capturable(op: &'static str, why: &str) -> Error {
 pub struct Graph {
     exec: GraphExec,
     dev: Cuda,
-    held: Vec<Arc<DeviceMem>>,
+    held: Held,
     outputs: Vec<Weak<DeviceMem>>,
     _arena: Arc<Arena>,
 }
@@ -214,7 +237,7 @@ impl std::fmt::Debug for Graph {
             "Graph(cuda:{}, {} nodes, holds {} buffers)",
             self.dev.ordinal(),
             self.exec.nodes(),
-            self.held.len()
+            self.held.0.len()
         )
     }
 }
@@ -227,7 +250,7 @@ impl Graph {
     pub fn replay(&self) -> Result<()> {
         self.dev.inner.capture.check_idle("Graph::replay")?;
         self.dev.bind()?;
-        for m in &self.held {
+        for m in self.held.iter() {
             m.enter(&self.dev)?;
         }
         for m in self.outputs.iter().filter_map(Weak::upgrade) {
@@ -250,11 +273,9 @@ impl Graph {
 impl Drop for Graph {
     fn drop(&mut self) {
         let _ = self.dev.bind();
-        for m in &self.held {
-            m.graph_refs.fetch_sub(1, Ordering::Relaxed);
-        }
-        // The executable graph is destroyed here (the driver finishes replays in flight);
-        // the held buffers and the arena free their memory after them, stream-ordered.
+        // The executable graph is destroyed after this (the driver finishes replays in
+        // flight); the held buffers and the arena free their memory after them,
+        // stream-ordered.
     }
 }
 
@@ -281,7 +302,7 @@ impl Drop for Ending<'_> {
             if let Ok(g) = driver::end_capture(self.stream) {
                 driver::destroy_graph(g);
             }
-            release_state(uninstall(self.dev));
+            drop(uninstall(self.dev));
         }
     }
 }
@@ -291,21 +312,11 @@ fn uninstall(dev: &Cuda) -> CaptureState {
     let slot = &dev.inner.capture;
     let st = lock(&slot.state).take();
     slot.stream.store(0, Ordering::Release);
-    let st = st.expect("a capture's state is installed while it runs");
-    for &(ptr, class) in &st.deferred {
+    let mut st = st.expect("a capture's state is installed while it runs");
+    for (ptr, class) in std::mem::take(&mut st.deferred) {
         dev.inner.release_block(ptr, class, dev.stream());
     }
-    CaptureState {
-        deferred: Vec::new(),
-        ..st
-    }
-}
-
-/// Drops what a capture that made no graph kept.
-fn release_state(st: CaptureState) {
-    for m in st.held.values() {
-        m.graph_refs.fetch_sub(1, Ordering::Relaxed);
-    }
+    st
 }
 
 impl Cuda {
@@ -370,7 +381,7 @@ impl Cuda {
                     free: Mutex::new(HashMap::new()),
                     made: Mutex::new(Vec::new()),
                 }),
-                held: HashMap::new(),
+                held: Held::default(),
                 deferred: Vec::new(),
                 thread: std::thread::current().id(),
             });
@@ -379,8 +390,10 @@ impl Cuda {
             .bind()
             .and_then(|()| driver::begin_capture(stream, "capture"));
         if let Err(e) = begun {
+            // Dropped after the lock is released: dropping held buffers may free them, which
+            // looks at the capture state.
             let st = lock(&self.inner.capture.state).take();
-            release_state(st.expect("installed above"));
+            drop(st);
             return Err(e);
         }
         self.inner
@@ -393,6 +406,7 @@ impl Cuda {
             armed: true,
         };
         let r = f();
+        // On every early return `st` drops, letting its held buffers and arena go.
         let (graph, st) = ending.end();
         let (graph, r) = match (graph, r) {
             (Ok(g), Ok(r)) => (g, r),
@@ -400,21 +414,11 @@ impl Cuda {
                 if let Ok(g) = g {
                     driver::destroy_graph(g);
                 }
-                release_state(st);
                 return Err(e);
             }
-            (Err(e), Ok(_)) => {
-                release_state(st);
-                return Err(e);
-            }
+            (Err(e), Ok(_)) => return Err(e),
         };
-        let exec = match GraphExec::new(graph, "capture") {
-            Ok(x) => x,
-            Err(e) => {
-                release_state(st);
-                return Err(e);
-            }
-        };
+        let exec = GraphExec::new(graph, "capture")?;
         let outputs = lock(&st.arena.made)
             .iter()
             .filter(|w| w.strong_count() > 0)
@@ -424,7 +428,7 @@ impl Cuda {
             Graph {
                 exec,
                 dev: self.clone(),
-                held: st.held.into_values().collect(),
+                held: st.held,
                 outputs,
                 _arena: st.arena,
             },

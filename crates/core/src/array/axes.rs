@@ -33,8 +33,8 @@ impl Axes {
     }
 }
 
-/// [`crate::layout::normalize_axis`] for the ufunc reductions to one axis (`argmax`):
-/// axis `0` or `-1` of a 0-d array is `None` (the one element).
+/// [`crate::layout::normalize_axis`] for the ufunc reductions to one axis (`argmax`) and
+/// `argsort`: axis `0` or `-1` of a 0-d array is `None` (the one element).
 pub(crate) fn reduction_axis(op: &'static str, axis: isize, ndim: usize) -> Result<Option<usize>> {
     if ndim == 0 && (axis == 0 || axis == -1) {
         return Ok(None);

@@ -100,11 +100,10 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
     /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
     /// ```
     pub fn argsort(&self, axis: isize) -> Result<Array<i64, B>> {
-        if self.ndim() == 0 && (axis == 0 || axis == -1) {
+        let Some(ax) = super::axes::reduction_axis("argsort", axis, self.ndim())? else {
             // NumPy sorts a 0-d array as a 1-d array of one element: `[0]`.
             return self.reshape(&[1])?.argsort(0);
-        }
-        let ax = normalize_axis("argsort", axis, self.ndim())?;
+        };
         let buf = self.device.argsort(&self.buf, &self.layout, ax)?;
         Ok(Array::from_contiguous(buf, self.shape(), &self.device))
     }
