@@ -76,7 +76,7 @@ CUPRITE_BINARY(multiply, E,
     else return a * b;)
 // Inexact.
 CUPRITE_BINARY(true_divide, E,
-    if constexpr (is_cplx<E>::value) return cdiv(a, b);
+    if constexpr (is_cplx<E>::value) return np_cdiv(a, b);
     else return a / b;)
 // Real.
 CUPRITE_BINARY(floor_divide, E,

@@ -159,6 +159,19 @@ template <class R> __device__ __forceinline__ cplx<R> cdiv(cplx<R> a, cplx<R> b)
     R im = xmul(a.im, b.re) - xmul(a.re, b.im);
     return mk(re / n, im / n);
 }
+// a / b as NumPy divides complex values (Smith's algorithm; the CPU's `cmath::c_div`).
+template <class R> __device__ __forceinline__ cplx<R> np_cdiv(cplx<R> a, cplx<R> b) {
+    R br = m_fabs(b.re), bi = m_fabs(b.im);
+    if (br >= bi) {
+        if (br == (R)0 && bi == (R)0) return mk(a.re / br, a.im / br);
+        R rat = b.im / b.re;
+        R scl = (R)1 / (b.re + xmul(b.im, rat));
+        return mk(xmul(a.re + xmul(a.im, rat), scl), xmul(a.im - xmul(a.re, rat), scl));
+    }
+    R rat = b.re / b.im;
+    R scl = (R)1 / (b.im + xmul(b.re, rat));
+    return mk(xmul(xmul(a.re, rat) + a.im, scl), xmul(xmul(a.im, rat) - a.re, scl));
+}
 template <class R> __device__ __forceinline__ cplx<R> cscale(cplx<R> z, R t) {
     return mk(z.re * t, z.im * t);
 }

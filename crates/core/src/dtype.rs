@@ -390,6 +390,10 @@ pub trait Element:
     type Accum: Numeric;
     /// Type of `mean`, `var`, true division: f64 for bool and integers, the type itself otherwise.
     type Mean: Inexact;
+    /// Type NumPy's float functions (`sqrt`, `exp`, `sin`, `log`, ...) give for this type:
+    /// f16 for bool and the 8-bit integers, f32 for the 16-bit ones, f64 for wider
+    /// integers, the type itself for floats and complex types.
+    type FloatOut: Inexact;
     /// Type of `abs` for complex types and of `real`/`imag`; the type itself otherwise.
     type Real: Element;
 
@@ -484,12 +488,13 @@ macro_rules! radix_key {
 }
 
 macro_rules! impl_real_element {
-    ($t:ty, $dt:ident, $acc:ty, $mean:ty, $one:expr, float = $is_float:tt, key = $kind:ident $u:ty) => {
+    ($t:ty, $dt:ident, $acc:ty, $mean:ty, $fl:ty, $one:expr, float = $is_float:tt, key = $kind:ident $u:ty) => {
         impl_sealed!($t, $dt);
         impl Element for $t {
             const DTYPE: DType = DType::$dt;
             type Accum = $acc;
             type Mean = $mean;
+            type FloatOut = $fl;
             type Real = $t;
             #[inline(always)]
             fn to_scalar(self) -> Scalar {
@@ -543,16 +548,16 @@ macro_rules! impl_real_element {
     };
 }
 
-impl_real_element!(i8, I8, i64, f64, 1, float = false, key = signed u8);
-impl_real_element!(u8, U8, u64, f64, 1, float = false, key = unsigned u8);
-impl_real_element!(i16, I16, i64, f64, 1, float = false, key = signed u16);
-impl_real_element!(u16, U16, u64, f64, 1, float = false, key = unsigned u16);
-impl_real_element!(i32, I32, i64, f64, 1, float = false, key = signed u32);
-impl_real_element!(u32, U32, u64, f64, 1, float = false, key = unsigned u32);
-impl_real_element!(i64, I64, i64, f64, 1, float = false, key = signed u64);
-impl_real_element!(u64, U64, u64, f64, 1, float = false, key = unsigned u64);
-impl_real_element!(f32, F32, f32, f32, 1.0, float = true, key = float u32);
-impl_real_element!(f64, F64, f64, f64, 1.0, float = true, key = float u64);
+impl_real_element!(i8, I8, i64, f64, f16, 1, float = false, key = signed u8);
+impl_real_element!(u8, U8, u64, f64, f16, 1, float = false, key = unsigned u8);
+impl_real_element!(i16, I16, i64, f64, f32, 1, float = false, key = signed u16);
+impl_real_element!(u16, U16, u64, f64, f32, 1, float = false, key = unsigned u16);
+impl_real_element!(i32, I32, i64, f64, f64, 1, float = false, key = signed u32);
+impl_real_element!(u32, U32, u64, f64, f64, 1, float = false, key = unsigned u32);
+impl_real_element!(i64, I64, i64, f64, f64, 1, float = false, key = signed u64);
+impl_real_element!(u64, U64, u64, f64, f64, 1, float = false, key = unsigned u64);
+impl_real_element!(f32, F32, f32, f32, f32, 1.0, float = true, key = float u32);
+impl_real_element!(f64, F64, f64, f64, f64, 1.0, float = true, key = float u64);
 
 /// `Element` of a 16-bit float: conversions through `$via` (f64 for f16, which NumPy
 /// rounds once from any type: `$from` must round once; f32 for bf16, as ml_dtypes and
@@ -564,6 +569,7 @@ macro_rules! impl_half_element {
             const DTYPE: DType = DType::$dt;
             type Accum = $t;
             type Mean = $t;
+            type FloatOut = $t;
             type Real = $t;
             #[inline(always)]
             fn to_scalar(self) -> Scalar {
@@ -619,6 +625,7 @@ impl Element for bool {
     const DTYPE: DType = DType::Bool;
     type Accum = i64;
     type Mean = f64;
+    type FloatOut = f16;
     type Real = bool;
     #[inline(always)]
     fn to_scalar(self) -> Scalar {
@@ -672,6 +679,7 @@ macro_rules! impl_complex_element {
             const DTYPE: DType = DType::$dt;
             type Accum = $t;
             type Mean = $t;
+            type FloatOut = $t;
             type Real = $f;
             #[inline(always)]
             fn to_scalar(self) -> Scalar {
@@ -728,7 +736,9 @@ impl_complex_element!(c128, f64, C128);
 
 /// Element types with arithmetic: every type but bool. Integer arithmetic wraps on overflow
 /// and integer division by zero gives 0, as NumPy does (without its warning), never a panic.
-pub trait Numeric: Element {
+/// Each promotes with itself to itself ([`Promote`](crate::Promote)), so operators between
+/// arrays of one generic type keep it.
+pub trait Numeric: Element + crate::promote::Promote<Self, Output = Self> {
     /// The type sums and means of this type are carried out in: f32 for the 16-bit floats
     /// (rounded once at the end, as NumPy and CuPy sum them), the type itself otherwise.
     type Work: Numeric;
@@ -921,7 +931,7 @@ impl Integer for u64 {}
 pub trait Inexact:
     Numeric
     + ComplexFloat<Real = <Self as Inexact>::RealPart>
-    + Element<Real = <Self as Inexact>::RealPart, Accum = Self, Mean = Self>
+    + Element<Real = <Self as Inexact>::RealPart, Accum = Self, Mean = Self, FloatOut = Self>
 {
     /// The real type underneath (f32 for c64 and f32).
     type RealPart: Float;

@@ -6,13 +6,14 @@
 //! Rust names (`asin`, `atan2`, `acosh`, ...) exist as aliases that call them. Every method
 //! returns a new C-contiguous array and never modifies `self`.
 //!
-//! **Types.** Each method is bounded by the element types NumPy defines it on, so `sin` of
-//! an `i32` array is a compile error: [`Inexact`] (f32, f64, c64, c128) for `sqrt`, `exp`,
-//! `sin`, ...; [`Float`] for real-only functions (`cbrt`, `expm1`, `log1p`, `arctan2`,
-//! `hypot`, `copysign`); [`Real`] (integers and floats) for rounding, `maximum`, `clip`,
-//! `fmod`; [`Numeric`] (everything but bool) for `abs`, `sign`, `square`, `power`. Cast
-//! integers with `astype::<f64>()` first to take their square root, as NumPy does
-//! implicitly.
+//! **Types.** Each method is bounded by the element types NumPy defines it on, so `conj` of
+//! an `i32` array is a compile error: [`Inexact`] (f16, bf16, f32, f64, c64, c128) for
+//! `conj` and `reciprocal`; [`Float`] for real-only functions (`arctan2`, `hypot`,
+//! `copysign`); [`Real`] (integers and floats) for rounding, `maximum`, `clip`,
+//! `fmod`; [`Numeric`] (everything but bool) for `abs`, `sign`, `square`, `power`. The float
+//! functions (`sqrt`, `exp`, `log`, the trigonometric and hyperbolic ones, `cbrt`, `expm1`,
+//! `log1p`) also take integer and bool arrays and give NumPy's float type for them
+//! ([`Element::FloatOut`]: `sqrt` of an `i64` array is `f64`, of a `u8` array `f16`).
 //!
 //! The methods of the ops declared with their semantics in the registry (`=> fn`, such as
 //! `logaddexp` or `deg2rad`) are generated from their entries (`declared.rs`); aliases of
@@ -39,6 +40,44 @@ macro_rules! unary_methods {
     };
 }
 
+/// Defines NumPy's float functions of one value (`sqrt`, `exp`, `sin`, ...) for every element
+/// type: integers and bools are converted to [`Element::FloatOut`] first (f16 for bool and
+/// 8-bit integers, f32 for 16-bit ones, f64 for wider ones, as NumPy's loops), floats and
+/// complex values are mapped as they are. `$float` is the bound the function's float type
+/// must meet (`Inexact`, or `Float` for the real-only ones).
+macro_rules! float_methods {
+    ($float:ident: $($(#[$m:meta])* $name:ident => $op:expr;)*) => {
+        impl<T: Element, B: ArrayBackend> Array<T, B>
+        where
+            T::FloatOut: $float,
+        {
+            $(
+                $(#[$m])*
+                pub fn $name(&self) -> Result<Array<T::FloatOut, B>> {
+                    crate::promote::promoted::<T, T::FloatOut, B>(self)?.get().map_op($op)
+                }
+            )*
+        }
+    };
+}
+
+/// Defines methods that are aliases of float functions ([`float_methods`]).
+macro_rules! float_alias_methods {
+    ($float:ident: $($alias:ident => $target:ident;)*) => {
+        impl<T: Element, B: ArrayBackend> Array<T, B>
+        where
+            T::FloatOut: $float,
+        {
+            $(
+                #[doc = concat!("Alias of [`Array::", stringify!($target), "`].")]
+                pub fn $alias(&self) -> Result<Array<T::FloatOut, B>> {
+                    self.$target()
+                }
+            )*
+        }
+    };
+}
+
 /// Defines methods that are aliases of other methods.
 macro_rules! alias_methods {
     ($bound:ident: $($alias:ident => $target:ident;)*) => {
@@ -53,7 +92,7 @@ macro_rules! alias_methods {
     };
 }
 
-unary_methods! { Inexact:
+float_methods! { Inexact:
     /// Square root; NaN for negative reals, the principal root for complex values.
     ///
     /// ```
@@ -103,19 +142,25 @@ unary_methods! { Inexact:
     arccosh => Acosh;
     /// Inverse hyperbolic tangent (NumPy's name; alias [`Array::atanh`]).
     arctanh => Atanh;
+}
+
+unary_methods! { Inexact:
     /// `1 / x` (`inf` at 0).
     reciprocal => Reciprocal;
     /// The complex conjugate (the array's values for real floats).
     conj => Conj;
 }
 
-alias_methods! { Inexact:
+float_alias_methods! { Inexact:
     asin => arcsin;
     acos => arccos;
     atan => arctan;
     asinh => arcsinh;
     acosh => arccosh;
     atanh => arctanh;
+}
+
+alias_methods! { Inexact:
     conjugate => conj;
 }
 
@@ -124,7 +169,7 @@ alias_methods! { Float:
     degrees => rad2deg;
 }
 
-unary_methods! { Float:
+float_methods! { Float:
     /// Cube root (real, negative for negative input).
     cbrt => Cbrt;
     /// `e^x - 1`, accurate near zero.

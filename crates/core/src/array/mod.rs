@@ -25,6 +25,7 @@ mod manip;
 mod mask;
 mod math;
 mod memory_overlap;
+mod mixed_scalar;
 mod nanreduce;
 mod nanscan;
 mod numpy_names;

@@ -38,10 +38,12 @@ use crate::layout::normalize_axis;
 pub mod ufunc {
     use crate::array::{Array, TrueDivide};
     use crate::backend::ArrayBackend;
-    use crate::dtype::Numeric;
+    use crate::dtype::{Element, Numeric};
     use crate::error::Result;
+    use crate::promote::{Promote, promoted_pair};
 
-    /// `x1 + x2`, broadcast (NumPy's `np.add`; integers wrap).
+    /// `x1 + x2`, broadcast (NumPy's `np.add`; integers wrap), of one element type or two
+    /// (NumPy's promotion, [`Promote`]).
     ///
     /// ```
     /// # use cuprite_core::*;
@@ -51,14 +53,21 @@ pub mod ufunc {
     /// # Ok(()) }
     /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
     /// ```
-    pub fn add<T: Numeric, B: ArrayBackend>(
+    pub fn add<T, U, B>(
         x1: &Array<T, B>,
-        x2: &Array<T, B>,
-    ) -> Result<Array<T, B>> {
-        x1.try_add(x2)
+        x2: &Array<U, B>,
+    ) -> Result<Array<<T as Promote<U>>::Output, B>>
+    where
+        T: Promote<U>,
+        U: Element,
+        <T as Promote<U>>::Output: Numeric,
+        B: ArrayBackend,
+    {
+        let (a, b) = promoted_pair::<T, U, <T as Promote<U>>::Output, B>("add", x1, x2)?;
+        a.get().try_add(b.get())
     }
 
-    /// `x1 - x2`, broadcast (NumPy's `np.subtract`).
+    /// `x1 - x2`, broadcast (NumPy's `np.subtract`), of one element type or two.
     ///
     /// ```
     /// # use cuprite_core::*;
@@ -68,14 +77,21 @@ pub mod ufunc {
     /// # Ok(()) }
     /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
     /// ```
-    pub fn subtract<T: Numeric, B: ArrayBackend>(
+    pub fn subtract<T, U, B>(
         x1: &Array<T, B>,
-        x2: &Array<T, B>,
-    ) -> Result<Array<T, B>> {
-        x1.try_sub(x2)
+        x2: &Array<U, B>,
+    ) -> Result<Array<<T as Promote<U>>::Output, B>>
+    where
+        T: Promote<U>,
+        U: Element,
+        <T as Promote<U>>::Output: Numeric,
+        B: ArrayBackend,
+    {
+        let (a, b) = promoted_pair::<T, U, <T as Promote<U>>::Output, B>("subtract", x1, x2)?;
+        a.get().try_sub(b.get())
     }
 
-    /// `x1 * x2`, broadcast (NumPy's `np.multiply`).
+    /// `x1 * x2`, broadcast (NumPy's `np.multiply`), of one element type or two.
     ///
     /// ```
     /// # use cuprite_core::*;
@@ -86,14 +102,22 @@ pub mod ufunc {
     /// # Ok(()) }
     /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
     /// ```
-    pub fn multiply<T: Numeric, B: ArrayBackend>(
+    pub fn multiply<T, U, B>(
         x1: &Array<T, B>,
-        x2: &Array<T, B>,
-    ) -> Result<Array<T, B>> {
-        x1.try_mul(x2)
+        x2: &Array<U, B>,
+    ) -> Result<Array<<T as Promote<U>>::Output, B>>
+    where
+        T: Promote<U>,
+        U: Element,
+        <T as Promote<U>>::Output: Numeric,
+        B: ArrayBackend,
+    {
+        let (a, b) = promoted_pair::<T, U, <T as Promote<U>>::Output, B>("multiply", x1, x2)?;
+        a.get().try_mul(b.get())
     }
 
-    /// True division `x1 / x2`, broadcast (NumPy's `np.divide`; integers give `f64`).
+    /// True division `x1 / x2`, broadcast (NumPy's `np.divide`; integers give `f64`), of one
+    /// element type or two.
     ///
     /// ```
     /// # use cuprite_core::*;
@@ -101,14 +125,25 @@ pub mod ufunc {
     /// let a = Array::<i32, B>::from_vec(vec![1, -3], &[2], dev)?;
     /// let b = Array::<i32, B>::from_vec(vec![2, 0], &[2], dev)?;
     /// assert_eq!(ufunc::divide(&a, &b)?.to_vec()?, vec![0.5, f64::NEG_INFINITY]);
+    /// let c = Array::<f32, B>::from_vec(vec![4.0, 8.0], &[2], dev)?;
+    /// let q: Array<f64, B> = ufunc::divide(&c, &a)?; // float32 with int32: float64
+    /// assert_eq!(q.to_vec()?, vec![4.0, -8.0 / 3.0]);
     /// # Ok(()) }
     /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
     /// ```
-    pub fn divide<T: TrueDivide, B: ArrayBackend>(
+    #[allow(clippy::type_complexity)]
+    pub fn divide<T, U, B>(
         x1: &Array<T, B>,
-        x2: &Array<T, B>,
-    ) -> Result<Array<T::Mean, B>> {
-        x1.try_div(x2)
+        x2: &Array<U, B>,
+    ) -> Result<Array<<<T as Promote<U>>::Output as Element>::Mean, B>>
+    where
+        T: Promote<U>,
+        U: Element,
+        <T as Promote<U>>::Output: TrueDivide,
+        B: ArrayBackend,
+    {
+        let (a, b) = promoted_pair::<T, U, <T as Promote<U>>::Output, B>("divide", x1, x2)?;
+        a.get().try_div(b.get())
     }
 
     /// `-x` (NumPy's `np.negative`; unsigned integers wrap).

@@ -8,6 +8,7 @@ use crate::backend::ArrayBackend;
 use crate::dtype::{Element, Numeric, Real, bf16, c64, c128, f16};
 use crate::error::Result;
 use crate::ops::{Add, Div, Mul, Neg, Rem, Sub};
+use crate::promote::{Promote, promoted_pair};
 use std::ops;
 
 /// True division for every numeric type: floats and complex divide directly, integers are
@@ -111,44 +112,41 @@ impl<T: Real, B: ArrayBackend> Array<T, B> {
     }
 }
 
-/// Binary operators between arrays (all four owned/borrowed combinations).
+/// Binary operators between arrays (all four owned/borrowed combinations), of one element
+/// type or of two: the operands are brought to NumPy's promoted type first
+/// ([`Promote`]: `&Array<f64> + &Array<i64>` is an `Array<f64>`).
 macro_rules! array_binop {
     ($Tr:ident, $m:ident, $bound:ident, $try:ident, $Out:ty) => {
-        impl<T: $bound, B: ArrayBackend> ops::$Tr<&Array<T, B>> for &Array<T, B> {
+        array_binop!(@one $Tr, $m, $bound, $try, $Out, &Array<T, B>, &Array<U, B>, |a| a, |b| b);
+        array_binop!(@one $Tr, $m, $bound, $try, $Out, &Array<T, B>, Array<U, B>, |a| a, |b| &b);
+        array_binop!(@one $Tr, $m, $bound, $try, $Out, Array<T, B>, &Array<U, B>, |a| &a, |b| b);
+        array_binop!(@one $Tr, $m, $bound, $try, $Out, Array<T, B>, Array<U, B>, |a| &a, |b| &b);
+    };
+    (@one $Tr:ident, $m:ident, $bound:ident, $try:ident, $Out:ty, $L:ty, $R:ty,
+        |$a:ident| $ra:expr, |$b:ident| $rb:expr) => {
+        impl<T, U, B> ops::$Tr<$R> for $L
+        where
+            T: Promote<U>,
+            U: Element,
+            <T as Promote<U>>::Output: $bound,
+            B: ArrayBackend,
+        {
             type Output = $Out;
             #[track_caller]
-            fn $m(self, rhs: &Array<T, B>) -> $Out {
-                or_panic(self.$try(rhs))
-            }
-        }
-        impl<T: $bound, B: ArrayBackend> ops::$Tr<Array<T, B>> for &Array<T, B> {
-            type Output = $Out;
-            #[track_caller]
-            fn $m(self, rhs: Array<T, B>) -> $Out {
-                or_panic(self.$try(&rhs))
-            }
-        }
-        impl<T: $bound, B: ArrayBackend> ops::$Tr<&Array<T, B>> for Array<T, B> {
-            type Output = $Out;
-            #[track_caller]
-            fn $m(self, rhs: &Array<T, B>) -> $Out {
-                or_panic(self.$try(rhs))
-            }
-        }
-        impl<T: $bound, B: ArrayBackend> ops::$Tr<Array<T, B>> for Array<T, B> {
-            type Output = $Out;
-            #[track_caller]
-            fn $m(self, rhs: Array<T, B>) -> $Out {
-                or_panic(self.$try(&rhs))
+            fn $m(self, rhs: $R) -> $Out {
+                let ($a, $b) = (self, rhs);
+                or_panic(promoted_pair::<_, _, <T as Promote<U>>::Output, _>(stringify!($m), $ra, $rb)
+                    .and_then(|(x, y)| x.get().$try(y.get())))
             }
         }
     };
 }
-array_binop!(Add, add, Numeric, try_add, Array<T, B>);
-array_binop!(Sub, sub, Numeric, try_sub, Array<T, B>);
-array_binop!(Mul, mul, Numeric, try_mul, Array<T, B>);
-array_binop!(Div, div, TrueDivide, try_div, Array<T::Mean, B>);
-array_binop!(Rem, rem, Real, try_rem, Array<T, B>);
+array_binop!(Add, add, Numeric, try_add, Array<<T as Promote<U>>::Output, B>);
+array_binop!(Sub, sub, Numeric, try_sub, Array<<T as Promote<U>>::Output, B>);
+array_binop!(Mul, mul, Numeric, try_mul, Array<<T as Promote<U>>::Output, B>);
+array_binop!(Div, div, TrueDivide, try_div,
+    Array<<<T as Promote<U>>::Output as Element>::Mean, B>);
+array_binop!(Rem, rem, Real, try_rem, Array<<T as Promote<U>>::Output, B>);
 
 /// Binary operators between an array and a scalar of its element type.
 macro_rules! array_scalar_binop {
@@ -243,34 +241,8 @@ impl<T: Numeric, B: ArrayBackend> ops::Neg for Array<T, B> {
 /// ```
 macro_rules! assign_op {
     ($Tr:ident, $m:ident, $bound:ident, $Op:ident) => {
-        impl<T: $bound, B: ArrayBackend> ops::$Tr<&Array<T, B>> for Array<T, B> {
-            #[track_caller]
-            fn $m(&mut self, rhs: &Array<T, B>) {
-                or_panic(self.zip_op_inplace($Op, rhs))
-            }
-        }
-        impl<T: $bound, B: ArrayBackend> ops::$Tr<Array<T, B>> for Array<T, B> {
-            #[track_caller]
-            fn $m(&mut self, rhs: Array<T, B>) {
-                or_panic(self.zip_op_inplace($Op, rhs))
-            }
-        }
-        impl<T: $bound, B: ArrayBackend> ops::$Tr<&Array<T, B>>
-            for $crate::array::ArrayViewMut<'_, T, B>
-        {
-            #[track_caller]
-            fn $m(&mut self, rhs: &Array<T, B>) {
-                or_panic(self.zip_op_inplace($Op, rhs))
-            }
-        }
-        impl<T: $bound, B: ArrayBackend> ops::$Tr<Array<T, B>>
-            for $crate::array::ArrayViewMut<'_, T, B>
-        {
-            #[track_caller]
-            fn $m(&mut self, rhs: Array<T, B>) {
-                or_panic(self.zip_op_inplace($Op, rhs))
-            }
-        }
+        assign_op!(@rhs $Tr, $m, $bound, $Op, Array<T, B>);
+        assign_op!(@rhs $Tr, $m, $bound, $Op, $crate::array::ArrayViewMut<'_, T, B>);
         impl<T: $bound, B: ArrayBackend> ops::$Tr<T> for $crate::array::ArrayViewMut<'_, T, B> {
             #[track_caller]
             fn $m(&mut self, rhs: T) {
@@ -281,6 +253,38 @@ macro_rules! assign_op {
             #[track_caller]
             fn $m(&mut self, rhs: T) {
                 or_panic(self.scalar_op_inplace($Op, rhs))
+            }
+        }
+    };
+    // An array of `T` or a view of one on the left, an array of any `U` that promotes
+    // with `T` to `T` on the right (`x_f64 += &y_i32`), by reference or by value.
+    (@rhs $Tr:ident, $m:ident, $bound:ident, $Op:ident, $L:ty) => {
+        impl<T, U, B> ops::$Tr<&Array<U, B>> for $L
+        where
+            T: $bound + $crate::promote::Promote<U, Output = T>,
+            U: Element,
+            B: ArrayBackend,
+        {
+            #[track_caller]
+            fn $m(&mut self, rhs: &Array<U, B>) {
+                or_panic($crate::promote::promoted::<U, T, B>(rhs).and_then(|r| match r {
+                    $crate::promote::Promoted::Same(r) => self.zip_op_inplace($Op, r),
+                    $crate::promote::Promoted::Cast(r) => self.zip_op_inplace($Op, r),
+                }))
+            }
+        }
+        impl<T, U, B> ops::$Tr<Array<U, B>> for $L
+        where
+            T: $bound + $crate::promote::Promote<U, Output = T>,
+            U: Element,
+            B: ArrayBackend,
+        {
+            #[track_caller]
+            fn $m(&mut self, rhs: Array<U, B>) {
+                or_panic(match $crate::promote::into_same::<U, T, B>(rhs) {
+                    Ok(r) => self.zip_op_inplace($Op, r),
+                    Err(r) => r.astype::<T>().and_then(|r| self.zip_op_inplace($Op, r)),
+                })
             }
         }
     };

@@ -1,7 +1,7 @@
 //! Arithmetic ops: `+ - * /`, floor division, remainder, negation.
 
-use super::{Add, BinaryOp, Div, FloorDiv, Mul, Neg, Rem, Sub, UnaryOp};
-use crate::dtype::{Inexact, Numeric, Real};
+use super::{Add, BinaryOp, Div, FloorDiv, Mul, Neg, Rem, Sub, UnaryOp, cmath};
+use crate::dtype::{Inexact, Numeric, Real, Scalar};
 
 impl<T: Numeric> BinaryOp<T> for Add {
     type Out = T;
@@ -24,11 +24,18 @@ impl<T: Numeric> BinaryOp<T> for Mul {
         a.mul(b)
     }
 }
+/// True division; complex values by NumPy's algorithm (Smith's, scaled by the larger part
+/// of the divisor, so that `|b|^2` never overflows; a zero divisor gives NumPy's infinities
+/// and NaNs: `(1+1j) / 0` is `inf+infj`), which the CUDA kernels follow step by step.
 impl<T: Inexact> BinaryOp<T> for Div {
     type Out = T;
     #[inline(always)]
     fn apply(&self, a: T, b: T) -> T {
-        a / b
+        match (a.to_scalar(), b.to_scalar()) {
+            (Scalar::C64(x), Scalar::C64(y)) => T::from_scalar(Scalar::C64(cmath::c_div(x, y))),
+            (Scalar::C128(x), Scalar::C128(y)) => T::from_scalar(Scalar::C128(cmath::c_div(x, y))),
+            _ => a / b,
+        }
     }
 }
 impl<T: Real> BinaryOp<T> for FloorDiv {

@@ -5,7 +5,7 @@ use super::{BinaryOp, BitAnd, BitNot, BitOr, BitXor, LeftShift, RightShift, Unar
 use crate::dtype::{Element, Integer};
 
 /// Element types with bitwise logic: bool and the integers (every [`Integer`] is one).
-pub trait Bitwise: Element {
+pub trait Bitwise: Element + crate::promote::Promote<Self, Output = Self> {
     /// `a & b`.
     fn bit_and(self, other: Self) -> Self;
     /// `a | b`.

@@ -13,6 +13,28 @@ fn big<F: Float + FloatConst>() -> F {
     F::from(268_435_456.0).unwrap_or_else(F::max_value)
 }
 
+/// `a / b` as NumPy divides complex values (Smith's algorithm): the divisor's smaller part
+/// over its larger one, so that no `|b|^2` is formed (it overflows for parts beyond the
+/// square root of the largest float); a zero divisor divides each part of `a` by `+0`
+/// (`inf`s and NaNs), NaN parts give NaN. Every product is a plain multiplication, no FMA,
+/// as the CUDA kernel's `np_cdiv`.
+#[inline(always)]
+pub(crate) fn c_div<F: Float>(a: Complex<F>, b: Complex<F>) -> Complex<F> {
+    let (br, bi) = (b.re.abs(), b.im.abs());
+    if br >= bi {
+        if br == F::zero() && bi == F::zero() {
+            return Complex::new(a.re / br, a.im / br);
+        }
+        let rat = b.im / b.re;
+        let scl = F::one() / (b.re + b.im * rat);
+        Complex::new((a.re + a.im * rat) * scl, (a.im - a.re * rat) * scl)
+    } else {
+        let rat = b.re / b.im;
+        let scl = F::one() / (b.im + b.re * rat);
+        Complex::new((a.re * rat + a.im) * scl, (a.im * rat - a.re) * scl)
+    }
+}
+
 /// Real inverse hyperbolic sine without overflow for huge `|x|`.
 #[inline(always)]
 pub(crate) fn real_asinh<F: Float + FloatConst>(x: F) -> F {

@@ -88,3 +88,12 @@ pub fn fixture<T: Element, B: ArrayBackend>(dev: &B, topic: &str, name: &str) ->
     let (data, shape) = fixture_vec::<T>(topic, name);
     Array::from_vec(data, &shape, dev).unwrap()
 }
+
+/// The NumPy dtype name (`float64`, `complex64`, ...) of case `name` of fixture file `topic`.
+pub fn fixture_dtype(topic: &str, name: &str) -> String {
+    let all = load(topic);
+    all.get(name)
+        .and_then(|case| case["dtype"].as_str())
+        .unwrap_or_else(|| panic!("fixture {topic}/{name} missing: regenerate the fixtures"))
+        .to_string()
+}

@@ -45,6 +45,7 @@ mod polynomial;
 mod products;
 mod products_fast;
 mod products_vec;
+mod promotion;
 mod random;
 mod random_differential;
 mod random_more;
