@@ -5,7 +5,8 @@
 /// Expands generic test functions `fn name<B: ArrayBackend>(dev: &B)` into one `#[test]` per
 /// compiled backend, in modules `cpu`, `fused_cpu` (the CPU behind
 /// [`Fused`](crate::fusion::Fused), deferring every size so that small test arrays go
-/// through the fused evaluation too), `cuda` and `fused_cuda`.
+/// through the fused evaluation too), `cuda` and `fused_cuda` (with the facade's
+/// `device-tests-only` feature, the last two alone: a smaller binary for a GPU host).
 ///
 /// ```text
 /// fn adds<B: ArrayBackend>(dev: &B) { /* ... */ }
@@ -14,7 +15,7 @@
 #[macro_export]
 macro_rules! test_backends {
     ($($name:ident),* $(,)?) => {
-        #[cfg(feature = "cpu")]
+        #[cfg(all(feature = "cpu", not(feature = "device-tests-only")))]
         mod cpu {
             $(
                 #[test]
@@ -25,7 +26,7 @@ macro_rules! test_backends {
         }
         // The same bodies on the CPU behind the fusing decorator: deferred element-wise
         // chains must give what the CPU gives, at the same calls.
-        #[cfg(feature = "cpu")]
+        #[cfg(all(feature = "cpu", not(feature = "device-tests-only")))]
         mod fused_cpu {
             $(
                 #[test]

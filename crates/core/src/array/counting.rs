@@ -104,6 +104,23 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
                 .reshape(&rest.iter().map(|&d| d as isize).collect::<Vec<_>>())?;
             base.try_add(&within)?
         };
+        self.scatter_reduce_flat(name, op, &flat_idx, &vals)
+    }
+
+    /// `self.flat[p] = op(self.flat[p], v)` for the flat C-order positions `flat_idx` of
+    /// the logical array and the values `vals` (of the positions' shape), by the backend's
+    /// scatter (a non-contiguous array is made contiguous first).
+    pub(super) fn scatter_reduce_flat<O: BinaryOp<T, Out = T>>(
+        &mut self,
+        name: &'static str,
+        op: O,
+        flat_idx: &Array<i64, B>,
+        vals: &Array<T, B>,
+    ) -> Result<()> {
+        if !self.layout.is_writeable_without_overlap() {
+            // Reports the read-only destination as every in-place op does.
+            self.writable(name)?;
+        }
         let size = self.size();
         let flat = match self.layout.reshaped(&[size]) {
             Some(l) => l,

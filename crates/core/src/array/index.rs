@@ -180,44 +180,63 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
         if k == 0 {
             return Ok(self.clone());
         }
-        if k > self.ndim() {
-            return Err(Error::invalid(
-                OP,
-                format!(
-                    "too many indices for array: array is {}-dimensional, but {k} were indexed",
-                    self.ndim()
-                ),
-            ));
-        }
-        let mut shape: Vec<usize> = indices[0].shape().to_vec();
-        for ix in indices {
-            self.check_device(ix, OP)?;
-            shape = broadcast_shapes(OP, &shape, ix.shape())?;
-        }
-        let rest: Vec<usize> = self.shape()[k..].to_vec();
         if k == 1 {
+            self.check_index_count(OP, 1)?;
+            self.check_device(indices[0], OP)?;
             let idx = as_i64(indices[0])?;
             return self.take(&idx, Some(0)).map_err(renamed(OP, Some(0)));
+        }
+        let (lin, _) = self.leading_index(OP, indices)?;
+        let merged = shape_size(&self.shape()[..k]);
+        let mut mshape = vec![merged as isize];
+        mshape.extend(self.shape()[k..].iter().map(|&d| d as isize));
+        let x = self.reshape(&mshape)?;
+        x.take(&lin, Some(0)).map_err(renamed(OP, Some(0)))
+    }
+
+    /// The index arrays of `x[i, j, ...]` (one per leading axis) resolved into one index of
+    /// the merged leading axes (`i * n1 + j` for two), in the shape `S` they broadcast to,
+    /// every index in `0..n` of its axis (negative ones counted from the end, each checked).
+    pub(super) fn leading_index<I: Integer>(
+        &self,
+        op: &'static str,
+        indices: &[&Array<I, B>],
+    ) -> Result<(Array<i64, B>, Vec<usize>)> {
+        let k = indices.len();
+        self.check_index_count(op, k)?;
+        let mut shape: Vec<usize> = indices[0].shape().to_vec();
+        for ix in indices {
+            self.check_device(ix, op)?;
+            shape = broadcast_shapes(op, &shape, ix.shape())?;
         }
         // Resolve every index array against its axis (a take from 0..n normalises negative
         // indices and checks bounds), then combine them into a flat index of the merged axes.
         let mut lin: Option<Array<i64, B>> = None;
         for (a, ix) in indices.iter().enumerate() {
             let n = self.shape()[a];
-            let ramp = Array::<i64, B>::ramp(n, 0, 1, &self.device)?;
             let ix = as_i64(ix)?.broadcast_to(&shape)?;
-            let norm = ramp.take(&ix, Some(0)).map_err(renamed(OP, Some(a)))?;
+            let ramp = Array::<i64, B>::ramp(n, 0, 1, &self.device)?;
+            let norm = ramp.take(&ix, Some(0)).map_err(renamed(op, Some(a)))?;
             lin = Some(match lin {
                 None => norm,
                 Some(l) => l.scalar_op(Mul, n as i64)?.zip_op(Add, &norm)?,
             });
         }
-        let lin = lin.expect("k >= 1 index arrays");
-        let merged = shape_size(&self.shape()[..k]);
-        let mut mshape = vec![merged as isize];
-        mshape.extend(rest.iter().map(|&d| d as isize));
-        let x = self.reshape(&mshape)?;
-        x.take(&lin, Some(0)).map_err(renamed(OP, Some(0)))
+        Ok((lin.expect("k >= 1 index arrays"), shape))
+    }
+
+    /// `k` index arrays for this array: at least one, at most one per axis.
+    fn check_index_count(&self, op: &'static str, k: usize) -> Result<()> {
+        if k == 0 || k > self.ndim() {
+            return Err(Error::invalid(
+                op,
+                format!(
+                    "too many indices for array: array is {}-dimensional, but {k} were indexed",
+                    self.ndim()
+                ),
+            ));
+        }
+        Ok(())
     }
 
     /// NumPy's `put`: `self.flat[indices[i]] = values[i]` (C order of the logical array),

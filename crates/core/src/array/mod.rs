@@ -18,6 +18,7 @@ mod histogram;
 mod histogramdd;
 mod index;
 mod index_helpers;
+mod index_put;
 mod insert_delete;
 mod interp;
 mod linalg;

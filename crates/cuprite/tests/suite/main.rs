@@ -32,6 +32,7 @@ mod gradient;
 mod half_types;
 mod index;
 mod index_helpers;
+mod index_put;
 mod int_types;
 mod linalg;
 mod manip;
