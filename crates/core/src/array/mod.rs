@@ -2,6 +2,7 @@
 //! device `B`. This file holds the type, its accessors, explicit transfers and the plumbing
 //! every op goes through; the API is spread over the sibling modules by theme.
 
+mod apply;
 mod axes;
 mod bits;
 mod block;

@@ -11,6 +11,7 @@ mod common;
 mod diff_support;
 mod random_support;
 
+mod apply;
 mod backend_bounds;
 mod bad_input_alloc;
 mod bad_input_shapes;
