@@ -298,3 +298,39 @@ assign_op!(DivAssign, div_assign, Inexact, Div);
 assign_op!(RemAssign, rem_assign, Real, Rem);
 
 use crate::dtype::Inexact;
+
+/// `+` and `*` of two bool arrays, as NumPy's `add` and `multiply` of bools: logical or and
+/// logical and (all four owned/borrowed combinations); `-` of bools does not compile, as
+/// NumPy refuses it.
+macro_rules! bool_binop {
+    ($Tr:ident, $m:ident, $f:ident) => {
+        bool_binop!(@one $Tr, $m, $f, &Array<bool, B>, &Array<bool, B>, |a| a, |b| b);
+        bool_binop!(@one $Tr, $m, $f, &Array<bool, B>, Array<bool, B>, |a| a, |b| &b);
+        bool_binop!(@one $Tr, $m, $f, Array<bool, B>, &Array<bool, B>, |a| &a, |b| b);
+        bool_binop!(@one $Tr, $m, $f, Array<bool, B>, Array<bool, B>, |a| &a, |b| &b);
+    };
+    (@one $Tr:ident, $m:ident, $f:ident, $L:ty, $R:ty, |$a:ident| $ra:expr, |$b:ident| $rb:expr) => {
+        impl<B: ArrayBackend> ops::$Tr<$R> for $L {
+            type Output = Array<bool, B>;
+            #[track_caller]
+            fn $m(self, rhs: $R) -> Array<bool, B> {
+                let ($a, $b) = (self, rhs);
+                or_panic($ra.$f($rb))
+            }
+        }
+    };
+}
+bool_binop!(Add, add, logical_or);
+bool_binop!(Mul, mul, logical_and);
+
+/// `/` of two bool arrays: NumPy's true division of bools, in `f64`.
+impl<B: ArrayBackend> ops::Div<&Array<bool, B>> for &Array<bool, B> {
+    type Output = Array<f64, B>;
+    #[track_caller]
+    fn div(self, rhs: &Array<bool, B>) -> Array<f64, B> {
+        or_panic(
+            crate::layout::broadcast_shapes("divide", self.shape(), rhs.shape())
+                .and_then(|_| self.astype::<f64>()?.try_div(&rhs.astype::<f64>()?)),
+        )
+    }
+}

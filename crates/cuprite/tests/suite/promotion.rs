@@ -93,6 +93,17 @@ fn arrays_of_two_types<B: ArrayBackend>(dev: &B) {
     pair_rem::<f16, f32, B>(dev, "float16_float32");
 }
 
+fn bool_arithmetic<B: ArrayBackend>(dev: &B) {
+    let a = fixture::<bool, B>(dev, TOPIC, "bools/a");
+    let b = fixture::<bool, B>(dev, TOPIC, "bools/b");
+    check(&a + &b, "bools/add");
+    check(a.clone() * b.clone(), "bools/mul");
+    check(&a / &b, "bools/div");
+    // With another type, bools promote to it.
+    let i = Array::<i32, B>::from_vec(vec![10, 20, 30], &[3], dev).unwrap();
+    assert_eq!((&b + &i).to_vec().unwrap(), vec![11, 20, 30]);
+}
+
 fn scalars_of_another_kind<B: ArrayBackend>(dev: &B) {
     let a = |key: &str| format!("{key}/a");
     // A float with an integer array: float64, the scalar on either side.
@@ -289,6 +300,7 @@ fn float_functions_of_integers_and_bools<B: ArrayBackend>(dev: &B) {
 }
 
 cuprite::test_backends!(
+    bool_arithmetic,
     float_functions_of_integers_and_bools,
     arrays_of_two_types,
     scalars_of_another_kind,
