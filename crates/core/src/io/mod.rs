@@ -1,6 +1,7 @@
 //! Arrays in and out of NumPy's files: `.npy` (one array) and `.npz` (a zip archive of
 //! named `.npy` arrays, stored or deflate-compressed), read and written as NumPy's
-//! `np.load`, `np.save`, `np.savez` and `np.savez_compressed` do.
+//! `np.load`, `np.save`, `np.savez` and `np.savez_compressed` do; and text files, as
+//! `np.loadtxt`, `np.genfromtxt` and `np.savetxt` (`text.rs`).
 //!
 //! - [`Array::load_npy`] reads a file of the array's own dtype (a file of another dtype is
 //!   an error naming both: nothing is cast silently); [`DynArray::load_npy`] takes the
@@ -60,9 +61,11 @@ mod npy;
 mod npz;
 mod raw;
 mod region;
+mod text;
 
 pub use npz::{load_npz, save_npz};
 pub use region::{NpyRegion, dtype_align, io_error, open_npy_region};
+pub use text::{LoadTxt, SaveTxt};
 
 use crate::array::Array;
 use crate::backend::ArrayBackend;

@@ -64,6 +64,7 @@ mod special;
 mod statistics;
 #[cfg(feature = "cuda")]
 mod streams;
+mod text;
 #[cfg(all(feature = "cpu", feature = "cuda"))]
 mod user_kernels;
 #[cfg(all(feature = "cpu", feature = "cuda"))]
