@@ -42,78 +42,72 @@ pub mod ufunc {
     use crate::error::Result;
     use crate::promote::{Promote, promoted_pair};
 
-    /// `x1 + x2`, broadcast (NumPy's `np.add`; integers wrap), of one element type or two
-    /// (NumPy's promotion, [`Promote`]).
-    ///
-    /// ```
-    /// # use cuprite_core::*;
-    /// # fn demo<B: ArrayBackend>(dev: &B) -> Result<()> {
-    /// let a = Array::<u8, B>::from_vec(vec![250, 1], &[2], dev)?;
-    /// assert_eq!(ufunc::add(&a, &a)?.to_vec()?, vec![244, 2]);
-    /// # Ok(()) }
-    /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
-    /// ```
-    pub fn add<T, U, B>(
-        x1: &Array<T, B>,
-        x2: &Array<U, B>,
-    ) -> Result<Array<<T as Promote<U>>::Output, B>>
-    where
-        T: Promote<U>,
-        U: Element,
-        <T as Promote<U>>::Output: Numeric,
-        B: ArrayBackend,
-    {
-        let (a, b) = promoted_pair::<T, U, <T as Promote<U>>::Output, B>("add", x1, x2)?;
-        a.get().try_add(b.get())
+    /// A NumPy binary ufunc of one element type or two (operands promoted by [`Promote`]).
+    macro_rules! promoting_ufunc {
+        ($(#[$doc:meta])* $name:ident, $try:ident) => {
+            $(#[$doc])*
+            pub fn $name<T, U, B>(
+                x1: &Array<T, B>,
+                x2: &Array<U, B>,
+            ) -> Result<Array<<T as Promote<U>>::Output, B>>
+            where
+                T: Promote<U>,
+                U: Element,
+                <T as Promote<U>>::Output: Numeric,
+                B: ArrayBackend,
+            {
+                let (a, b) = promoted_pair::<T, U, <T as Promote<U>>::Output, B>(
+                    stringify!($name),
+                    x1,
+                    x2,
+                )?;
+                a.get().$try(b.get())
+            }
+        };
     }
 
-    /// `x1 - x2`, broadcast (NumPy's `np.subtract`), of one element type or two.
-    ///
-    /// ```
-    /// # use cuprite_core::*;
-    /// # fn demo<B: ArrayBackend>(dev: &B) -> Result<()> {
-    /// let a = Array::<f64, B>::from_vec(vec![1.0, 2.0], &[2], dev)?;
-    /// assert_eq!(ufunc::subtract(&a, &a.t())?.to_vec()?, vec![0.0, 0.0]);
-    /// # Ok(()) }
-    /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
-    /// ```
-    pub fn subtract<T, U, B>(
-        x1: &Array<T, B>,
-        x2: &Array<U, B>,
-    ) -> Result<Array<<T as Promote<U>>::Output, B>>
-    where
-        T: Promote<U>,
-        U: Element,
-        <T as Promote<U>>::Output: Numeric,
-        B: ArrayBackend,
-    {
-        let (a, b) = promoted_pair::<T, U, <T as Promote<U>>::Output, B>("subtract", x1, x2)?;
-        a.get().try_sub(b.get())
+    promoting_ufunc! {
+        /// `x1 + x2`, broadcast (NumPy's `np.add`; integers wrap), of one element type or two
+        /// (NumPy's promotion, [`Promote`]).
+        ///
+        /// ```
+        /// # use cuprite_core::*;
+        /// # fn demo<B: ArrayBackend>(dev: &B) -> Result<()> {
+        /// let a = Array::<u8, B>::from_vec(vec![250, 1], &[2], dev)?;
+        /// assert_eq!(ufunc::add(&a, &a)?.to_vec()?, vec![244, 2]);
+        /// # Ok(()) }
+        /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
+        /// ```
+        add, try_add
     }
 
-    /// `x1 * x2`, broadcast (NumPy's `np.multiply`), of one element type or two.
-    ///
-    /// ```
-    /// # use cuprite_core::*;
-    /// # fn demo<B: ArrayBackend>(dev: &B) -> Result<()> {
-    /// let a = Array::<i64, B>::from_vec(vec![2, 3], &[2, 1], dev)?;
-    /// let b = Array::<i64, B>::from_vec(vec![1, 10], &[2], dev)?;
-    /// assert_eq!(ufunc::multiply(&a, &b)?.to_vec()?, vec![2, 20, 3, 30]);
-    /// # Ok(()) }
-    /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
-    /// ```
-    pub fn multiply<T, U, B>(
-        x1: &Array<T, B>,
-        x2: &Array<U, B>,
-    ) -> Result<Array<<T as Promote<U>>::Output, B>>
-    where
-        T: Promote<U>,
-        U: Element,
-        <T as Promote<U>>::Output: Numeric,
-        B: ArrayBackend,
-    {
-        let (a, b) = promoted_pair::<T, U, <T as Promote<U>>::Output, B>("multiply", x1, x2)?;
-        a.get().try_mul(b.get())
+    promoting_ufunc! {
+        /// `x1 - x2`, broadcast (NumPy's `np.subtract`), of one element type or two.
+        ///
+        /// ```
+        /// # use cuprite_core::*;
+        /// # fn demo<B: ArrayBackend>(dev: &B) -> Result<()> {
+        /// let a = Array::<f64, B>::from_vec(vec![1.0, 2.0], &[2], dev)?;
+        /// assert_eq!(ufunc::subtract(&a, &a.t())?.to_vec()?, vec![0.0, 0.0]);
+        /// # Ok(()) }
+        /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
+        /// ```
+        subtract, try_sub
+    }
+
+    promoting_ufunc! {
+        /// `x1 * x2`, broadcast (NumPy's `np.multiply`), of one element type or two.
+        ///
+        /// ```
+        /// # use cuprite_core::*;
+        /// # fn demo<B: ArrayBackend>(dev: &B) -> Result<()> {
+        /// let a = Array::<i64, B>::from_vec(vec![2, 3], &[2, 1], dev)?;
+        /// let b = Array::<i64, B>::from_vec(vec![1, 10], &[2], dev)?;
+        /// assert_eq!(ufunc::multiply(&a, &b)?.to_vec()?, vec![2, 20, 3, 30]);
+        /// # Ok(()) }
+        /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
+        /// ```
+        multiply, try_mul
     }
 
     /// True division `x1 / x2`, broadcast (NumPy's `np.divide`; integers give `f64`), of one

@@ -38,8 +38,8 @@ fn check_rtol<T: Element, B: ArrayBackend>(actual: Array<T, B>, name: &str, rtol
 }
 
 /// The four operators (and `%` where NumPy has it) between an array of `X` (3x4) and one
-/// of `Y` (4, broadcast), both ways round, owned and borrowed.
-fn pair<X, Y, B>(dev: &B, key: &str)
+/// of `Y` (4, broadcast), both ways round, owned and borrowed; the operands.
+fn pair<X, Y, B>(dev: &B, key: &str) -> (Array<X, B>, Array<Y, B>)
 where
     X: Promote<Y>,
     Y: Promote<X, Output = <X as Promote<Y>>::Output>,
@@ -56,6 +56,7 @@ where
     check(&b * &a, &format!("{key}/mul_rev"));
     check(&a / &b, &format!("{key}/div"));
     check(&b / &a, &format!("{key}/div_rev"));
+    (a, b)
 }
 
 /// `pair` with `%` too (real operands).
@@ -66,9 +67,7 @@ where
     <X as Promote<Y>>::Output: Real + TrueDivide,
     B: ArrayBackend,
 {
-    pair::<X, Y, B>(dev, key);
-    let a = fixture::<X, B>(dev, TOPIC, &format!("{key}/a"));
-    let b = fixture::<Y, B>(dev, TOPIC, &format!("{key}/b"));
+    let (a, b) = pair::<X, Y, B>(dev, key);
     check(&a % &b, &format!("{key}/rem"));
 }
 
