@@ -10,7 +10,7 @@ use super::{Array, Axes};
 use crate::backend::ArrayBackend;
 use crate::dtype::{ComplexElement, Element, Float, Integer, Numeric, Real, c128};
 use crate::error::{Error, Result};
-use crate::ops::{Add, Div, Ldexp, Max, Sub};
+use crate::ops::{Add, Div, Ldexp, Max, Mul, Sub};
 
 impl<T: Real, B: ArrayBackend> Array<T, B> {
     /// NumPy's `divmod`: `(floor_divide(self, other), remainder(self, other))`, broadcast
@@ -144,6 +144,53 @@ impl<T: Float, B: ArrayBackend> Array<T, B> {
         } else {
             let shift = self.finite_max_shift(OP, &axes)?;
             let s = self.zip_op(Sub, &shift)?.exp()?.sum_axes(axes, true)?;
+            s.log()?.zip_op(Add, &shift)?
+        };
+        if keepdims {
+            Ok(out)
+        } else {
+            out.squeeze(resolved)
+        }
+    }
+
+    /// scipy's `logsumexp(self, axis, b=b)`: `ln(sum(b * exp(self)))` over `axes`, `b`
+    /// broadcast with `self` (the result has their broadcast shape, reduced), shifted by the
+    /// lanes' maxima as [`logsumexp`](Self::logsumexp). Terms whose weight is 0 drop out
+    /// whatever `self` holds there (scipy masks them); a negative sum gives NaN, a zero sum
+    /// `-inf`.
+    ///
+    /// ```
+    /// # use cuprite_core::*;
+    /// # fn demo<B: ArrayBackend>(dev: &B) -> Result<()> {
+    /// let x = Array::<f64, B>::from_vec(vec![0.0, 1.0, f64::NAN], &[3], dev)?;
+    /// let b = Array::<f64, B>::from_vec(vec![2.0, 0.5, 0.0], &[3], dev)?;
+    /// let r = x.logsumexp_b(0, false, &b)?.item()?;
+    /// assert!((r - (2.0 + 0.5 * 1f64.exp()).ln()).abs() < 1e-15);
+    /// # Ok(()) }
+    /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
+    /// ```
+    ///
+    /// # Errors
+    /// Shapes that do not broadcast, [`Error::AxisOutOfRange`] (or a repeated axis), naming
+    /// `logsumexp`.
+    pub fn logsumexp_b(&self, axes: impl Into<Axes>, keepdims: bool, b: &Self) -> Result<Self> {
+        const OP: &str = "logsumexp";
+        let axes = axes.into();
+        self.check_device(b, OP)?;
+        let shape = crate::layout::broadcast_shapes(OP, self.shape(), b.shape())?;
+        let b = b.broadcast_to(&shape)?;
+        let ninf = Array::full(&[], T::neg_infinity(), self.device())?;
+        let a = Array::where_(&b.ne(&b.zeros_like()?)?, &self.broadcast_to(&shape)?, &ninf)?;
+        let (resolved, empty) = a.special_lanes(OP, &axes)?;
+        let out = if empty {
+            a.sum_axes(axes, true)?.log()?
+        } else {
+            let shift = a.finite_max_shift(OP, &axes)?;
+            let s = a
+                .zip_op(Sub, &shift)?
+                .exp()?
+                .zip_op(Mul, &b)?
+                .sum_axes(axes, true)?;
             s.log()?.zip_op(Add, &shift)?
         };
         if keepdims {

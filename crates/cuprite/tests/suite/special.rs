@@ -224,6 +224,35 @@ fn shifted_reductions<T: Float, B: ArrayBackend>(dev: &B, tag: &str) {
         &format!("{tag}/logsumexp_mf_01"),
         r,
     );
+    // Weights (scipy's b=): per column, broadcast; per element with a negative and a
+    // zero lane sum; a strided (reversed) weight view gives the reversed weights' answer.
+    let wb = fx::<T, B>(dev, &format!("{tag}/wb"));
+    let wm = fx::<T, B>(dev, &format!("{tag}/wm"));
+    check(
+        m.logsumexp_b(1, false, &wb),
+        &format!("{tag}/logsumexp_b_1"),
+        r,
+    );
+    check(
+        mf.logsumexp_b(1, false, &wm),
+        &format!("{tag}/logsumexp_b_mf_1"),
+        r,
+    );
+    let wc = fx::<T, B>(dev, &format!("{tag}/wc"));
+    check(
+        mf.logsumexp_b(0, true, &wc),
+        &format!("{tag}/logsumexp_b_mf_0_keep"),
+        r,
+    );
+    let rev = |a: &Array<T, B>| a.slice(&s![..;-1]).unwrap();
+    let both = m
+        .slice(&s![.., ..;-1])
+        .unwrap()
+        .logsumexp_b(1, false, &rev(&wb));
+    check(both, &format!("{tag}/logsumexp_b_1"), r);
+    let bad = Array::<T, B>::zeros(&[4], dev).unwrap();
+    let err = m.logsumexp_b(1, false, &bad).unwrap_err().to_string();
+    assert!(err.contains("logsumexp") && err.contains("[6, 5]"), "{err}");
     check(m.softmax(1), &format!("{tag}/softmax_1"), r);
     check(mf.softmax(0), &format!("{tag}/softmax_mf_0"), r);
     // x - logsumexp(x) cancels where x is near the lane's logsumexp: an ulp of the
