@@ -157,6 +157,70 @@ impl<I: Integer, B: ArrayBackend> Array<I, B> {
         Ok(out)
     }
 
+    /// [`unravel_index`](Self::unravel_index) in Fortran order (NumPy's
+    /// `np.unravel_index(indices, shape, order='F')`): the first axis varies fastest.
+    ///
+    /// ```
+    /// # use cuprite_core::*;
+    /// # fn demo<B: ArrayBackend>(dev: &B) -> Result<()> {
+    /// let i = Array::<i64, B>::from_vec(vec![22, 41, 37], &[3], dev)?;
+    /// let ix = i.unravel_index_f(&[7, 6])?;
+    /// assert_eq!(ix[0].to_vec()?, vec![1, 6, 2]);
+    /// assert_eq!(ix[1].to_vec()?, vec![3, 5, 5]);
+    /// # Ok(()) }
+    /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
+    /// ```
+    ///
+    /// # Errors
+    /// As [`unravel_index`](Self::unravel_index).
+    pub fn unravel_index_f(&self, shape: &[usize]) -> Result<Vec<Array<i64, B>>> {
+        let rev: Vec<usize> = shape.iter().rev().copied().collect();
+        let mut out = self.unravel_index(&rev)?;
+        out.reverse();
+        Ok(out)
+    }
+
+    /// [`ravel_multi_index`](Self::ravel_multi_index) in Fortran order (NumPy's
+    /// `order='F'`): the first axis varies fastest.
+    ///
+    /// ```
+    /// # use cuprite_core::*;
+    /// # fn demo<B: ArrayBackend>(dev: &B) -> Result<()> {
+    /// let i = Array::<i64, B>::from_vec(vec![1, 6, 2], &[3], dev)?;
+    /// let j = Array::<i64, B>::from_vec(vec![3, 5, 5], &[3], dev)?;
+    /// let flat = Array::ravel_multi_index_f(&[&i, &j], &[7, 6], IndexMode::Raise)?;
+    /// assert_eq!(flat.to_vec()?, vec![22, 41, 37]);
+    /// # Ok(()) }
+    /// # demo(&cuprite_cpu::Cpu::new()).unwrap();
+    /// ```
+    ///
+    /// # Errors
+    /// As [`ravel_multi_index`](Self::ravel_multi_index).
+    pub fn ravel_multi_index_f(
+        multi_index: &[&Self],
+        dims: &[usize],
+        mode: IndexMode,
+    ) -> Result<Array<i64, B>> {
+        let rev_ix: Vec<&Self> = multi_index.iter().rev().copied().collect();
+        let rev_dims: Vec<usize> = dims.iter().rev().copied().collect();
+        let n = dims.len();
+        Self::ravel_multi_index(&rev_ix, &rev_dims, mode).map_err(|e| match e {
+            // The axis as the caller counts it.
+            Error::IndexOutOfRange {
+                op,
+                index,
+                axis,
+                size,
+            } => Error::IndexOutOfRange {
+                op,
+                index,
+                axis: n - 1 - axis.min(n - 1),
+                size,
+            },
+            other => other,
+        })
+    }
+
     /// The flat (C-order) indices into an array of shape `dims` of the multi-indices given
     /// by one index array per axis, broadcast together (NumPy's
     /// `np.ravel_multi_index(multi_index, dims, mode)`, one mode for every axis). `mode`

@@ -157,6 +157,41 @@ fn for_signed<I: Integer, B: ArrayBackend>(dev: &B) {
     );
 }
 
+fn fortran_order<B: ArrayBackend>(dev: &B) {
+    let ui = fx::<i64, B>(dev, "ui");
+    eq_list(dev, ui.unravel_index_f(&[3, 4, 5]), "unravel_f", 3);
+    let (mi, mj) = (fx::<i64, B>(dev, "mi"), fx::<i64, B>(dev, "mj"));
+    assert_array_equal(
+        &Array::ravel_multi_index_f(&[&mi, &mj], &[3, 5], IndexMode::Wrap).unwrap(),
+        &fx::<i64, B>(dev, "ravel_f_wrap"),
+    );
+    let (ri, rj) = (fx::<u8, B>(dev, "ri"), fx::<u8, B>(dev, "rj"));
+    assert_array_equal(
+        &Array::ravel_multi_index_f(&[&ri, &rj], &[3, 5], IndexMode::Raise).unwrap(),
+        &fx::<i64, B>(dev, "ravel_f_raise"),
+    );
+    // Round trip, and an out-of-range index named on the caller's axis.
+    let back = Array::ravel_multi_index_f(
+        &ui.unravel_index_f(&[3, 4, 5])
+            .unwrap()
+            .iter()
+            .collect::<Vec<_>>(),
+        &[3, 4, 5],
+        IndexMode::Raise,
+    )
+    .unwrap();
+    assert_array_equal(&back, &ui);
+    let v = |d: Vec<i64>| Array::<i64, B>::from_vec(d.clone(), &[d.len()], dev).unwrap();
+    assert_eq!(
+        err_msg(Array::ravel_multi_index_f(
+            &[&v(vec![0, 1]), &v(vec![0, 2])],
+            &[3, 2],
+            IndexMode::Raise
+        )),
+        "ravel_multi_index: index 2 is out of bounds for axis 1 with size 2"
+    );
+}
+
 fn ravel_errors<B: ArrayBackend>(dev: &B) {
     let v = |d: Vec<i64>| Array::<i64, B>::from_vec(d.clone(), &[d.len()], dev).unwrap();
     let (i, j) = (v(vec![0, 2, 3]), v(vec![0, 0, 0]));
@@ -457,6 +492,7 @@ cuprite::test_backends!(
     unravel_every_index_type,
     unravel_errors,
     ravel_multi_index_modes,
+    fortran_order,
     ravel_errors,
     index_grids,
     ix_every_dtype,
