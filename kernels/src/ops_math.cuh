@@ -163,7 +163,7 @@ template <class R> __device__ __forceinline__ cplx<R> cdiv(cplx<R> a, cplx<R> b)
 template <class R> __device__ __forceinline__ cplx<R> np_cdiv(cplx<R> a, cplx<R> b) {
     R br = m_fabs(b.re), bi = m_fabs(b.im);
     if (br >= bi) {
-        if (br == (R)0 && bi == (R)0) return mk(a.re / br, a.im / br);
+        if (br == (R)0) return mk(a.re / br, a.im / br);  // bi <= br: both parts zero
         R rat = b.im / b.re;
         R scl = (R)1 / (b.re + xmul(b.im, rat));
         return mk(xmul(a.re + xmul(a.im, rat), scl), xmul(a.im - xmul(a.re, rat), scl));

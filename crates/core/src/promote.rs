@@ -97,6 +97,15 @@ impl<O: Element, B: ArrayBackend> Promoted<'_, O, B> {
             Promoted::Cast(a) => a,
         }
     }
+
+    /// The operand at the promoted type, owned: a handle sharing the array's buffer when it
+    /// already had the type.
+    pub fn into_owned(self) -> Array<O, B> {
+        match self {
+            Promoted::Same(a) => a.clone(),
+            Promoted::Cast(a) => a,
+        }
+    }
 }
 
 /// `a` as an array of `O`: borrowed when `T` is `O`, converted (one pass) otherwise.
@@ -107,6 +116,13 @@ pub fn promoted<T: Element, O: Element, B: ArrayBackend>(
         Some(same) => Ok(Promoted::Same(same)),
         None => Ok(Promoted::Cast(a.astype::<O>()?)),
     }
+}
+
+/// `a` as an array of `O`, owned: sharing `a`'s buffer when `T` is `O`, else converted.
+pub fn cast_or_share<T: Element, O: Element, B: ArrayBackend>(
+    a: &Array<T, B>,
+) -> Result<Array<O, B>> {
+    Ok(promoted(a)?.into_owned())
 }
 
 /// `a` itself when `T` is `O` (handed over, not copied), else `Err(a)` back.

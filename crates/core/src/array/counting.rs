@@ -69,10 +69,7 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
         let rest = self.shape()[1..].to_vec();
         let q: usize = rest.iter().product();
         // i64 indices are used as they are; other integer types are cast.
-        let idx = match (indices as &dyn std::any::Any).downcast_ref::<Array<i64, B>>() {
-            Some(i) => i.clone(),
-            None => indices.astype::<i64>()?,
-        };
+        let idx = super::index::as_i64(indices)?;
         let mut target = idx.shape().to_vec();
         target.extend_from_slice(&rest);
         let vals = values
@@ -95,14 +92,7 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
             }
             // flat = (i mod n) * q + j for every j of the trailing axes.
             let wrapped = Array::where_(&idx.lt_scalar(0)?, &idx.scalar_op(Add, n as i64)?, &idx)?;
-            let mut lead = idx.shape().iter().map(|&d| d as isize).collect::<Vec<_>>();
-            lead.extend(rest.iter().map(|_| 1));
-            let base = wrapped
-                .scalar_op(crate::ops::Mul, q as i64)?
-                .reshape(&lead)?;
-            let within = Array::<i64, B>::ramp(q, 0, 1, &self.device)?
-                .reshape(&rest.iter().map(|&d| d as isize).collect::<Vec<_>>())?;
-            base.try_add(&within)?
+            super::index::block_positions(&wrapped, &rest)?
         };
         self.scatter_reduce_flat(name, op, &flat_idx, &vals)
     }

@@ -13,14 +13,32 @@ use crate::dtype::{Element, Integer};
 use crate::error::{Error, Result};
 use crate::layout::{Layout, broadcast_shapes, normalize_axis, shape_size};
 use crate::ops::{Add, Mul};
-use std::any::Any;
+use crate::promote::cast_or_share;
+
+/// The flat C-order positions `lead * q + r` of every element `r` of the blocks of shape
+/// `rest` (`q` elements each) that the indices `lead` (in `0..n`) name: shape
+/// `lead.shape + rest`.
+pub(super) fn block_positions<B: ArrayBackend>(
+    lead: &Array<i64, B>,
+    rest: &[usize],
+) -> Result<Array<i64, B>> {
+    let mut shape: Vec<isize> = lead.shape().iter().map(|&d| d as isize).collect();
+    shape.extend(rest.iter().map(|_| 1isize));
+    let q = shape_size(rest);
+    if q == 1 {
+        // Blocks of one element: the positions are the indices.
+        return lead.reshape(&shape);
+    }
+    let within = Array::<i64, B>::ramp(q, 0, 1, lead.device())?
+        .reshape(&rest.iter().map(|&d| d as isize).collect::<Vec<_>>())?;
+    lead.scalar_op(Mul, q as i64)?
+        .reshape(&shape)?
+        .try_add(&within)
+}
 
 /// The indices as an `i64` array: the same array when it already is one, else a converted copy.
-fn as_i64<I: Integer, B: ArrayBackend>(a: &Array<I, B>) -> Result<Array<i64, B>> {
-    match (a as &dyn Any).downcast_ref::<Array<i64, B>>() {
-        Some(same) => Ok(same.clone()),
-        None => a.astype::<i64>(),
-    }
+pub(super) fn as_i64<I: Integer, B: ArrayBackend>(a: &Array<I, B>) -> Result<Array<i64, B>> {
+    cast_or_share(a)
 }
 
 /// Renames the op (and the axis) of an index error raised by a primitive on behalf of `op`.

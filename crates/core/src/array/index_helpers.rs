@@ -11,12 +11,12 @@
 //! (the triangles of [`Array::mask_indices`]) come from `nonzero`.
 
 use super::Array;
+use super::index::as_i64;
 use crate::backend::ArrayBackend;
 use crate::dtype::{Element, Integer, Numeric};
 use crate::error::{Error, Result};
 use crate::layout::{broadcast_shapes, check_shape};
 use crate::ops::{Add, FloorDiv, Mul, Rem, Sub};
-use std::any::Any;
 
 /// What an index outside its axis means (NumPy's `mode=` of `ravel_multi_index` and
 /// `choose`).
@@ -30,15 +30,6 @@ pub enum IndexMode {
     Wrap,
     /// Indices are clipped to `0..=n - 1` (NumPy's `'clip'`): negative ones become 0.
     Clip,
-}
-
-/// The indices as an `i64` array: the same array when it already is one, else a converted
-/// copy.
-pub(super) fn to_i64<I: Integer, B: ArrayBackend>(a: &Array<I, B>) -> Result<Array<i64, B>> {
-    match (a as &dyn Any).downcast_ref::<Array<i64, B>>() {
-        Some(same) => Ok(same.clone()),
-        None => a.astype::<i64>(),
-    }
 }
 
 /// Checks on the device that every element of `idx` lies in `0..size`: the first one (C
@@ -131,7 +122,7 @@ impl<I: Integer, B: ArrayBackend> Array<I, B> {
     pub fn unravel_index(&self, shape: &[usize]) -> Result<Vec<Array<i64, B>>> {
         const OP: &str = "unravel_index";
         let size = dims_size(OP, shape)?;
-        let idx = to_i64(self)?;
+        let idx = as_i64(self)?;
         check_in_range(OP, &idx, size, 0)?;
         if size == 0 {
             // No index passed the check: every output is empty.
@@ -287,7 +278,7 @@ impl<I: Integer, B: ArrayBackend> Array<I, B> {
         for (k, (ix, &d)) in multi_index.iter().zip(dims).enumerate() {
             stride /= d.max(1);
             // Broadcast first: only the indices that are used are checked.
-            let i = to_i64(ix)?.broadcast_to(&shape)?;
+            let i = as_i64(ix)?.broadcast_to(&shape)?;
             let i = match mode {
                 IndexMode::Raise => {
                     check_in_range(OP, &i, d, k)?;

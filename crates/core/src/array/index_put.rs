@@ -10,8 +10,7 @@ use super::Array;
 use crate::backend::ArrayBackend;
 use crate::dtype::{Integer, Numeric};
 use crate::error::Result;
-use crate::layout::shape_size;
-use crate::ops::{Add, Mul};
+use crate::ops::Add;
 
 impl<T: crate::dtype::Element, B: ArrayBackend> Array<T, B> {
     /// The flat C-order positions of `x[i, j, ...]` (shape `S + shape[k..]`) and `values`
@@ -23,26 +22,13 @@ impl<T: crate::dtype::Element, B: ArrayBackend> Array<T, B> {
         values: &Array<T, B>,
     ) -> Result<(Array<i64, B>, Array<T, B>)> {
         self.check_device(values, op)?;
-        let k = indices.len();
         let (lin, mut shape) = self.leading_index(op, indices)?;
-        let rest = &self.shape()[k..];
-        let block = shape_size(rest);
+        let rest = &self.shape()[indices.len()..];
         shape.extend_from_slice(rest);
         let vals = values
             .broadcast_to(&shape)
             .map_err(|e| crate::error::Error::invalid(op, format!("values: {e}")))?;
-        // position = lin * block + r, r over the trailing block.
-        let mut lshape: Vec<isize> = lin.shape().iter().map(|&d| d as isize).collect();
-        lshape.extend(rest.iter().map(|_| 1isize));
-        let lin = lin.reshape(&lshape)?;
-        let pos = if block == 1 {
-            lin.broadcast_to(&shape)?
-        } else {
-            let r = Array::<i64, B>::ramp(block, 0, 1, self.device())?;
-            let rshape: Vec<isize> = rest.iter().map(|&d| d as isize).collect();
-            lin.scalar_op(Mul, block as i64)?
-                .zip_op(Add, &r.reshape(&rshape)?)?
-        };
+        let pos = super::index::block_positions(&lin, rest)?;
         Ok((pos.ravel()?, vals.ravel()?))
     }
 

@@ -8,7 +8,8 @@
 //! device. An output whose size depends on the data gets it from `nonzero` or the mask
 //! selection, which already count on the device.
 
-use super::index_helpers::{IndexMode, check_in_range, renamed, to_i64};
+use super::index::as_i64;
+use super::index_helpers::{IndexMode, check_in_range, renamed};
 use super::{Array, Axes};
 use crate::backend::ArrayBackend;
 use crate::dtype::{Element, Integer};
@@ -77,7 +78,7 @@ impl<T: Element, B: ArrayBackend> Array<T, B> {
         }
         first.check_device(index_array, OP)?;
         let n = choices.len();
-        let idx = to_i64(index_array)?.broadcast_to(&shape)?;
+        let idx = as_i64(index_array)?.broadcast_to(&shape)?;
         let idx = match mode {
             IndexMode::Raise => {
                 check_in_range(OP, &idx, n, 0)?;

@@ -18,8 +18,8 @@ use crate::error::{Error, Result};
 use crate::fft::{self, FftComplex, FftInput, Norm};
 use crate::layout::Layout;
 use crate::ops::Ne;
+use crate::promote::cast_or_share;
 use crate::slice::SliceArg;
-use std::any::Any;
 
 /// The window elements (`rows * m`) one product of the direct path covers at most.
 pub(crate) const CHUNK: usize = 1 << 22;
@@ -58,14 +58,6 @@ pub enum ConvolveMethod {
     Direct,
     /// Products of spectra (float and complex types only).
     Fft,
-}
-
-/// The same array seen as `Array<U, B>` when `U` is `T`, else a converted copy.
-fn as_dtype<T: Element, U: Element, B: ArrayBackend>(a: &Array<T, B>) -> Result<Array<U, B>> {
-    match (a as &dyn Any).downcast_ref::<Array<U, B>>() {
-        Some(same) => Ok(same.clone()),
-        None => a.astype::<U>(),
-    }
 }
 
 /// The smallest `2^a 3^b 5^c >= n` (a length every FFT backend transforms fast).
@@ -137,27 +129,27 @@ fn fft_path<T: Numeric, B: ArrayBackend>(
     len: usize,
 ) -> Result<Option<Array<T, B>>> {
     Ok(Some(match T::DTYPE {
-        DType::F64 => as_dtype(&fft_real::<c128, B>(
-            &as_dtype(a)?,
-            &as_dtype(w)?,
+        DType::F64 => cast_or_share(&fft_real::<c128, B>(
+            &cast_or_share(a)?,
+            &cast_or_share(w)?,
             start,
             len,
         )?)?,
-        DType::F32 | DType::F16 | DType::BF16 => as_dtype(&fft_real::<c64, B>(
-            &as_dtype(a)?,
-            &as_dtype(w)?,
+        DType::F32 | DType::F16 | DType::BF16 => cast_or_share(&fft_real::<c64, B>(
+            &cast_or_share(a)?,
+            &cast_or_share(w)?,
             start,
             len,
         )?)?,
-        DType::C128 => as_dtype(&fft_complex::<c128, B>(
-            &as_dtype(a)?,
-            &as_dtype(w)?,
+        DType::C128 => cast_or_share(&fft_complex::<c128, B>(
+            &cast_or_share(a)?,
+            &cast_or_share(w)?,
             start,
             len,
         )?)?,
-        DType::C64 => as_dtype(&fft_complex::<c64, B>(
-            &as_dtype(a)?,
-            &as_dtype(w)?,
+        DType::C64 => cast_or_share(&fft_complex::<c64, B>(
+            &cast_or_share(a)?,
+            &cast_or_share(w)?,
             start,
             len,
         )?)?,
@@ -256,8 +248,8 @@ fn inputs<T: Element, B: ArrayBackend>(
 /// `v` conjugated (for complex types; the values themselves otherwise).
 fn conj_of<T: Numeric, B: ArrayBackend>(v: &Array<T, B>) -> Result<Array<T, B>> {
     match T::DTYPE {
-        DType::C128 => as_dtype(&as_dtype::<T, c128, B>(v)?.conj()?),
-        DType::C64 => as_dtype(&as_dtype::<T, c64, B>(v)?.conj()?),
+        DType::C128 => cast_or_share(&cast_or_share::<T, c128, B>(v)?.conj()?),
+        DType::C64 => cast_or_share(&cast_or_share::<T, c64, B>(v)?.conj()?),
         _ => Ok(v.clone()),
     }
 }

@@ -22,7 +22,8 @@ fn big<F: Float + FloatConst>() -> F {
 pub(crate) fn c_div<F: Float>(a: Complex<F>, b: Complex<F>) -> Complex<F> {
     let (br, bi) = (b.re.abs(), b.im.abs());
     if br >= bi {
-        if br == F::zero() && bi == F::zero() {
+        // (`bi <= br`: both parts are zero.)
+        if br == F::zero() {
             return Complex::new(a.re / br, a.im / br);
         }
         let rat = b.im / b.re;

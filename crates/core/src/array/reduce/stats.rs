@@ -24,7 +24,6 @@ use crate::ops::{
     AbsSqDiff, Add, Ceil, DdofMean, Div, Floor, Maximum, Mean, Minimum, Mul, PropagateNan, Rem,
     RoundHalfEven, Sqrt, Sub,
 };
-use std::any::Any;
 
 /// The element type of `var`/`std` of a `T` array: the real type under `T::Mean`
 /// (`f64` for bool and integers, `f32` for `f32` and `c64`).
@@ -33,10 +32,7 @@ pub type MeanReal<T> = <<T as Element>::Mean as Inexact>::RealPart;
 impl<T: Element, B: ArrayBackend> Array<T, B> {
     /// This array as `T::Mean` values: the array itself when the types agree, else a cast.
     pub(crate) fn as_mean(&self) -> Result<Array<T::Mean, B>> {
-        if let Some(same) = (self as &dyn Any).downcast_ref::<Array<T::Mean, B>>() {
-            return Ok(same.clone());
-        }
-        self.astype()
+        crate::promote::cast_or_share(self)
     }
 
     /// Variance of every element (0-d, real): the mean of `|x - mean|^2` over `n - ddof`.
