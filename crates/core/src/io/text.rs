@@ -208,6 +208,9 @@ impl Spec {
 
     /// `v` formatted as C's printf formats it.
     fn number(&self, v: f64) -> String {
+        // `%d` formats the integer part, whose sign is the one printed (`-0.5` is `0`).
+        let integer = "di".contains(self.conv);
+        let v = if integer { v.trunc() } else { v };
         let body = if v.is_nan() {
             "nan".to_string()
         } else if v.is_infinite() {
@@ -217,7 +220,7 @@ impl Spec {
                 'e' | 'E' => exp_form(v.abs(), self.precision.unwrap_or(6)),
                 'f' | 'F' => format!("{:.*}", self.precision.unwrap_or(6), v.abs()),
                 'g' | 'G' => general_form(v.abs(), self.precision.unwrap_or(6)),
-                _ => format!("{:.0}", v.abs().trunc()),
+                _ => format!("{:.0}", v.abs()),
             }
         };
         let body = if self.conv.is_ascii_uppercase() {
@@ -225,8 +228,7 @@ impl Spec {
         } else {
             body
         };
-        let sign = if v.is_sign_negative() && !v.is_nan() && !(v == 0.0 && "di".contains(self.conv))
-        {
+        let sign = if v.is_sign_negative() && !v.is_nan() && !(integer && v == 0.0) {
             "-"
         } else if self.plus {
             "+"
@@ -609,6 +611,9 @@ mod tests {
         assert_eq!(f("%+.1f", 2.0), "+2.0");
         assert_eq!(f("%d", 42.0), "42");
         assert_eq!(f("%d", -7.0), "-7");
+        assert_eq!(f("%d", -0.5), "0");
+        assert_eq!(f("%d", -2.7), "-2");
+        assert_eq!(f("%5d", -0.3), "    0");
         assert_eq!(f("%g", 0.0001), "0.0001");
         assert_eq!(f("%g", 0.00001), "1e-05");
         assert_eq!(f("%g", 123456.0), "123456");
